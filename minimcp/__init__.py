@@ -1,0 +1,11 @@
+"""minimcp: the Model Context Protocol, built by hand in the course MCP from Scratch.
+
+One module per lesson, each importing only the layers below it:
+
+* :mod:`minimcp.jsonrpc` and :mod:`minimcp.connection` (lesson 01): messages and a symmetric connection;
+* :mod:`minimcp.framing` and :mod:`minimcp.stdio` (lesson 02): the stdio transport;
+* :mod:`minimcp.session` (lesson 03): the lifecycle;
+* :mod:`minimcp.server` and :mod:`minimcp.client`: the server registry and the client.
+"""
+
+__version__ = "0.1.0"

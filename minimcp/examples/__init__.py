@@ -1,0 +1,1 @@
+"""The servers the course serves: ``python -m minimcp serve --example NAME``."""

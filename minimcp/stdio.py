@@ -1,0 +1,276 @@
+"""The stdio transport: MCP over a child process's pipes (lesson 02).
+
+The client starts the server as a child process and keeps three pipes to it:
+
+* the child's **stdin** carries client → server messages, one JSON object per line;
+* the child's **stdout** carries server → client messages, and nothing else, ever;
+* the child's **stderr** is free text: logs, tracebacks. The client must keep reading it, or the
+  child blocks as soon as that pipe's buffer (64 KiB on Linux) is full: the deadlock of §7.1.
+
+Shutting down follows the spec (basic/lifecycle, "Shutdown", stdio): close the child's stdin,
+wait for it to exit, then ``SIGTERM``, then ``SIGKILL``.
+
+Where asyncio cannot start subprocesses (a Jupyter kernel on Windows runs a selector event loop,
+which has no pipes), the same transport runs on threads: see :class:`ThreadedReader`.
+
+``python -m minimcp.stdio`` serves a tiny JSON-RPC echo over its own stdin and stdout: run it and
+type ``{"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"hi"}}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import IO, Any, Protocol
+
+from .framing import DEFAULT_MAX_FRAME, FRAMINGS, FrameError
+from .jsonrpc import PARSE_ERROR
+
+log = logging.getLogger("minimcp.stdio")
+
+CHUNK = 64 * 1024  # how much we ask the pipe for at a time
+
+
+class ByteReader(Protocol):
+    async def read(self, n: int) -> bytes: ...
+
+
+class ByteWriter(Protocol):
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+# --8<-- [start:pipe_transport]
+class PipeTransport:
+    """Messages over a pair of byte pipes, cut into frames by a framing (NDJSON by default)."""
+
+    def __init__(self, reader: ByteReader, writer: ByteWriter, framing: str = "ndjson",
+                 max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        decoder_class, self._encode = FRAMINGS[framing]
+        self._decoder = decoder_class(max_frame)
+        self._reader = reader
+        self._writer = writer
+        self._write_lock = asyncio.Lock()  # one whole frame at a time, even from many tasks
+        self._eof = False
+
+    async def send(self, message: str) -> None:
+        frame = self._encode(message.encode("utf-8"))
+        async with self._write_lock:
+            self._writer.write(frame)
+            await self._writer.drain()  # wait while the pipe is full: backpressure
+
+    async def receive(self) -> str | None:
+        while True:
+            frame = self._decoder.next_frame()  # may raise FrameError for one bad frame
+            if frame is None and self._eof:
+                return None
+            if frame is None:
+                chunk = await self._reader.read(CHUNK)
+                if chunk:
+                    self._decoder.feed(chunk)
+                    continue
+                self._eof = True  # end of stream; a last line without "\n" still counts
+                frame = self._decoder.finish()
+                if frame is None:
+                    return None
+            try:
+                return frame.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise FrameError(PARSE_ERROR, f"Parse error: message is not UTF-8 ({exc.reason})") from None
+
+    async def close(self) -> None:
+        try:
+            self._writer.close()
+        except (OSError, RuntimeError):  # already closed, or the loop is going away
+            pass
+# --8<-- [end:pipe_transport]
+
+
+# -- The threaded fallback ----------------------------------------------------------------------
+class ThreadedReader:
+    """Reads a blocking file in a thread and hands the chunks to asyncio.
+
+    Used where asyncio has no pipes (Windows' selector loop, which Jupyter uses there) and for a
+    server whose stdin is not a pipe. The thread only ever blocks in ``read``; the chunks cross to
+    the event loop with ``call_soon_threadsafe``, the one thread-safe door into asyncio.
+    """
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._chunks: asyncio.Queue[bytes] = asyncio.Queue()
+        self._file = file
+        threading.Thread(target=self._pump, name="minimcp-reader", daemon=True).start()
+
+    def _pump(self) -> None:
+        read = getattr(self._file, "read1", self._file.read)  # read1: whatever is there, no waiting
+        while True:
+            try:
+                chunk = read(CHUNK)
+            except (OSError, ValueError):
+                chunk = b""
+            try:
+                self._loop.call_soon_threadsafe(self._chunks.put_nowait, chunk)
+            except RuntimeError:  # the event loop is closed: nobody is listening any more
+                return
+            if not chunk:
+                return
+
+    async def read(self, n: int) -> bytes:
+        return await self._chunks.get()  # b"" means end of stream
+
+
+class ThreadedWriter:
+    """Writes to a blocking file from a worker thread, so the event loop never blocks."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self._file = file
+        self._pending = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self._pending += data
+
+    async def drain(self) -> None:
+        data, self._pending = bytes(self._pending), bytearray()
+        await asyncio.get_running_loop().run_in_executor(None, self._write_now, data)
+
+    def _write_now(self, data: bytes) -> None:
+        self._file.write(data)
+        self._file.flush()
+
+    def close(self) -> None:
+        try:
+            self._file.close()
+        except OSError:
+            pass
+
+
+# -- The server's side: our own stdin and stdout ------------------------------------------------
+# --8<-- [start:server_side]
+async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
+    """A transport over this process's stdin and stdout, for a server started by a client.
+
+    From here on ``sys.stdout`` is redirected to stderr: a stray ``print()`` in a tool would
+    otherwise write into the protocol stream and break the client. Only the transport writes to
+    the real stdout.
+    """
+    stdin = sys.stdin.buffer
+    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    sys.stdout = sys.stderr
+    loop = asyncio.get_running_loop()
+    try:  # real asyncio pipes where the platform has them (Linux, macOS)
+        reader = asyncio.StreamReader(limit=CHUNK)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+        write_transport, write_protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
+        writer: ByteWriter = asyncio.StreamWriter(write_transport, write_protocol, None, loop)
+        return PipeTransport(reader, writer, framing)
+    except (NotImplementedError, ValueError, OSError):  # Windows, or stdin/stdout is a file or a tty
+        return PipeTransport(ThreadedReader(stdin), ThreadedWriter(stdout), framing)
+# --8<-- [end:server_side]
+
+
+# -- The client's side: a child process -------------------------------------------------------
+# --8<-- [start:spawn]
+class ProcessTransport(PipeTransport):
+    """A transport to a child process we started: its stdin and stdout, with its stderr drained."""
+
+    def __init__(self, process: asyncio.subprocess.Process | subprocess.Popen[bytes],
+                 reader: ByteReader, writer: ByteWriter, stderr: ByteReader, framing: str,
+                 on_stderr: Callable[[str], None] | None) -> None:
+        super().__init__(reader, writer, framing)
+        self.process = process
+        #: the child's last lines of stderr, kept for when something goes wrong
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=200)
+        self._on_stderr = on_stderr
+        self._stderr_task = asyncio.ensure_future(self._drain_stderr(stderr))
+
+    async def _drain_stderr(self, stderr: ByteReader) -> None:
+        """Read the child's stderr for as long as it lives. Never stop: a full pipe blocks the child."""
+        pending = b""
+        while chunk := await stderr.read(CHUNK):
+            *lines, pending = (pending + chunk).split(b"\n")
+            for raw in lines:
+                line = raw.decode("utf-8", "replace").rstrip("\r")
+                self.stderr_tail.append(line)
+                if self._on_stderr is not None:
+                    self._on_stderr(line)
+
+    async def close(self, timeout: float = 2.0) -> None:
+        """The spec's shutdown: close stdin, wait; then SIGTERM, wait; then SIGKILL."""
+        await super().close()  # closing the child's stdin is its signal to exit
+        if not await _wait_exit(self.process, timeout):
+            log.info("server did not exit after stdin closed: terminating it")
+            self.process.terminate()
+            if not await _wait_exit(self.process, timeout):
+                log.warning("server ignored SIGTERM: killing it")
+                self.process.kill()
+                await _wait_exit(self.process, None)
+        await asyncio.wait_for(self._stderr_task, timeout)  # the pipe ends with the process
+
+
+async def spawn(command: Sequence[str], *, framing: str = "ndjson", env: dict[str, str] | None = None,
+                cwd: str | None = None, on_stderr: Callable[[str], None] | None = None,
+                use_threads: bool = False) -> ProcessTransport:
+    """Start ``command`` as a child process and return a transport to it."""
+    try:
+        if use_threads:
+            raise NotImplementedError
+        process = await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd, limit=CHUNK)
+        assert process.stdin and process.stdout and process.stderr
+        return ProcessTransport(process, process.stdout, process.stdin, process.stderr, framing, on_stderr)
+    except NotImplementedError:  # no asyncio subprocesses here (Windows + Jupyter): use threads
+        popen = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, env=env, cwd=cwd, bufsize=0)
+        assert popen.stdin and popen.stdout and popen.stderr
+        return ProcessTransport(popen, ThreadedReader(popen.stdout), ThreadedWriter(popen.stdin),
+                                ThreadedReader(popen.stderr), framing, on_stderr)
+# --8<-- [end:spawn]
+
+
+async def _wait_exit(process: asyncio.subprocess.Process | subprocess.Popen[bytes],
+                     timeout: float | None) -> bool:
+    """Wait for the process to exit; False if it is still running after ``timeout`` seconds."""
+    if isinstance(process, subprocess.Popen):
+        waiting: Any = asyncio.get_running_loop().run_in_executor(None, process.wait)
+    else:
+        waiting = process.wait()
+    try:
+        await asyncio.wait_for(waiting, timeout)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
+
+def python_command(*args: str) -> list[str]:
+    """A command line that runs this same Python interpreter: ``[sys.executable, "-u", *args]``."""
+    return [sys.executable, "-u", *args]
+
+
+async def _echo_server() -> None:
+    """What this lesson built, on its own: a JSON-RPC echo over stdin/stdout."""
+    from .connection import Connection
+    from .jsonrpc import METHOD_NOT_FOUND, Request, RpcError
+
+    async def echo(request: Request) -> Any:
+        if request.method == "echo":
+            return request.params or {}
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+
+    transport = await stdio_server_transport(sys.argv[1] if len(sys.argv) > 1 else "ndjson")
+    print("echo server ready: one JSON-RPC message per line", file=sys.stderr)
+    await Connection(transport, on_request=echo).run()
+
+
+if __name__ == "__main__":
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    asyncio.run(_echo_server())

@@ -1,0 +1,1 @@
+"""Servers used by the tests (run as child processes)."""
