@@ -1,0 +1,132 @@
+"""MkDocs hooks for the course site (listed under `hooks:` in mkdocs.yml).
+
+What they do, and why:
+
+1. **Notebooks join the site.** The notebooks live in ``notebooks/`` at the repository root, outside
+   ``docs_dir`` (``lessons/``), because that is where they run (``pytest --nbval``,
+   ``tools/run_notebooks.py``). ``on_files`` adds every ``notebooks/*.ipynb`` to the site under the same
+   path, ``notebooks/NN-slug.ipynb``, so the nav can list it and lesson pages can link it. It runs
+   first (priority 100) so that mkdocs-jupyter's own ``on_files``, which wraps the notebooks it will
+   convert, already sees them.
+2. **Paths are relative to mkdocs.yml**, not to the directory mkdocs was started from: the snippets
+   base path (``--8<-- "minimcp/jsonrpc.py:parse"``) and mkdocs-jupyter's cache.
+3. **The site works offline.** nbconvert's page template loads MathJax and Mermaid from a CDN; notebook
+   pages get neither (the notebooks use no math, and Material renders Mermaid with the copy the site
+   serves). Then every built page is checked: a ``<script src>``, ``<link href>`` or ``import()`` that
+   points at another host is reported as a warning, which fails ``mkdocs build --strict``.
+4. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.hooks.course")
+
+NOTEBOOKS_DIR = "notebooks"
+
+
+def _repo_root(config: MkDocsConfig) -> Path:
+    """The folder holding mkdocs.yml: the repository root."""
+    return Path(config.config_file_path).resolve().parent
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    root = _repo_root(config)
+
+    snippets = config.mdx_configs.get("pymdownx.snippets")
+    if snippets is not None:
+        base = snippets.get("base_path", ["."])
+        base = [base] if isinstance(base, str) else base
+        snippets["base_path"] = [str((root / p).resolve()) for p in base]
+
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:
+        cache_dir = Path(jupyter.config["cache_dir"])
+        if not cache_dir.is_absolute():
+            jupyter.config["cache_dir"] = str(root / cache_dir)
+    return config
+
+
+@event_priority(100)  # before mkdocs-jupyter's on_files, which turns .ipynb files into pages
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    root = _repo_root(config)
+    for notebook in sorted((root / NOTEBOOKS_DIR).glob("*.ipynb")):
+        src_uri = f"{NOTEBOOKS_DIR}/{notebook.name}"
+        if files.get_file_from_path(src_uri) is None:
+            # A plain File whose source folder is the repository root, so that its path inside the
+            # site is its path in the repository. (Not File.generated: mkdocs-jupyter's wrapper
+            # recomputes the absolute path from the source folder, which a generated file lacks.)
+            files.append(File(src_uri, str(root), config.site_dir, config.use_directory_urls))
+    return files
+
+
+def on_serve(server, config: MkDocsConfig, builder):
+    root = _repo_root(config)
+    for folder in (NOTEBOOKS_DIR, "minimcp"):
+        if (root / folder).is_dir():
+            server.watch(str(root / folder))
+    return server
+
+
+# nbconvert's loaders, between the comments its templates put around them.
+_MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+_MERMAID_LOADER = re.compile(
+    r"<script type=\"module\">\s*document\.addEventListener\(\"DOMContentLoaded\", async \(\) => \{\s*"
+    r"const diagrams = document\.querySelectorAll\(\"\.jp-Mermaid.*?<!-- End of mermaid configuration -->",
+    re.S,
+)
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    html = _MATHJAX_LOADER.sub("", html)
+    html = _MERMAID_LOADER.sub("", html)
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None and jupyter.config["include_source"]:
+        # mkdocs-jupyter copies the .ipynb beside the page: offer it, and say how to run it. The line
+        # goes under the notebook's first heading (or on top, if it has none).
+        name = Path(page.file.src_uri).name
+        note = (
+            '<p class="notebook-source">'
+            f'Stored outputs of <a href="{name}" download><code>{NOTEBOOKS_DIR}/{name}</code></a>. '
+            f"To run it yourself: <code>jupyter lab {NOTEBOOKS_DIR}/</code></p>"
+        )
+        end_of_h1 = html.find("</h1>")
+        if end_of_h1 == -1:
+            html = note + html
+        else:
+            end_of_h1 += len("</h1>")
+            html = html[:end_of_h1] + note + html[end_of_h1:]
+    return html
+
+
+# Anything the browser would fetch from another host on its own: scripts, stylesheets, fonts, modules.
+_EXTERNAL_FETCH = re.compile(
+    r"""<script\b[^>]*\bsrc=["']?(?:https?:)?//"""
+    r"""|<link\b[^>]*\brel=["']?(?:stylesheet|preconnect|preload|modulepreload)[^>]*\bhref=["']?(?:https?:)?//"""
+    r"""|<link\b[^>]*\bhref=["']?(?:https?:)?//[^>]*\brel=["']?(?:stylesheet|preconnect|preload|modulepreload)"""
+    r"""|\bimport\(\s*["'](?:https?:)?//"""
+    r"""|@import\s+(?:url\()?["']?(?:https?:)?//""",
+    re.I,
+)
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    match = _EXTERNAL_FETCH.search(output)
+    if match:
+        start = max(match.start() - 40, 0)
+        log.warning(
+            "%s loads something from another host, so the page would not work offline: ...%s...",
+            page.file.src_uri,
+            output[start : match.end() + 80].replace("\n", " "),
+        )
+    return output
