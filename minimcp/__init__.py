@@ -5,7 +5,10 @@ One module per lesson, each importing only the layers below it:
 * :mod:`minimcp.jsonrpc` and :mod:`minimcp.connection` (lesson 01): messages and a symmetric connection;
 * :mod:`minimcp.framing` and :mod:`minimcp.stdio` (lesson 02): the stdio transport;
 * :mod:`minimcp.session` (lesson 03): the lifecycle;
-* :mod:`minimcp.server` and :mod:`minimcp.client`: the server registry and the client.
+* :mod:`minimcp.server` and :mod:`minimcp.client`: the server registry and the client;
+* :mod:`minimcp.tools` (lesson 04), :mod:`minimcp.resources` (05), :mod:`minimcp.prompts` (06) and
+  :mod:`minimcp.pagination`: what a server offers;
+* :mod:`minimcp.host` (lessons 04–06): the application around clients, with a rule-based model.
 """
 
 __version__ = "0.1.0"

@@ -64,6 +64,7 @@ class Transport(Protocol):
 # --8<-- [end:transport]
 
 
+# --8<-- [start:defaults]
 class ConnectionClosed(Exception):
     """The other side went away (or we closed) before the answer came."""
 
@@ -83,6 +84,7 @@ async def no_such_method(request: Request) -> Any:
 
 async def ignore(notification: Notification) -> None:
     """The default notification handler: notifications nobody asked for are dropped."""
+# --8<-- [end:defaults]
 
 
 # --8<-- [start:connection]
@@ -102,6 +104,10 @@ class Connection:
         self._pending: dict[RequestId, asyncio.Future[Any]] = {}  # our requests awaiting answers
         self._handling: dict[RequestId, asyncio.Task[None]] = {}  # their requests we are answering
         self._reader: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # a reference, so no running task is garbage-collected
+        self._transport_closed = False
+        #: how long requests already received may still run once the other side stops sending
+        self.grace_period = 1.0
         self.closed = asyncio.Event()
 
     # -- sending ---------------------------------------------------------------------------------
@@ -135,7 +141,8 @@ class Connection:
             while True:
                 try:
                     text = await self.transport.receive()
-                    if text is None:  # end of stream: the other side is gone
+                    if text is None:  # end of stream: the other side has stopped sending
+                        await self._finish_answers()
                         break
                     message = parse(text)
                 except RpcError as err:  # a bad frame or bad JSON: answer it and read on
@@ -156,9 +163,9 @@ class Connection:
             if message.id in self._handling:  # ids must be unique among requests in flight
                 error = RpcError(INVALID_REQUEST, f"Request id {message.id!r} is already in use",
                                  id=message.id)
-                asyncio.ensure_future(self._reject(error))
+                self._spawn(self._reject(error))
                 return
-            task = asyncio.ensure_future(self._answer(message))
+            task = self._spawn(self._answer(message))
             self._handling[message.id] = task
             task.add_done_callback(lambda _t, i=message.id: self._handling.pop(i, None))
         else:  # Response or ErrorResponse: wake up whoever sent the request
@@ -183,13 +190,25 @@ class Connection:
         except asyncio.CancelledError:
             return  # cancelled on shutdown: nobody is left to answer
         except Exception as exc:  # a bug in a handler must never take the connection down
+            # The traceback goes to our log; the peer learns only that we failed, not our internals.
             log.exception("handler for %s failed", request.method)
-            answer = ErrorResponse(request.id, INTERNAL_ERROR, f"Internal error: {exc}")
+            answer = ErrorResponse(request.id, INTERNAL_ERROR,
+                                   f"Internal error while handling {request.method!r}")
         try:
             await self.send(answer)
+        except (TypeError, ValueError):  # the handler returned something that is not JSON
+            log.exception("the result of %s is not JSON", request.method)
+            await self._reject(RpcError(INTERNAL_ERROR, f"Internal error while handling {request.method!r}",
+                                        id=request.id))
         except Exception as exc:  # the other side may be gone already; nothing more to do
             log.debug("could not send the answer to #%s: %s", request.id, exc)
     # --8<-- [end:answer]
+
+    def _spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _deliver(self, notification: Notification) -> None:
         try:
@@ -215,8 +234,9 @@ class Connection:
 
     async def close(self) -> None:
         """Close the transport and stop reading. Pending requests fail with ConnectionClosed."""
-        if self.closed.is_set():
+        if self._transport_closed:
             return
+        self._transport_closed = True
         try:
             await self.transport.close()
         finally:
@@ -226,14 +246,27 @@ class Connection:
             self._shut_down()
 
     # --8<-- [start:shutdown]
+    async def _finish_answers(self) -> None:
+        """At end of stream, let the requests already received finish, for a moment.
+
+        A client that pipes a request and closes its end at once (``printf ... | python -m minimcp
+        serve``) still gets its answer. Our own requests can never be answered now: fail them first.
+        """
+        self._fail_pending()
+        if self._handling:
+            await asyncio.wait(set(self._handling.values()), timeout=self.grace_period)
+
+    def _fail_pending(self) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionClosed("the connection closed before the answer came"))
+
     def _shut_down(self) -> None:
         """The other side is gone: fail every pending request, stop every handler."""
         if self.closed.is_set():
             return
         self.closed.set()
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(ConnectionClosed("the connection closed before the answer came"))
+        self._fail_pending()
         for task in self._handling.values():
             task.cancel()
     # --8<-- [end:shutdown]

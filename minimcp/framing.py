@@ -21,9 +21,11 @@ from typing import Protocol
 
 from .jsonrpc import INVALID_REQUEST, PARSE_ERROR, RpcError
 
+# --8<-- [start:max_frame]
 #: The largest message we accept. A peer that sends more is broken or hostile; we answer it with
 #: an error instead of buffering without end.
 DEFAULT_MAX_FRAME = 4 * 1024 * 1024  # 4 MiB
+# --8<-- [end:max_frame]
 
 
 class FrameError(RpcError):
@@ -41,13 +43,16 @@ class Decoder(Protocol):
 
 
 # --8<-- [start:ndjson]
+# --8<-- [start:encode_line]
 def encode_line(payload: bytes) -> bytes:
     """Frame one message for newline-delimited JSON: the message, then ``\\n``."""
     if b"\n" in payload:
         raise ValueError("a newline-delimited message must not contain a raw newline")
     return payload + b"\n"
+# --8<-- [end:encode_line]
 
 
+# --8<-- [start:line_decoder]
 class LineDecoder:
     """Cuts a byte stream into lines: MCP's stdio framing.
 
@@ -92,6 +97,7 @@ class LineDecoder:
         if self._skipping or not rest:
             return None
         return rest if len(rest) <= self.max_frame else None
+# --8<-- [end:line_decoder]
 # --8<-- [end:ndjson]
 
 

@@ -159,8 +159,10 @@ def from_dict(obj: dict[str, Any]) -> Message:
     id_ok = is_valid_id(msg_id)
     known_id = msg_id if id_ok else None
 
+    is_response = "method" not in obj and ("result" in obj or "error" in obj)
     if obj.get("jsonrpc") != JSONRPC_VERSION:
-        raise RpcError(INVALID_REQUEST, 'The member "jsonrpc" must be exactly "2.0"', id=known_id)
+        raise RpcError(INVALID_REQUEST, 'The member "jsonrpc" must be exactly "2.0"', id=known_id,
+                       answerable=not is_response)
 
     if "method" in obj:  # a request or a notification
         method = obj["method"]

@@ -45,7 +45,12 @@ def negotiate_version(requested: object, supported: tuple[str, ...] = SUPPORTED_
 # --8<-- [end:versions]
 
 
-class UnsupportedVersion(Exception):
+# --8<-- [start:unsupported]
+class HandshakeFailed(Exception):
+    """The server's answer to ``initialize`` cannot be used: the client disconnects."""
+
+
+class UnsupportedVersion(HandshakeFailed):
     """The server answered with a protocol version this client cannot speak: disconnect."""
 
     def __init__(self, offered: str, supported: tuple[str, ...]) -> None:
@@ -53,6 +58,7 @@ class UnsupportedVersion(Exception):
                          f"{', '.join(supported)}")
         self.offered = offered
         self.supported = supported
+# --8<-- [end:unsupported]
 
 
 @dataclass
@@ -108,6 +114,7 @@ class ServerSession:
         self.protocol_version: str | None = None
         self.client_info: dict[str, Any] = {}
         self.client_capabilities: dict[str, Any] = {}
+        self._initialized_early = False
         self.connection = Connection(transport, self._on_request, self._on_notification)
 
     async def run(self) -> None:
@@ -146,7 +153,8 @@ class ServerSession:
             raise RpcError(INVALID_PARAMS, 'initialize needs "capabilities" (an object)')
         self.protocol_version = negotiate_version(requested)
         self.client_info, self.client_capabilities = info, capabilities
-        self.state = "initializing"
+        # A client may pipeline `initialized` right behind `initialize`; if it already came, we are ready.
+        self.state = "ready" if self._initialized_early else "initializing"
         result: dict[str, Any] = {
             "protocolVersion": self.protocol_version,
             "capabilities": self.app.capabilities(),
@@ -157,17 +165,23 @@ class ServerSession:
         return result
     # --8<-- [end:initialize]
 
+    # --8<-- [start:initialized]
     async def _on_notification(self, notification: Notification) -> None:
         if notification.method == "notifications/initialized":
             if self.state == "initializing":
                 self.state = "ready"
+            elif self.state == "new":  # it overtook its own initialize, still being answered
+                self._initialized_early = True
             return
         await self.app.handle_notification(self, notification)
+    # --8<-- [end:initialized]
 
     # -- the server speaks first ----------------------------------------------------------------
+    # --8<-- [start:server_ping]
     async def ping(self, timeout: float | None = 10.0) -> None:
         """Ask the client whether it is still there (an empty result means yes)."""
         await self.connection.request("ping", timeout=timeout)
+    # --8<-- [end:server_ping]
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         await self.connection.notify(method, params)
@@ -210,6 +224,10 @@ class ClientSession:
             "capabilities": self.capabilities,
             "clientInfo": self.client_info,
         }, timeout=timeout)
+        if not (isinstance(result, dict) and isinstance(result.get("serverInfo"), dict)
+                and isinstance(result.get("capabilities"), dict)):
+            await self.connection.close()
+            raise HandshakeFailed(f"the server's initialize result is malformed: {result!r}")
         offered = result.get("protocolVersion")
         if offered not in self.supported_versions:
             # The spec: "If the client does not support the version in the server's response,
@@ -217,8 +235,8 @@ class ClientSession:
             await self.connection.close()
             raise UnsupportedVersion(str(offered), self.supported_versions)
         self.protocol_version = offered
-        self.server_info = result.get("serverInfo", {})
-        self.server_capabilities = result.get("capabilities", {})
+        self.server_info = result["serverInfo"]
+        self.server_capabilities = result["capabilities"]
         self.instructions = result.get("instructions")
         await self.connection.notify("notifications/initialized")
         return result
@@ -237,12 +255,14 @@ class ClientSession:
     async def close(self) -> None:
         await self.connection.close()
 
+    # --8<-- [start:client_answers]
     async def _on_request(self, request: Request) -> Any:
         if request.method == "ping":
             return {}
         if self.on_request is not None:
             return await self.on_request(request.method, request.params or {})
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+    # --8<-- [end:client_answers]
 
     async def _on_notification(self, notification: Notification) -> None:
         if self.on_notification is not None:

@@ -23,6 +23,7 @@ import asyncio
 import collections
 import logging
 import os
+import stat
 import subprocess
 import sys
 import threading
@@ -96,6 +97,7 @@ class PipeTransport:
 
 
 # -- The threaded fallback ----------------------------------------------------------------------
+# --8<-- [start:threaded_reader]
 class ThreadedReader:
     """Reads a blocking file in a thread and hands the chunks to asyncio.
 
@@ -126,6 +128,7 @@ class ThreadedReader:
 
     async def read(self, n: int) -> bytes:
         return await self._chunks.get()  # b"" means end of stream
+# --8<-- [end:threaded_reader]
 
 
 class ThreadedWriter:
@@ -153,6 +156,12 @@ class ThreadedWriter:
             pass
 
 
+def _is_pipe(file: IO[bytes]) -> bool:
+    """True for what asyncio's pipe transports accept: pipes, sockets and terminals, not files."""
+    mode = os.fstat(file.fileno()).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
 # -- The server's side: our own stdin and stdout ------------------------------------------------
 # --8<-- [start:server_side]
 async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
@@ -167,6 +176,8 @@ async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
     sys.stdout = sys.stderr
     loop = asyncio.get_running_loop()
     try:  # real asyncio pipes where the platform has them (Linux, macOS)
+        if not (_is_pipe(stdin) and _is_pipe(stdout)):
+            raise ValueError("stdin or stdout is a regular file, not a pipe")
         reader = asyncio.StreamReader(limit=CHUNK)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
         write_transport, write_protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
@@ -192,6 +203,7 @@ class ProcessTransport(PipeTransport):
         self._on_stderr = on_stderr
         self._stderr_task = asyncio.ensure_future(self._drain_stderr(stderr))
 
+    # --8<-- [start:drain_stderr]
     async def _drain_stderr(self, stderr: ByteReader) -> None:
         """Read the child's stderr for as long as it lives. Never stop: a full pipe blocks the child."""
         pending = b""
@@ -202,7 +214,9 @@ class ProcessTransport(PipeTransport):
                 self.stderr_tail.append(line)
                 if self._on_stderr is not None:
                     self._on_stderr(line)
+    # --8<-- [end:drain_stderr]
 
+    # --8<-- [start:close]
     async def close(self, timeout: float = 2.0) -> None:
         """The spec's shutdown: close stdin, wait; then SIGTERM, wait; then SIGKILL."""
         await super().close()  # closing the child's stdin is its signal to exit
@@ -213,9 +227,14 @@ class ProcessTransport(PipeTransport):
                 log.warning("server ignored SIGTERM: killing it")
                 self.process.kill()
                 await _wait_exit(self.process, None)
-        await asyncio.wait_for(self._stderr_task, timeout)  # the pipe ends with the process
+        try:  # the stderr pipe ends with the process (unless a grandchild still holds it open)
+            await asyncio.wait_for(self._stderr_task, timeout)
+        except asyncio.TimeoutError:
+            log.warning("the server's stderr stayed open after it exited")
+    # --8<-- [end:close]
 
 
+# --8<-- [start:spawn_function]
 async def spawn(command: Sequence[str], *, framing: str = "ndjson", env: dict[str, str] | None = None,
                 cwd: str | None = None, on_stderr: Callable[[str], None] | None = None,
                 use_threads: bool = False) -> ProcessTransport:
@@ -234,6 +253,7 @@ async def spawn(command: Sequence[str], *, framing: str = "ndjson", env: dict[st
         assert popen.stdin and popen.stdout and popen.stderr
         return ProcessTransport(popen, ThreadedReader(popen.stdout), ThreadedWriter(popen.stdin),
                                 ThreadedReader(popen.stderr), framing, on_stderr)
+# --8<-- [end:spawn_function]
 # --8<-- [end:spawn]
 
 

@@ -1,0 +1,489 @@
+"""The exercise machinery: the stub generator, the `exercise` fixture and the student's checker.
+
+Three promises are checked here, for every lesson that has an exercise:
+
+* the student's copy ``lessons/NN-slug/exercise.py`` is exactly what the generator makes from
+  ``solutions/NN-slug/exercise.py`` (a stale copy fails, with the command that fixes it);
+* every exercise test fails on the untouched copy (a test that passes there checks nothing);
+* ``python tools/check.py NN`` reports each test with its hint, and exits 0 only when all pass.
+
+(That every exercise test passes on the solution is proved by the exercise tests themselves:
+plain ``pytest`` runs them against ``solutions/``.)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = ROOT / "tools"
+
+
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+check = _load("course_tools_check_under_test", TOOLS / "check.py")
+exercises = check.exercises  # tools/exercises.py, as check.py itself loaded it
+generate_stub = exercises.generate_stub
+ExerciseMarkerError = exercises.ExerciseMarkerError
+
+LESSONS = exercises.discover(ROOT)
+
+
+def dedent(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# --------------------------------------------------------------------------------------------
+# generate_stub
+# --------------------------------------------------------------------------------------------
+
+
+def test_block_with_hint_becomes_todo_and_raise() -> None:
+    source = dedent(
+        '''
+        def read_frame(stream):
+            """Read one frame."""
+            # BEGIN SOLUTION: read the headers, then exactly N bytes
+            header = stream.readline()
+            return stream.read(int(header))
+            # END SOLUTION
+        '''
+    )
+    assert generate_stub(source) == dedent(
+        '''
+        def read_frame(stream):
+            """Read one frame."""
+            # TODO: read the headers, then exactly N bytes
+            raise NotImplementedError("read_frame")
+        '''
+    )
+
+
+def test_block_without_hint_becomes_raise_only() -> None:
+    source = "def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION\n"
+    assert generate_stub(source) == 'def f():\n    raise NotImplementedError("f")\n'
+    # An empty hint after the colon is no hint.
+    source = "def f():\n    # BEGIN SOLUTION:   \n    return 1\n    # END SOLUTION\n"
+    assert generate_stub(source) == 'def f():\n    raise NotImplementedError("f")\n'
+
+
+def test_nested_indentation_uses_innermost_function_and_block_indent() -> None:
+    source = dedent(
+        """
+        class Decoder:
+            def feed(self, data):
+                if data:
+                    # BEGIN SOLUTION: keep the bytes
+                    self.buffer += data
+                    # END SOLUTION
+                return None
+
+            def next_frame(self):
+                def helper():
+                    # BEGIN SOLUTION
+                    return 1
+                    # END SOLUTION
+
+                # BEGIN SOLUTION
+                return helper()
+                # END SOLUTION
+        """
+    )
+    assert generate_stub(source) == dedent(
+        """
+        class Decoder:
+            def feed(self, data):
+                if data:
+                    # TODO: keep the bytes
+                    raise NotImplementedError("feed")
+                return None
+
+            def next_frame(self):
+                def helper():
+                    raise NotImplementedError("helper")
+
+                raise NotImplementedError("next_frame")
+        """
+    )
+
+
+def test_async_def_and_decorators() -> None:
+    source = dedent(
+        """
+        @staticmethod
+        async def receive(
+            reader,
+        ) -> bytes:
+            # BEGIN SOLUTION: await one line
+            return await reader.readline()
+            # END SOLUTION
+        """
+    )
+    stub = generate_stub(source)
+    assert '    raise NotImplementedError("receive")\n' in stub
+    assert "    # TODO: await one line\n" in stub
+    compile(stub, "stub.py", "exec")
+
+
+def test_block_outside_any_function_is_this_step() -> None:
+    source = (
+        "import json\n\n# BEGIN SOLUTION\nTABLE = {}\n# END SOLUTION\n\n\n"
+        "class A:\n    # BEGIN SOLUTION\n    x = 1\n    # END SOLUTION\n"
+    )
+    stub = generate_stub(source)
+    assert stub == (
+        'import json\n\nraise NotImplementedError("this step")\n\n\n'
+        'class A:\n    raise NotImplementedError("this step")\n'
+    )
+
+
+def test_source_that_does_not_parse_falls_back_to_indentation() -> None:
+    # A syntax error elsewhere must not stop the generator from naming the function.
+    source = dedent(
+        """
+        def broken(:
+            pass
+
+        class Box:
+            def outer(self):
+                x = 1
+                if x:
+                    pass
+                # BEGIN SOLUTION
+                return x
+                # END SOLUTION
+        """
+    )
+    assert '        raise NotImplementedError("outer")\n' in generate_stub(source)
+
+
+def test_everything_outside_the_blocks_is_byte_identical() -> None:
+    before = (
+        '#!/usr/bin/env python\n"""Module docstring: `# TODO` stays.\n\nTwo lines."""\r\n\r\n'
+        "import os  # why\r\n\n"
+    )
+    head = "def f(a: int) -> int:\r\n    '''Doc.'''\r\n"
+    block = head + "    # BEGIN SOLUTION\r\n    return a\r\n    # END SOLUTION\r\n"
+    after = "\n\nVALUE = 'kept'\t \n# a comment without newline at the end"
+    stub = generate_stub(before + block + after)
+    assert stub == before + head + '    raise NotImplementedError("f")\r\n' + after
+    # No markers: nothing changes at all.
+    assert generate_stub(before + after) == before + after
+
+
+def test_tab_indentation_is_kept() -> None:
+    source = "def f():\n\t# BEGIN SOLUTION: tabs\n\treturn 1\n\t# END SOLUTION\n"
+    assert generate_stub(source) == 'def f():\n\t# TODO: tabs\n\traise NotImplementedError("f")\n'
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "words"),
+    [
+        ("def f():\n    # BEGIN SOLUTION\n    x = 1\n", 2, "never closed"),
+        ("x = 1\n\n# END SOLUTION\n", 3, "without a matching"),
+        ("# BEGIN SOLUTION\na = 1\n    # BEGIN SOLUTION\n# END SOLUTION\n", 3, "cannot nest"),
+        ("# BEGIN SOLUTION\n# END SOLUTION\n# END SOLUTION\n", 3, "without a matching"),
+        ("def f():\n    #BEGIN SOLUTION\n    return 1\n", 2, "looks like a solution marker"),
+        ("def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION: done\n", 4, "looks like"),
+    ],
+    ids=["unclosed", "stray-end", "nested", "double-end", "misspelled", "end-with-text"],
+)
+def test_bad_markers_raise_with_the_line_number(source: str, line: int, words: str) -> None:
+    with pytest.raises(ExerciseMarkerError, match=rf"^line {line}: .*{words}"):
+        generate_stub(source)
+
+
+def test_header_names_source_generator_and_checker() -> None:
+    source = "# -*- coding: utf-8 -*-\ndef f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION\n"
+    stub = generate_stub(source, lesson="02-stdio")
+    lines = stub.splitlines()
+    assert lines[0] == "# -*- coding: utf-8 -*-"  # an encoding line must stay first
+    header = "\n".join(line for line in lines if line.startswith("#"))
+    assert "solutions/02-stdio/exercise.py" in header
+    assert "python tools/exercises.py generate" in header
+    assert "python tools/check.py 02" in header
+    assert stub.endswith('def f():\n    raise NotImplementedError("f")\n')
+    assert generate_stub(source) == stub.replace(header.split("\n", 1)[1] + "\n", "")
+    compile(stub, "stub.py", "exec")
+
+
+# --------------------------------------------------------------------------------------------
+# Discovery and the generator's command line, on a fake course
+# --------------------------------------------------------------------------------------------
+
+DEMO_SOLUTION = dedent(
+    '''
+    """A tiny exercise: double things."""
+
+    import asyncio
+
+    NAME = "demo"
+
+
+    def double(x: int) -> int:
+        """Return twice x."""
+        # BEGIN SOLUTION: multiply by two
+        return 2 * x
+        # END SOLUTION
+
+
+    async def double_later(x: int) -> int:
+        """Yield to the event loop once, then return twice x."""
+        # BEGIN SOLUTION
+        await asyncio.sleep(0)
+        return 2 * x
+        # END SOLUTION
+    '''
+)
+
+DEMO_TESTS = dedent(
+    '''
+    def test_double(exercise):
+        """double(x) returns x + x."""
+        assert exercise.double(21) == 42
+
+
+    async def test_double_later(exercise, request):
+        """double_later awaits, then doubles.
+
+        One await is enough.
+        """
+        assert await exercise.double_later(2) == 4
+        # The checker keeps the project's pytest settings, minus the notebooks.
+        assert request.config.pluginmanager.hasplugin("timeout")
+        assert request.config.getini("asyncio_mode") == "auto"
+        assert not request.config.pluginmanager.hasplugin("nbval")
+
+
+    class TestNames:
+        def test_name(self, exercise):
+            """NAME is set (this test passes on the stub too: it is broken on purpose)."""
+            assert exercise.NAME == "demo"
+    '''
+)
+
+
+def make_course(root: Path) -> Path:
+    """A fake course in ``root``: the real tools, conftest and pyproject, one demo lesson."""
+    (root / "tools").mkdir(parents=True)
+    for name in ("exercises.py", "check.py"):
+        shutil.copy(TOOLS / name, root / "tools" / name)
+    (root / "tests" / "exercises").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "exercises" / "conftest.py", root / "tests" / "exercises" / "conftest.py")
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    (root / "solutions" / "01-demo").mkdir(parents=True)
+    (root / "solutions" / "01-demo" / "exercise.py").write_text(DEMO_SOLUTION, encoding="utf-8")
+    (root / "tests" / "exercises" / "test_01_demo.py").write_text(DEMO_TESTS, encoding="utf-8")
+    return root
+
+
+def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
+    root = make_course(tmp_path)
+    (root / "solutions" / "10-two-words").mkdir()
+    (root / "solutions" / "10-two-words" / "exercise.py").write_text("x = 1\n")
+    (root / "solutions" / "02-no-exercise").mkdir()  # no exercise.py: not a lesson with an exercise
+    (root / "solutions" / "notes").mkdir()
+
+    lessons = exercises.discover(root)
+    assert [lesson.name for lesson in lessons] == ["01-demo", "10-two-words"]
+    two = lessons[1]
+    assert two.number == "10"
+    assert two.solution == root / "solutions" / "10-two-words" / "exercise.py"
+    assert two.stub == root / "lessons" / "10-two-words" / "exercise.py"
+    assert two.test_file == root / "tests" / "exercises" / "test_10_two_words.py"
+    for ident in (
+        "10",
+        "10-two-words",
+        "10_two_words",
+        "lessons/10-two-words/exercise.py",
+        "tests\\exercises\\test_10_two_words.py",
+        "solutions/10-two-words/",
+    ):
+        assert exercises.find_lesson(ident, root) == two, ident
+    assert exercises.find_lesson("1", root).name == "01-demo"
+    for ident in ("3", "10-other", "demo", ""):
+        with pytest.raises(LookupError, match="01-demo, 10-two-words"):
+            exercises.find_lesson(ident, root)
+    assert exercises.discover(tmp_path / "nowhere") == []
+
+
+def test_generate_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_course(tmp_path)
+    lesson = exercises.find_lesson("01", root)
+    assert exercises.main(["--root", str(root), "check"]) == 1
+    assert "missing: lessons/01-demo/exercise.py" in capsys.readouterr().out
+
+    assert exercises.main(["--root", str(root), "generate"]) == 0
+    assert "wrote lessons/01-demo/exercise.py" in capsys.readouterr().out
+    assert lesson.stub.read_text(encoding="utf-8") == generate_stub(DEMO_SOLUTION, lesson="01-demo")
+    assert exercises.main(["--root", str(root), "generate", "01"]) == 0
+    assert "0 of 1" in capsys.readouterr().out  # nothing to rewrite
+    assert exercises.main(["--root", str(root), "check"]) == 0
+    capsys.readouterr()
+
+    # Inside a block nothing shows in the copy; outside, everything does.
+    lesson.solution.write_text(DEMO_SOLUTION.replace("return 2 * x", "return x + x"), encoding="utf-8")
+    assert exercises.main(["--root", str(root), "check"]) == 0
+    capsys.readouterr()
+    lesson.solution.write_text(DEMO_SOLUTION.replace("Return twice x.", "Twice x."), encoding="utf-8")
+    assert exercises.main(["--root", str(root), "check"]) == 1
+    out = capsys.readouterr().out
+    assert "stale: lessons/01-demo/exercise.py" in out and "python tools/exercises.py generate" in out
+
+    lesson.solution.write_text("def f():\n    # BEGIN SOLUTION\n    return 1\n", encoding="utf-8")
+    assert exercises.main(["--root", str(root), "generate"]) == 2
+    assert "solutions/01-demo/exercise.py, line 2:" in capsys.readouterr().err
+
+    lesson.solution.write_text("def f():\n    return 1\n", encoding="utf-8")
+    assert exercises.main(["--root", str(root), "generate"]) == 2
+    assert "no '# BEGIN SOLUTION' block" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# tools/check.py, end to end on the fake course
+# --------------------------------------------------------------------------------------------
+
+
+def run_checker(root: Path, *args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONIOENCODING=encoding)
+    env.pop("MCP_COURSE_EXERCISES", None)
+    env.pop("PYTEST_ADDOPTS", None)
+    return subprocess.run(
+        [sys.executable, str(root / "tools" / "check.py"), "--root", str(root), *args],
+        cwd=root,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=180,
+    )
+
+
+def stub_problems(run: check.Run) -> list[str]:
+    """Why a run against the untouched stubs does not prove the tests: empty when it does."""
+    problems = []
+    if run.timed_out:
+        problems.append("the run timed out")
+    for error in run.collection_errors:
+        problems.append(f"collection error in {error.name}: {error.message}")
+    tests = run.tests
+    if len(tests) < 2:
+        problems.append(
+            f"only {len(tests)} test(s) collected (at least 2 expected); pytest said:\n{run.output}"
+        )
+    passed = [result.name for result in tests if result.outcome == "passed"]
+    if passed:
+        problems.append(f"these tests PASS on the untouched stub, so they check nothing: {', '.join(passed)}")
+    skipped = [result.name for result in tests if result.outcome == "skipped"]
+    if skipped:
+        problems.append(f"these tests were skipped on the stub: {', '.join(skipped)}")
+    silent = [result.name for result in tests if not result.hint]
+    if silent:
+        problems.append(
+            f"these tests have no docstring, so a student who fails them gets no hint: {', '.join(silent)}"
+        )
+    if tests and not passed and not skipped and run.returncode != 1:
+        problems.append(f"pytest exited with {run.returncode}:\n{run.output}")
+    return problems
+
+
+def test_checker_end_to_end(tmp_path: Path) -> None:
+    root = make_course(tmp_path)
+    assert exercises.main(["--root", str(root), "generate"]) == 0
+    lesson = exercises.find_lesson("01", root)
+
+    # The untouched stub: every real test fails with its hint and the NotImplementedError...
+    done = run_checker(root, "01")
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout
+    assert "✗ failed  test_double\n" in out
+    assert "hint: double(x) returns x + x." in out
+    assert "NotImplementedError: double\n" in out
+    assert "lessons/01-demo/exercise.py:" in out
+    assert "✗ failed  test_double_later\n" in out
+    assert "hint: double_later awaits, then doubles." in out and "One await is enough." in out
+    assert "✓ passed  test_name\n" in out
+    assert "1/3 passed" in out
+    assert "python tools/check.py 01" in out
+
+    # ...and the machinery's own stub check names the test that passes on the stub.
+    run = check.run_lesson_tests(lesson, "lessons", timeout=120)
+    problems = stub_problems(run)
+    assert len(problems) == 1 and "test_name" in problems[0] and "test_double" not in problems[0]
+
+    # The student's copy done right: all pass, exit 0, with the plugins of pyproject.toml active.
+    shutil.copy(lesson.solution, lesson.stub)
+    done = run_checker(root, "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "✓ passed  test_double\n" in done.stdout and "✓ passed  test_double_later\n" in done.stdout
+    assert "3/3 passed" in done.stdout and "✗" not in done.stdout
+
+    # The progress list, on a console that cannot print ✓: plain ASCII marks.
+    done = run_checker(root, encoding="ascii")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "01-demo  + done" in done.stdout and "3/3 passed" in done.stdout
+
+    # A missing copy is explained, not a traceback.
+    lesson.stub.unlink()
+    done = run_checker(root, "01-demo")
+    assert done.returncode == 1
+    assert "lessons/01-demo/exercise.py not found: run `python tools/exercises.py generate`" in done.stdout
+
+
+def test_checker_progress_and_bad_lesson(tmp_path: Path) -> None:
+    root = make_course(tmp_path)
+    assert exercises.main(["--root", str(root), "generate"]) == 0
+    done = run_checker(root)  # an untouched copy is "not started" without running its tests
+    assert done.returncode == 1
+    assert "01-demo  · not started" in done.stdout
+    assert "Next: open lessons/01-demo/exercise.py, then run `python tools/check.py 01`." in done.stdout
+    done = run_checker(root, "7")
+    assert done.returncode == 2 and "no lesson '7'" in done.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# The real lessons (none yet is fine: these are then empty)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
+def test_student_copy_is_up_to_date(lesson: exercises.Lesson) -> None:
+    assert lesson.stub.is_file(), (
+        f"{lesson.relative(lesson.stub)} is missing: run `python tools/exercises.py generate`"
+    )
+    assert exercises.read_text(lesson.stub) == lesson.render(), (
+        f"{lesson.relative(lesson.stub)} is stale (it no longer matches "
+        f"{lesson.relative(lesson.solution)}): run `python tools/exercises.py generate`"
+    )
+    assert exercises.count_blocks(exercises.read_text(lesson.solution)) > 0
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
+def test_every_exercise_test_fails_on_the_stub(lesson: exercises.Lesson) -> None:
+    assert lesson.test_file.is_file(), (
+        f"lesson {lesson.name} has no tests: {lesson.relative(lesson.test_file)}"
+    )
+    assert lesson.stub.is_file(), (
+        f"{lesson.relative(lesson.stub)} is missing: run `python tools/exercises.py generate`"
+    )
+    run = check.run_lesson_tests(lesson, "lessons", extra_args=("--timeout=60",), timeout=600)
+    problems = stub_problems(run)
+    assert not problems, f"{lesson.relative(lesson.test_file)} on the stub:\n" + "\n".join(problems)
