@@ -172,8 +172,9 @@ async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
     the real stdout.
     """
     stdin = sys.stdin.buffer
-    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
-    sys.stdout = sys.stderr
+    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)  # our private copy of stdout
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # fd 1 now leads to stderr: C code, child processes
+    sys.stdout = sys.stderr  # and Python's print() too
     loop = asyncio.get_running_loop()
     try:  # real asyncio pipes where the platform has them (Linux, macOS)
         if not (_is_pipe(stdin) and _is_pipe(stdout)):
@@ -210,10 +211,21 @@ class ProcessTransport(PipeTransport):
         while chunk := await stderr.read(CHUNK):
             *lines, pending = (pending + chunk).split(b"\n")
             for raw in lines:
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                self.stderr_tail.append(line)
-                if self._on_stderr is not None:
-                    self._on_stderr(line)
+                self._stderr_line(raw)
+            if len(pending) > CHUNK:  # a "line" that never ends: pass it on in pieces, keep memory bounded
+                self._stderr_line(pending)
+                pending = b""
+        if pending:  # the child's last words, written without a final newline
+            self._stderr_line(pending)
+
+    def _stderr_line(self, raw: bytes) -> None:
+        line = raw.decode("utf-8", "replace").rstrip("\r")
+        self.stderr_tail.append(line)
+        if self._on_stderr is not None:
+            try:
+                self._on_stderr(line)
+            except Exception:  # a broken callback must not stop the draining (that is the deadlock)
+                log.exception("the on_stderr callback failed")
     # --8<-- [end:drain_stderr]
 
     # --8<-- [start:close]
@@ -261,14 +273,20 @@ async def _wait_exit(process: asyncio.subprocess.Process | subprocess.Popen[byte
                      timeout: float | None) -> bool:
     """Wait for the process to exit; False if it is still running after ``timeout`` seconds."""
     if isinstance(process, subprocess.Popen):
-        waiting: Any = asyncio.get_running_loop().run_in_executor(None, process.wait)
-    else:
-        waiting = process.wait()
-    try:
-        await asyncio.wait_for(waiting, timeout)
-        return True
-    except asyncio.TimeoutError:
-        return False
+        try:
+            await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, process.wait), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+    # asyncio's Process.wait() also waits for the pipes to close, which a child's unread stdout can
+    # delay; returncode is set as soon as the process itself has exited, so we watch that instead.
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout
+    while process.returncode is None:
+        if deadline is not None and loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
 
 
 def python_command(*args: str) -> list[str]:

@@ -235,12 +235,55 @@ async def test_in_flight_handlers_are_cancelled_when_the_peer_goes_away(raw_pair
             raise
 
     connection = Connection(transport, handler)
+    connection.grace_period = 0.2
     runner = connection.start()
     await peer.send({"jsonrpc": "2.0", "id": 1, "method": "forever"})
     await asyncio.wait_for(started.wait(), TIMEOUT)
+    began = asyncio.get_running_loop().time()
     await peer.transport.close()
-    await asyncio.wait_for(runner, TIMEOUT)  # run() returns normally at end of stream
-    await asyncio.wait_for(cancelled.wait(), TIMEOUT)
+    await asyncio.wait_for(runner, TIMEOUT)  # run() returns normally at end of stream...
+    await asyncio.wait_for(cancelled.wait(), TIMEOUT)  # ...once the grace period is over
+    assert 0.2 <= asyncio.get_running_loop().time() - began < 2.0
+
+
+async def test_requests_read_before_end_of_stream_are_still_answered(raw_pair) -> None:
+    # `printf '<request>' | server`: the request and the end of the stream arrive together.
+    peer, transport = raw_pair()
+
+    async def handler(request: Request) -> Any:
+        await asyncio.sleep(0.05)
+        return {"n": (request.params or {})["n"]}
+
+    connection = Connection(transport, handler)
+    for n in range(3):
+        await peer.send({"jsonrpc": "2.0", "id": n, "method": "work", "params": {"n": n}})
+    await peer.transport._outbox.put(None)  # the peer stops sending, but still reads
+    await asyncio.wait_for(connection.run(), TIMEOUT)
+    answers = sorted([await peer.recv() for _ in range(3)], key=lambda a: a["id"])
+    assert answers == [{"jsonrpc": "2.0", "id": n, "result": {"n": n}} for n in range(3)]
+
+
+async def test_our_own_requests_fail_at_once_at_end_of_stream(raw_pair) -> None:
+    peer, transport = raw_pair()
+    release = asyncio.Event()
+
+    async def handler(request: Request) -> Any:
+        await release.wait()
+        return {}
+
+    connection = Connection(transport, handler)
+    connection.grace_period = 5.0
+    connection.start()
+    await peer.send({"jsonrpc": "2.0", "id": "theirs", "method": "slow"})
+    ours = asyncio.ensure_future(connection.request("ours", timeout=TIMEOUT))
+    await peer.recv()
+    await peer.transport._outbox.put(None)
+    # Nobody can answer our request any more: it fails now, not after the grace period.
+    with pytest.raises(ConnectionClosed):
+        await asyncio.wait_for(ours, 1.0)
+    release.set()
+    assert await peer.recv() == {"jsonrpc": "2.0", "id": "theirs", "result": {}}
+    await connection.close()
 
 
 async def test_handler_exception_is_internal_error_and_serving_goes_on(pair) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import subprocess
 import sys
 import time
 from typing import Any
@@ -126,17 +127,9 @@ async def test_pipe_transport_content_length() -> None:
 
 
 async def test_a_connection_answers_a_frame_that_is_not_utf8() -> None:
-    reader = asyncio.StreamReader()
-    writer = BytesWriter()
-    connection = Connection(PipeTransport(reader, writer))
-    connection.start()
-    reader.feed_data(b'\xc3\x28\n{"jsonrpc":"2.0","id":1,"method":"x"}\n')
-    for _ in range(100):
-        if bytes(writer.data).count(b"\n") == 2:
-            break
-        await asyncio.sleep(0.01)
-    reader.feed_eof()
-    await asyncio.wait_for(connection.closed.wait(), TIMEOUT)
+    transport, writer = pipe(b'\xc3\x28\n{"jsonrpc":"2.0","id":1,"method":"x"}\n')
+    connection = Connection(transport)
+    await asyncio.wait_for(connection.run(), TIMEOUT)  # the request right before EOF is answered too
     first, second = (json.loads(line) for line in bytes(writer.data).splitlines())
     assert first["id"] is None and first["error"]["code"] == PARSE_ERROR
     assert second == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found: x"}}
@@ -333,3 +326,25 @@ async def test_the_server_answers_when_its_stdout_is_a_file(tmp_path) -> None:
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+REQUESTS = b"".join(json.dumps({"jsonrpc": "2.0", "id": n, "method": "echo", "params": {"n": n}}).encode()
+                    + b"\n" for n in range(3))
+ANSWERS = [{"jsonrpc": "2.0", "id": n, "result": {"n": n}} for n in range(3)]
+
+
+def test_requests_piped_in_are_answered() -> None:
+    # `printf '...' | python -m minimcp.stdio`: the requests and the end of stdin arrive together.
+    done = subprocess.run(ECHO_SERVER, input=REQUESTS, capture_output=True, timeout=TIMEOUT)
+    assert done.returncode == 0
+    assert sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"]) == ANSWERS
+
+
+def test_requests_from_a_file_are_answered(tmp_path) -> None:
+    # `python -m minimcp.stdio < requests.jsonl`: stdin is no pipe, so the server reads from a thread.
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(REQUESTS)
+    with open(requests, "rb") as stdin:
+        done = subprocess.run(ECHO_SERVER, stdin=stdin, capture_output=True, timeout=TIMEOUT)
+    assert done.returncode == 0
+    assert sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"]) == ANSWERS

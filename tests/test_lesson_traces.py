@@ -1,0 +1,90 @@
+"""Every JSON-RPC message a lesson page shows must come from its notebook's stored outputs.
+
+The course promises that no message is typed by hand: the notebook produces it, and the page
+copies it. This test holds the page to that promise. It collects every JSON-RPC message in a
+page's code blocks (a block that is one JSON document, or each line holding a ``"jsonrpc"``
+object) and looks for it, white space aside, in the outputs of ``notebooks/NN-*.ipynb``. When a
+notebook is re-run and its traffic changes, this test names the page lines to refresh.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[^\n]*\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
+                   re.S | re.M)
+
+SCHEMATIC = re.compile(r"\.\.\.|…|<[a-z][^>]*>")
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def notebook_outputs(path: Path) -> str:
+    """All text the notebook's code cells printed or returned, white space removed."""
+    pieces: list[str] = []
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                pieces.append("".join(output["text"]))
+            for value in output.get("data", {}).values():
+                if isinstance(value, (list, str)):
+                    pieces.append("".join(value))
+    return squeeze("\n".join(pieces))
+
+
+def page_messages(page: str) -> list[str]:
+    """The JSON-RPC messages shown in a page's code blocks."""
+    found: list[str] = []
+    for match in FENCE.finditer(page):
+        body = match.group("body")
+        if '"jsonrpc"' not in body or "--8<--" in body:
+            continue
+        try:
+            json.loads(body)
+        except ValueError:
+            for line in body.splitlines():
+                if '"jsonrpc"' in line and "{" in line:
+                    start, end = line.index("{"), line.rfind("}")
+                    found.append(line[start: end + 1] if end > start else line[start:])
+        else:
+            found.append(body)
+    outside = FENCE.sub("", page)  # inline code, e.g. in a table
+    found += re.findall(r'`(\{"jsonrpc"[^`]*\})`', outside)
+    # A schematic shape such as {"jsonrpc": "2.0", "id": <the same>, "result": ...} is not a message.
+    return [m for m in found if not SCHEMATIC.search(m)]
+
+
+def lessons() -> list[Path]:
+    return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/index.md"))
+
+
+@pytest.mark.parametrize("page", lessons(), ids=lambda p: p.parent.name)
+def test_every_message_on_the_page_comes_from_the_notebook(page: Path) -> None:
+    """Copy messages from the notebook's stored outputs; never type or edit them by hand."""
+    messages = page_messages(page.read_text(encoding="utf-8"))
+    if not messages:
+        return  # a page without traces (lesson 00) has nothing to check
+    notebooks = list((ROOT / "notebooks").glob(page.parent.name[:2] + "-*.ipynb"))
+    assert notebooks, f"{page.parent.name} shows messages but has no notebook"
+    outputs = notebook_outputs(notebooks[0])
+    missing = [m for m in messages if squeeze(m) not in outputs]
+    assert not missing, (f"{len(missing)} message(s) on {page.relative_to(ROOT)} are not in "
+                         f"{notebooks[0].relative_to(ROOT)}'s outputs:\n" + "\n".join(m[:160] for m in missing))
+
+
+def test_the_checker_sees_messages() -> None:
+    """The extraction itself: a one-line trace, a pretty-printed block and inline code are all found."""
+    page = ('```text\n-> {"jsonrpc":"2.0","id":1,"method":"ping"}\n```\n\n'
+            '```json\n{\n  "jsonrpc": "2.0",\n  "id": 1,\n  "result": {}\n}\n```\n'
+            '| ping | `{"jsonrpc":"2.0","id":2,"result":{}}` |\n'
+            '| shape | `{"jsonrpc": "2.0", "id": <the same>, "result": ...}` |\n')
+    assert [squeeze(m) for m in page_messages(page)] == [
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"result":{}}',
+        '{"jsonrpc":"2.0","id":2,"result":{}}']
