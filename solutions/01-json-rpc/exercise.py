@@ -1,0 +1,384 @@
+"""Lesson 01 exercise: JSON-RPC 2.0 by hand.
+
+Three pieces, each a variation on something ``minimcp`` does:
+
+1. :func:`validate_message` -- a *strict* checker that lists **every** problem of a message.
+   ``minimcp.jsonrpc.parse`` stops at the first problem, because it only needs one error code to
+   answer with; a validator for humans (a linter, a test, a debugging proxy) should say everything
+   that is wrong at once.
+2. :class:`PendingRequests` -- the table a peer keeps of its own requests still waiting for an
+   answer: it issues ids, matches answers by id (they may arrive in any order), rejects answers
+   nobody is waiting for, and fails everything when the connection closes. It is the heart of
+   ``minimcp.connection.Connection.request``, taken out on its own.
+3. :func:`answer_batch` -- JSON-RPC 2.0 *batches*, answered the way plain JSON-RPC (and MCP revision
+   2025-03-26) did. MCP removed batches in revision 2025-06-18, and ``minimcp`` refuses them: build
+   them once, to see what was removed.
+
+Check your work with ``python tools/check.py 01``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from minimcp.connection import ConnectionClosed
+from minimcp.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorResponse,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+    from_dict,
+    to_dict,
+)
+
+# ----------------------------------------------------------------------------------------------
+# 1. A strict validator
+# ----------------------------------------------------------------------------------------------
+
+
+def validate_message(obj: Any) -> list[str]:
+    """Every problem that keeps ``obj`` (already decoded from JSON) from being a valid MCP message.
+
+    Return an empty list when ``obj`` is a valid request, notification, result or error response.
+    Otherwise return one string per problem, written exactly as below (the text after ``->``),
+    each at most once, in any order (the tests sort them).
+
+    **The whole thing.** If one of these applies, return it alone:
+
+    * a list -> ``batch: MCP sends one message at a time``
+    * anything else that is not a dict -> ``not an object``
+
+    **The version**, for every kind of message:
+
+    * no ``jsonrpc`` member -> ``missing "jsonrpc"``
+    * ``jsonrpc`` is not exactly the string ``"2.0"`` -> ``"jsonrpc" must be "2.0"``
+
+    **The kind** is decided by the members present: a ``method`` makes it a request (with an
+    ``id``) or a notification (without); otherwise a ``result`` or an ``error`` makes it a
+    response; otherwise -> ``no "method", "result" or "error"``.
+
+    **A request or notification** (it has ``method``):
+
+    * ``method`` is not a string -> ``"method" must be a string``
+    * ``method`` starts with ``rpc.`` (JSON-RPC reserves those names for itself)
+      -> ``"method" names starting with "rpc." are reserved``
+    * it has an ``id`` that is not a string or an integer (``null``, ``true``, ``1.5``, a list...)
+      -> ``"id" must be a string or an integer``
+    * it has ``params`` that is not an object (an array, ``null``, a string...)
+      -> ``"params" must be an object``
+    * ``params`` is an object whose ``_meta`` member is not an object
+      -> ``"params._meta" must be an object``
+    * it also has ``result`` or ``error``
+      -> ``a request or notification has no "result" or "error"``
+
+    **A response** (no ``method``; it has ``result`` or ``error``):
+
+    * both ``result`` and ``error`` -> ``a response has "result" or "error", not both``
+    * it has a ``result`` and no ``id`` -> ``missing "id"``
+    * its ``id`` is not a string or an integer -> ``"id" must be a string or an integer``;
+      except that a response with an ``error`` and no ``result`` may have ``"id": null`` or no
+      ``id`` at all: that is how a peer answers a message whose id it could not read
+    * ``result`` is not an object (MCP results are objects) -> ``"result" must be an object``
+    * ``error`` is not an object -> ``"error" must be an object``
+    * ``error`` is an object whose ``code`` is missing or not an integer
+      -> ``"error.code" must be an integer``
+    * ``error`` is an object whose ``message`` is missing or not a string
+      -> ``"error.message" must be a string``
+
+    Careful: in Python ``True`` is an ``int``, but JSON's ``true`` is no integer; and JSON's
+    ``1.0`` decodes to a float, which is no integer either.
+    """
+    # BEGIN SOLUTION: the shape first; then "jsonrpc"; then one branch per kind, appending as you go
+    if isinstance(obj, list):
+        return ["batch: MCP sends one message at a time"]
+    if not isinstance(obj, dict):
+        return ["not an object"]
+
+    problems: list[str] = []
+    if "jsonrpc" not in obj:
+        problems.append('missing "jsonrpc"')
+    elif obj["jsonrpc"] != "2.0":
+        problems.append('"jsonrpc" must be "2.0"')
+
+    if "method" in obj:  # a request or a notification
+        method = obj["method"]
+        if not isinstance(method, str):
+            problems.append('"method" must be a string')
+        elif method.startswith("rpc."):
+            problems.append('"method" names starting with "rpc." are reserved')
+        if "id" in obj and not _is_id(obj["id"]):
+            problems.append('"id" must be a string or an integer')
+        if "params" in obj:
+            params = obj["params"]
+            if not isinstance(params, dict):
+                problems.append('"params" must be an object')
+            elif "_meta" in params and not isinstance(params["_meta"], dict):
+                problems.append('"params._meta" must be an object')
+        if "result" in obj or "error" in obj:
+            problems.append('a request or notification has no "result" or "error"')
+    elif "result" in obj or "error" in obj:  # a response
+        if "result" in obj and "error" in obj:
+            problems.append('a response has "result" or "error", not both')
+        if "result" in obj:
+            if "id" not in obj:
+                problems.append('missing "id"')
+            elif not _is_id(obj["id"]):
+                problems.append('"id" must be a string or an integer')
+            if not isinstance(obj["result"], dict):
+                problems.append('"result" must be an object')
+        elif obj.get("id") is not None and not _is_id(obj["id"]):
+            problems.append('"id" must be a string or an integer')
+        if "error" in obj:
+            error = obj["error"]
+            if not isinstance(error, dict):
+                problems.append('"error" must be an object')
+            else:
+                if not _is_int(error.get("code")):
+                    problems.append('"error.code" must be an integer')
+                if not isinstance(error.get("message"), str):
+                    problems.append('"error.message" must be a string')
+    else:
+        problems.append('no "method", "result" or "error"')
+    return problems
+    # END SOLUTION
+
+
+def _is_int(value: Any) -> bool:
+    """A JSON integer: an ``int`` that is not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_id(value: Any) -> bool:
+    """An MCP request id: a string or an integer, never null."""
+    return isinstance(value, str) or _is_int(value)
+
+
+# ----------------------------------------------------------------------------------------------
+# 2. The table of pending requests
+# ----------------------------------------------------------------------------------------------
+
+
+class UnknownAnswer(Exception):
+    """An answer whose id matches no request in flight: never sent, already answered, or given up."""
+
+
+class PendingRequests:
+    """The requests one peer has sent and is still waiting for, keyed by id.
+
+    Usage, as ``Connection.request`` does it::
+
+        request_id, future = pending.open()          # a fresh id and a future to wait on
+        await send(Request(request_id, "read_events", {"date": "2025-03-21"}))
+        result = await future                        # resolved when the answer comes in
+
+    and, in the reading loop, for every incoming ``Response`` or ``ErrorResponse``::
+
+        pending.resolve(answer)
+
+    Rules:
+
+    * ids are the integers 1, 2, 3... in the order of :meth:`open`, and are **never reused**, not
+      even after their request was answered (the spec: an id "MUST NOT have been previously used by
+      the requestor within the same session");
+    * answers may come in any order: each one wakes exactly the future of its own id;
+    * an ``id`` matches by value **and** type: the answer ``"1"`` (a string) is not the answer to
+      request ``1`` (an integer), and neither is ``True`` (Python's ``True == 1``, but JSON's
+      ``true`` is no id);
+    * the table holds only requests still waiting: ``len(pending)`` is how many.
+    """
+
+    def __init__(self) -> None:
+        # BEGIN SOLUTION: an id counter, a dict id -> future, and a "closed" flag
+        self._ids = itertools.count(1)
+        self._waiting: dict[RequestId, asyncio.Future[Any]] = {}
+        self._closed = False
+        # END SOLUTION
+
+    def __len__(self) -> int:
+        """How many requests are still waiting for their answer."""
+        # BEGIN SOLUTION
+        return len(self._waiting)
+        # END SOLUTION
+
+    def open(self) -> tuple[int, asyncio.Future[Any]]:
+        """Issue the next id and a fresh future for its answer (call it inside a running event loop).
+
+        Raise :class:`~minimcp.connection.ConnectionClosed` once :meth:`close` has been called.
+        """
+        # BEGIN SOLUTION: asyncio.get_running_loop().create_future()
+        if self._closed:
+            raise ConnectionClosed("the connection is closed")
+        request_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = future
+        return request_id, future
+        # END SOLUTION
+
+    def resolve(self, answer: Response | ErrorResponse) -> None:
+        """Wake the request that ``answer`` answers, and stop tracking it.
+
+        * a :class:`~minimcp.jsonrpc.Response`: its future's result is ``answer.result``;
+        * an :class:`~minimcp.jsonrpc.ErrorResponse`: its future raises
+          ``RpcError(answer.code, answer.message, answer.data, id=answer.id)``;
+        * an answer whose id is not waiting (unknown, answered already, given up with
+          :meth:`forget`, or ``None``) raises :class:`UnknownAnswer` and changes nothing.
+        """
+        # BEGIN SOLUTION: find the future by id (mind true vs 1), remove it, then set its result or exception
+        answer_id = answer.id
+        # Only strings and integers are ids. Checking first matters: in a dict, True and 1.0 would
+        # find the future of request 1 (they compare and hash equal to 1).
+        future = self._waiting.pop(answer_id, None) if _is_id(answer_id) else None
+        if future is None:
+            raise UnknownAnswer(f"no request with id {answer_id!r} is waiting for an answer")
+        if future.done():  # its waiter gave up (cancelled) before the answer came
+            raise UnknownAnswer(f"nobody waits for the answer to request {answer_id!r} any more")
+        if isinstance(answer, Response):
+            future.set_result(answer.result)
+        else:
+            future.set_exception(RpcError(answer.code, answer.message, answer.data, id=answer_id))
+        # END SOLUTION
+
+    def forget(self, request_id: RequestId) -> None:
+        """Stop waiting for ``request_id`` (a timeout gave up on it): cancel its future, drop it.
+
+        A later answer to it is then an :class:`UnknownAnswer`. Forgetting an id that is not
+        waiting does nothing.
+        """
+        # BEGIN SOLUTION
+        future = self._waiting.pop(request_id, None)
+        if future is not None and not future.done():
+            future.cancel()
+        # END SOLUTION
+
+    def close(self) -> None:
+        """The connection is gone: every waiting future fails with ``ConnectionClosed``.
+
+        The table is empty afterwards, and :meth:`open` raises ``ConnectionClosed`` from now on.
+        """
+        # BEGIN SOLUTION
+        self._closed = True
+        waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            if not future.done():
+                future.set_exception(ConnectionClosed("the connection closed before the answer came"))
+        # END SOLUTION
+
+    async def call(
+        self,
+        send: Callable[[Request], Awaitable[None]],
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """Send one request with ``send`` and return its result: ``Connection.request`` in small.
+
+        Open an id, send ``Request(id, method, params)``, wait for the answer at most ``timeout``
+        seconds (``asyncio.wait_for``; on time-out it raises ``asyncio.TimeoutError``), and in
+        every case -- answer, error, time-out -- leave the table without that id.
+        """
+        # BEGIN SOLUTION: open, send, wait_for, and forget in a `finally`
+        request_id, future = self.open()
+        try:
+            await send(Request(request_id, method, params))
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self.forget(request_id)
+        # END SOLUTION
+
+
+# ----------------------------------------------------------------------------------------------
+# 3. Batches, the way plain JSON-RPC 2.0 answers them
+# ----------------------------------------------------------------------------------------------
+
+Handler = Callable[[Request | Notification], Awaitable[Any]]
+
+
+async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
+    """Answer one incoming text as a JSON-RPC 2.0 server would, batches included.
+
+    MCP revision 2025-03-26 required this ("MUST support receiving JSON-RPC batches"); revision
+    2025-06-18 removed batches, and ``minimcp.jsonrpc.parse`` refuses them. Here you build them.
+    Return the text to send back, or ``None`` when nothing must be sent.
+
+    ``handler`` is awaited once for every valid request and notification. For a request, its
+    return value is the ``result`` (``None`` becomes ``{}``); if it raises ``RpcError`` the answer
+    is an error with that code, message and data; any other exception becomes ``-32603``
+    (``INTERNAL_ERROR``) with the message ``"Internal error: <the exception>"``. For a
+    notification the return value and any exception are ignored: a notification is never answered.
+
+    The rules (https://www.jsonrpc.org/specification#batch):
+
+    * not JSON at all -> a single error object, ``-32700`` (``PARSE_ERROR``), id ``null``;
+    * an empty array ``[]`` -> a single error object (not an array), ``-32600`` (``INVALID_REQUEST``),
+      id ``null``;
+    * one object (not an array) -> handled on its own: its answer as a single object, or ``None``;
+    * a non-empty array -> every element is handled as if it had arrived on its own, and their
+      answers go back together in **one JSON array**, in the order of the elements:
+
+      - a valid request -> its result or error response;
+      - a notification -> nothing (no entry in the array);
+      - an element that is not an object -> a ``-32600`` error with id ``null``;
+      - an object that is not a valid message -> the error ``minimcp.jsonrpc.from_dict`` raises,
+        with its code and its id (``RpcError.id``, ``None`` if unreadable) -- unless the
+        ``RpcError`` says it is not ``answerable`` (a broken notification): then nothing;
+      - a response (``Response``/``ErrorResponse``): this exercise plays the server's side, so it
+        is ignored (nothing);
+
+      and if, after all that, there is no answer at all, return ``None``: never an empty array.
+
+    Run a batch's requests **concurrently** (``asyncio.gather``), as JSON-RPC allows: one slow
+    request must not hold up the others. Encode each answer with ``minimcp.jsonrpc.to_dict`` and
+    the whole reply with ``json.dumps``.
+    """
+    # BEGIN SOLUTION: json.loads (mind ValueError), then one inner function that answers one element
+    def dumps(value: Any) -> str:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+    async def answer_one(element: Any) -> Message | None:
+        """The answer to one element of a batch (or to a lone message), or None if it gets none."""
+        if not isinstance(element, dict):
+            return ErrorResponse(None, INVALID_REQUEST, "A JSON-RPC message must be a JSON object")
+        try:
+            message = from_dict(element)
+        except RpcError as err:
+            return err.to_response() if err.answerable else None
+        if isinstance(message, Notification):
+            try:
+                await handler(message)
+            except Exception:  # nobody is waiting for an answer, so there is nobody to tell
+                pass
+            return None
+        if not isinstance(message, Request):  # a Response or ErrorResponse: not ours to answer
+            return None
+        try:
+            result = await handler(message)
+        except RpcError as err:
+            return ErrorResponse(message.id, err.code, err.message, err.data)
+        except Exception as exc:
+            return ErrorResponse(message.id, INTERNAL_ERROR, f"Internal error: {exc}")
+        return Response(message.id, {} if result is None else result)
+
+    try:
+        decoded = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return dumps(to_dict(ErrorResponse(None, PARSE_ERROR, f"Parse error: {exc}")))
+    if not isinstance(decoded, list):
+        answer = await answer_one(decoded)
+        return None if answer is None else dumps(to_dict(answer))
+    if not decoded:
+        return dumps(to_dict(ErrorResponse(None, INVALID_REQUEST, "An empty batch is an invalid request")))
+
+    answers = await asyncio.gather(*(answer_one(element) for element in decoded))
+    replies = [to_dict(answer) for answer in answers if answer is not None]
+    return dumps(replies) if replies else None
+    # END SOLUTION
