@@ -4,36 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import pytest
+from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
 from minimcp.examples.course import build_server, load_data
 from minimcp.jsonrpc import RpcError
 
-TIMEOUT = 5
-Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
 
-
-@asynccontextmanager
-async def course_server(notes: Notes | None = None) -> AsyncIterator[Client]:
+def course_server(notes: Notes | None = None) -> AbstractAsyncContextManager[Client]:
     """A client connected to a fresh example server whose analysis steps take no time."""
-    client_end, server_end = memory_pair()
-    serving = asyncio.ensure_future(build_server(step_delay=0.001).serve(server_end))
-
-    async def on_notification(method: str, params: dict[str, Any]) -> None:
-        if notes is not None:
-            notes.put_nowait((method, params))
-
-    try:
-        async with Client(client_end, on_notification=on_notification) as client:
-            yield client
-    finally:
-        await asyncio.wait_for(serving, TIMEOUT)
+    return connected(build_server(step_delay=0.001), notes)
 
 
 async def call(client: Client, name: str, arguments: dict[str, Any], **extra: Any) -> dict[str, Any]:

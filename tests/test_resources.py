@@ -6,38 +6,16 @@ import asyncio
 import base64
 import os
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
 from minimcp.jsonrpc import RpcError
 from minimcp.resources import RESOURCE_NOT_FOUND, compile_template, match_template, resolve_inside
 from minimcp.server import Server
-
-TIMEOUT = 5
-Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
-
-
-@asynccontextmanager
-async def connected(server: Server, notes: Notes | None = None) -> AsyncIterator[Client]:
-    """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable."""
-    client_end, server_end = memory_pair()
-    serving = asyncio.ensure_future(server.serve(server_end))
-
-    async def on_notification(method: str, params: dict[str, Any]) -> None:
-        if notes is not None:
-            notes.put_nowait((method, params))
-
-    try:
-        async with Client(client_end, on_notification=on_notification) as client:
-            yield client
-    finally:
-        await asyncio.wait_for(serving, TIMEOUT)
 
 
 async def read(client: Client, uri: str) -> dict[str, Any]:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal, Optional
 
 import pytest
+from support import TIMEOUT, connected
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
 from minimcp.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server import Server
 from minimcp.session import RequestContext
@@ -26,26 +24,6 @@ from minimcp.tools import (
     report_progress,
     resource_link,
 )
-
-TIMEOUT = 5
-
-
-@asynccontextmanager
-async def connected(server: Server, notes: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None,
-                    ) -> AsyncIterator[Client]:
-    """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable."""
-    client_end, server_end = memory_pair()
-    serving = asyncio.ensure_future(server.serve(server_end))
-
-    async def on_notification(method: str, params: dict[str, Any]) -> None:
-        if notes is not None:
-            notes.put_nowait((method, params))
-
-    try:
-        async with Client(client_end, on_notification=on_notification) as client:
-            yield client
-    finally:
-        await asyncio.wait_for(serving, TIMEOUT)
 
 
 async def call(client: Client, name: str, arguments: Any = None, **extra: Any) -> dict[str, Any]:

@@ -1,0 +1,35 @@
+"""Helpers shared by the feature tests (importable as ``support``: pytest puts tests/ on sys.path)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from minimcp.client import Client
+from minimcp.connection import memory_pair
+from minimcp.server import Server
+
+TIMEOUT = 5
+Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
+
+
+@asynccontextmanager
+async def connected(server: Server, notes: Notes | None = None) -> AsyncIterator[Client]:
+    """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
+
+    Every notification the client receives is put on ``notes`` as ``(method, params)``.
+    """
+    client_end, server_end = memory_pair()
+    serving = asyncio.ensure_future(server.serve(server_end))
+
+    async def on_notification(method: str, params: dict[str, Any]) -> None:
+        if notes is not None:
+            notes.put_nowait((method, params))
+
+    try:
+        async with Client(client_end, on_notification=on_notification) as client:
+            yield client
+    finally:
+        await asyncio.wait_for(serving, TIMEOUT)
