@@ -127,6 +127,8 @@ def resolve_inside(folder: Path, uri: str) -> Path | None:
         return None
     if not real.is_relative_to(folder) or not real.is_file():
         return None
+    if any(part.startswith(".") for part in real.relative_to(folder).parts):
+        return None  # hidden files and folders (.env, .git) are never served
     return real
 # --8<-- [end:path_guard]
 
@@ -185,6 +187,7 @@ class ResourceTemplate:
         return {key: value for key, value in out.items() if value is not None}
 
 
+# --8<-- [start:directory]
 @dataclass
 class Directory:
     """A folder served as ``file://`` resources: every regular file inside it, and nothing outside."""
@@ -207,8 +210,10 @@ class Directory:
         if mime_type:
             out["mimeType"] = mime_type
         return out
+# --8<-- [end:directory]
 
 
+# --8<-- [start:registry]
 class ResourceRegistry:
     """The resources of one server. Creating it installs the ``resources/*`` methods and the capability."""
 
@@ -224,6 +229,7 @@ class ResourceRegistry:
         server.method("resources/subscribe")(self.subscribe)
         server.method("resources/unsubscribe")(self.unsubscribe)
         server.declare("resources", {"subscribe": True, "listChanged": True})
+    # --8<-- [end:registry]
 
     # -- registering ------------------------------------------------------------------------------
     def add(self, uri: str, handler: Callable[..., Any], name: str | None = None, *,
@@ -296,18 +302,22 @@ class ResourceRegistry:
         raise not_found(uri)
     # --8<-- [end:read]
 
-    def exists(self, uri: str) -> bool:
-        """Whether ``uri`` names something we could read (without reading it)."""
-        return (uri in self._resources
-                or any(resolve_inside(d.folder, uri) is not None for d in self._directories)
-                or any(match_template(t.pattern, uri) is not None for t in self._templates.values()))
+    async def exists(self, uri: str, context: RequestContext) -> bool:
+        """Whether ``uri`` names something we can read. A template can only tell by trying."""
+        if uri in self._resources or any(resolve_inside(d.folder, uri) is not None for d in self._directories):
+            return True
+        for template in self._templates.values():
+            variables = match_template(template.pattern, uri)
+            if variables is not None and await call_handler(template.handler, variables, context) is not None:
+                return True
+        return False
 
     # -- subscriptions ----------------------------------------------------------------------------
     # --8<-- [start:subscribe]
     async def subscribe(self, context: RequestContext) -> dict[str, Any]:
         """``resources/subscribe``: remember that *this session* wants to hear about ``uri``."""
         uri = _uri_param(context)
-        if not self.exists(uri):
+        if not await self.exists(uri, context):
             raise not_found(uri)
         self._subscriptions.setdefault(context.session, set()).add(uri)
         return {}

@@ -246,6 +246,18 @@ async def test_file_resources_never_read_outside_their_folder(tree: dict[str, Pa
         assert (await read(client, (shared / "notes.txt").as_uri()))["contents"][0]["text"] == "inside\n"
 
 
+async def test_hidden_files_are_never_served(tree: dict[str, Path]) -> None:
+    shared = tree["shared"]
+    (shared / ".env").write_text("TOKEN=secret\n")
+    (shared / ".git").mkdir()
+    (shared / ".git" / "config").write_text("[core]\n")
+    async with connected(files_server(shared)) as client:
+        listed = (await client.request("resources/list", {}, TIMEOUT))["resources"]
+        assert not [entry for entry in listed if "/." in entry["uri"]]
+        await assert_not_found(client, (shared / ".env").as_uri())
+        await assert_not_found(client, (shared / ".git" / "config").as_uri())
+
+
 def test_the_path_guard_itself(tree: dict[str, Path]) -> None:
     root, shared = tree["root"], tree["shared"].resolve()
     for uri in traversal_attempts(root, shared):
@@ -307,6 +319,10 @@ async def test_subscribing_to_nothing_is_resource_not_found() -> None:
         with pytest.raises(RpcError) as caught:
             await client.request("resources/subscribe", {"uri": "nothing://here"}, TIMEOUT)
         assert caught.value.code == -32002
+        with pytest.raises(RpcError) as caught:  # the template fits, but there is no such course
+            await client.request("resources/subscribe", {"uri": "courses://NOPE"}, TIMEOUT)
+        assert caught.value.code == -32002
+        assert await client.request("resources/subscribe", {"uri": "courses://AI101"}, TIMEOUT) == {}
         with pytest.raises(RpcError) as caught:
             await client.request("resources/subscribe", {}, TIMEOUT)
         assert caught.value.code == -32602
