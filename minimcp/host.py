@@ -422,16 +422,23 @@ class Host:
         """
         server, _, prompt = name.partition("/")
         result = await self._client(server).get_prompt(prompt, arguments)
+        for m in result["messages"]:
+            # Only the two roles a prompt may use: a server must not write the system prompt's rules
+            # or fake a tool's result. Checked before anything is pasted: all the messages or none.
+            if m.get("role") not in ("user", "assistant"):
+                raise ValueError(f"prompt {name}: role {m.get('role')!r} is neither 'user' nor 'assistant'")
         pasted = [ChatMessage(m["role"], content_text(m["content"]), prompt=name) for m in result["messages"]]
         for message in pasted:
             self.add(message)
         return pasted
     # --8<-- [end:paste_prompt]
 
+    # --8<-- [start:use_prompt]
     async def use_prompt(self, name: str, arguments: dict[str, str] | None = None) -> str:
         """Paste a prompt, then let the model act on it (the loop), and return its answer."""
         await self.paste_prompt(name, arguments)
         return await self.run()
+    # --8<-- [end:use_prompt]
 
 
 async def _resolve(value: Any) -> Any:

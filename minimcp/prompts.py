@@ -58,6 +58,7 @@ def to_messages(value: Any) -> list[dict[str, Any]]:
 # --8<-- [end:messages]
 
 
+# --8<-- [start:arguments]
 @dataclass
 class PromptArgument:
     name: str
@@ -86,6 +87,7 @@ def arguments_for(function: Callable[..., Any]) -> list[PromptArgument]:
             description = next((extra for extra in get_args(hint)[1:] if isinstance(extra, str)), None)
         found.append(PromptArgument(name, description, required=parameter.default is parameter.empty))
     return found
+# --8<-- [end:arguments]
 
 
 @dataclass
@@ -126,6 +128,7 @@ class Prompt:
     # --8<-- [end:check]
 
 
+# --8<-- [start:registry]
 class PromptRegistry:
     """The prompts of one server. Creating it installs ``prompts/list``, ``prompts/get``, the capability."""
 
@@ -149,6 +152,7 @@ class PromptRegistry:
         self._prompts[prompt.name] = prompt
         self.server.announce("notifications/prompts/list_changed")
         return prompt
+    # --8<-- [end:registry]
 
     def remove(self, name: str) -> None:
         del self._prompts[name]

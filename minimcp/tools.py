@@ -322,6 +322,7 @@ class Tool:
     # --8<-- [end:result]
 
 
+# --8<-- [start:registry]
 class ToolRegistry:
     """The tools of one server. Creating it installs ``tools/list``, ``tools/call`` and the capability."""
 
@@ -355,6 +356,7 @@ class ToolRegistry:
         """Take a tool away (KeyError if there is none by that name)."""
         del self._tools[name]
         self.server.announce("notifications/tools/list_changed")
+    # --8<-- [end:registry]
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools

@@ -1,0 +1,434 @@
+"""Lesson 06 exercise: three pieces around prompts that minimcp does more simply, or not at all.
+
+1. **A prompt template renderer.** ``minimcp`` writes each prompt as a Python function. Many servers
+   keep their prompts as *text* instead, with ``{{argument}}`` placeholders. Write ``placeholders``
+   and ``render``: check the arguments of a ``prompts/get`` the way the spec wants (a missing required
+   argument is -32602, and so is one the prompt does not have), fill in the defaults of the optional
+   ones, and answer spec-shaped ``messages``, without ever letting a value inject a placeholder.
+2. **Names in, IDs out, and say what went wrong.** The course server's ``course-similar-by-name``
+   finds courses by a plain substring and silently takes every match: "SQL" brings two courses. Write
+   ``normalise``, ``resolve`` and ``instruction``: match by ID, by exact name, by word prefixes and by
+   near-spelling, and tell the model (and so the user) which names were ambiguous and which matched
+   nothing.
+3. **The client's side: from a slash command to what the model reads.** The user types
+   ``/course-similar-by-name names="SQL Views, Caché"``. Write ``parse_command``, which turns that
+   line into the ``params`` of a ``prompts/get`` (checked against the ``prompts/list`` result), and
+   ``to_chat``, which turns the server's ``GetPromptResult`` into the plain messages a chat model's
+   API takes.
+
+Check your work with ``python tools/check.py 06``. Only the standard library is needed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import difflib
+import re
+import shlex
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: JSON-RPC's "Invalid params": what the spec asks for an unknown prompt or a missing argument.
+INVALID_PARAMS = -32602
+
+
+class PromptError(Exception):
+    """A ``prompts/get`` the server refuses. A real server sends it as a JSON-RPC error:
+    ``{"code": self.code, "message": self.message}``."""
+
+    def __init__(self, message: str, code: int = INVALID_PARAMS) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def or_list(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: a short list in a sentence (given: used by parts 2 and 3).
+
+    >>> or_list(["SQL Views (v1ws)", "SQL from Scratch (sq1x)"])
+    'SQL Views (v1ws) or SQL from Scratch (sq1x)'
+    """
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+# =================================================================================================
+# Part 1 · A prompt template renderer
+# =================================================================================================
+#
+# A *template* is a list of ``(role, text)`` pairs. Each text may hold placeholders:
+#
+#   "{{" + optional spaces + a name + optional spaces + "}}"       e.g. "{{names}}", "{{ names }}"
+#
+# where a name starts with a letter or "_" and goes on with letters, digits, "_" or "-" (prompt
+# argument names such as "course-id" are common). A "{{" that does not start such a placeholder is a
+# ValueError ("{{ 1x }}", "{{names}", "{{}}"); a "}}" on its own is plain text (JSON has plenty).
+#
+# ``render(prompt, template, arguments, defaults)`` answers a ``prompts/get``:
+#
+#   * ``prompt`` is the prompt's definition, exactly as ``prompts/list`` shows it: a "name", maybe a
+#     "description", maybe "arguments", a list of {"name", "description"?, "required"?}. An argument
+#     without "required" is optional (the spec gives no default; absent is read as false, as the
+#     official Python SDK does).
+#   * First the *template* is checked, because a broken template is the server author's bug, whatever
+#     the client sent. ValueError when: a role is not "user" or "assistant" (the only roles of a
+#     PromptMessage; there is no "system"), a placeholder names an argument the prompt does not declare,
+#     or ``defaults`` names an argument the prompt does not declare.
+#   * Then the client's *arguments* (None means none). PromptError (-32602), in this order:
+#       - not a dict whose keys and values are all strings:  '"arguments" must be an object of strings'
+#       - names the prompt does not declare:   "Unknown argument(s) for prompt NAME: a, b"  (sorted)
+#       - required ones that are absent, or only white space ("" counts as not given):
+#                                              "Missing required argument(s) for prompt NAME: a, b"
+#                                              (in the order the prompt declares them)
+#   * An optional argument that was not given takes its value from ``defaults``, or "" without one.
+#   * Every placeholder is replaced by its argument's value, in ONE pass: a value is inserted as it
+#     is, and a "{{x}}" inside a value stays literally "{{x}}" (no injection of other arguments).
+#   * The result is a GetPromptResult: {"description": ..., "messages": [...]} ("description" only if
+#     the prompt has one), each message {"role": role, "content": {"type": "text", "text": text}}:
+#     ONE content block per message, not a list of them.
+
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The argument names ``text``'s placeholders use, in order of first appearance, each once.
+
+    >>> placeholders("Compare {{ a }} with {{b}}, then {{a}} again.")
+    ['a', 'b']
+    """
+    # BEGIN SOLUTION: find the placeholders; a "{{" left over once they are removed is a ValueError
+    if "{{" in PLACEHOLDER.sub("", text):
+        raise ValueError(f"a '{{{{' that is not a placeholder in {text!r}")
+    names: list[str] = []
+    for name in PLACEHOLDER.findall(text):
+        if name not in names:
+            names.append(name)
+    return names
+    # END SOLUTION
+
+
+def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
+           arguments: Any = None, defaults: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``GetPromptResult`` of ``prompt`` filled with ``arguments`` (see the rules above).
+
+    >>> summary = {"name": "summary", "arguments": [{"name": "topic", "required": True}]}
+    >>> render(summary, [("user", "Summarize {{topic}}.")], {"topic": "MCP"})
+    {'messages': [{'role': 'user', 'content': {'type': 'text', 'text': 'Summarize MCP.'}}]}
+    """
+    # BEGIN SOLUTION: template and defaults (ValueError), then arguments (PromptError), then fill in one pass
+    name = prompt["name"]
+    declared = [argument["name"] for argument in prompt.get("arguments") or []]
+    required = [argument["name"] for argument in prompt.get("arguments") or [] if argument.get("required")]
+    defaults = dict(defaults or {})
+
+    for role, text in template:
+        if role not in ("user", "assistant"):
+            raise ValueError(f"prompt {name}: role {role!r} is neither 'user' nor 'assistant'")
+        for used in placeholders(text):
+            if used not in declared:
+                raise ValueError(f"prompt {name}: the placeholder {{{{{used}}}}} is not an argument")
+    for default in defaults:
+        if default not in declared:
+            raise ValueError(f"prompt {name}: a default for {default!r}, which is not an argument")
+
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict) or not all(
+            isinstance(key, str) and isinstance(value, str) for key, value in arguments.items()):
+        raise PromptError('"arguments" must be an object of strings')
+    unknown = sorted(set(arguments) - set(declared))
+    if unknown:
+        raise PromptError(f"Unknown argument(s) for prompt {name}: {', '.join(unknown)}")
+    missing = [argument for argument in required if not arguments.get(argument, "").strip()]
+    if missing:
+        raise PromptError(f"Missing required argument(s) for prompt {name}: {', '.join(missing)}")
+
+    values = {argument: arguments.get(argument, defaults.get(argument, "")) for argument in declared}
+    messages = [{"role": role, "content": {"type": "text",
+                                           "text": PLACEHOLDER.sub(lambda m: values[m.group(1)], text)}}
+                for role, text in template]
+    if prompt.get("description"):
+        return {"description": prompt["description"], "messages": messages}
+    return {"messages": messages}
+    # END SOLUTION
+
+
+# =================================================================================================
+# Part 2 · Names in, IDs out: resolving course names the way a server should
+# =================================================================================================
+#
+# normalise(text): case-fold; drop accents (NFKD normalisation, without the combining marks); every
+# run of characters that are neither letters nor digits becomes one space; strip the ends.
+#     "Infrastructure Design: Transactions" -> "infrastructure design transactions"
+#     "  Caché!! " -> "cache"          "Test-Driven Development" -> "test driven development"
+#
+# resolve(names, catalogue): ``names`` is the prompt's argument, a comma-separated string; the
+# catalogue is a list of {"id", "name"} (what courses://all holds). Split on ",", strip each name,
+# skip empty ones and names whose normalised form was already seen. For each name, the candidates are
+# found by the FIRST of these rules that finds any (everything compared after normalise):
+#   1. by ID: the name is a course's ID ("c4ch", "AI101", "ai101");
+#   2. by exact name: the name is a course's name ("sql views");
+#   3. by word prefixes: every word of the name is the beginning of some word of the course's name
+#      ("sql" -> SQL Views and SQL from Scratch; "cache" -> Cache Strategies; "test dev" -> tdd1);
+#   4. by spelling: difflib.SequenceMatcher(None, name, course name).ratio() >= FUZZY_CUTOFF
+#      ("chache strategies" -> Cache Strategies; "clen code" -> Clean Code).
+# A name that normalises to "" matches nothing. Then:
+#   * no candidate: the name (stripped, as written) goes to ``unknown``;
+#   * one candidate: its ID goes to ``ids`` (once: two names for the same course give one ID);
+#   * several: ``ambiguous[name] = [their IDs, in catalogue order]``, nothing goes to ``ids``.
+#
+# instruction(resolution, catalogue, tool): the text of the prompt's user message, made of these
+# sentences in this order, joined by one space:
+#   * if there are ids:
+#       'Find similar courses using the tool TOOL with these course IDs: v1ws, c4ch (SQL Views, Cache
+#       Strategies).'   (one line: the IDs, then the names in brackets, both joined by ", ")
+#   * for each ambiguous name, in order:
+#       '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x).'
+#   * if some names are unknown:
+#       'No course matched "vistas" or "quantum"; say so.'      (or_list of the quoted names)
+# If there are neither ids nor ambiguous names, it is the client's error, not a prompt:
+#   PromptError('No course matches "vistas" or "quantum": the catalogue is the resource courses://all')
+
+FUZZY_CUTOFF = 0.8
+
+
+@dataclass
+class Resolution:
+    """What ``resolve`` found: IDs for sure, names that could mean several courses, and names nobody
+    knows."""
+
+    ids: list[str] = field(default_factory=list)
+    ambiguous: dict[str, list[str]] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)
+
+
+def normalise(text: str) -> str:
+    """``text`` case-folded, without accents, its words separated by single spaces.
+
+    >>> normalise("Infrastructure Design: Transactions")
+    'infrastructure design transactions'
+    """
+    # BEGIN SOLUTION: casefold, NFKD without combining marks, runs of non-alphanumerics to one space
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join("".join(char if char.isalnum() else " " for char in plain).split())
+    # END SOLUTION
+
+
+def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
+    """Each comma-separated name of ``names`` resolved against ``catalogue`` (rules above).
+
+    >>> catalogue = [{"id": "v1ws", "name": "SQL Views"}, {"id": "sq1x", "name": "SQL from Scratch"},
+    ...              {"id": "c4ch", "name": "Cache Strategies"}]
+    >>> resolve("Caché, SQL, vistas", catalogue)
+    Resolution(ids=['c4ch'], ambiguous={'SQL': ['v1ws', 'sq1x']}, unknown=['vistas'])
+    """
+    # BEGIN SOLUTION: split, strip, skip repeats; try the four rules in order; sort into ids/ambiguous/unknown
+    courses = [(course["id"], normalise(course["id"]), normalise(course["name"])) for course in catalogue]
+
+    def candidates(key: str) -> list[str]:
+        """The IDs the first rule that finds anything finds for ``key`` (already normalised)."""
+        if not key:
+            return []
+        words = key.split()
+
+        def by_prefixes(course_name: str) -> bool:
+            return all(any(part.startswith(word) for part in course_name.split()) for word in words)
+
+        rules = (
+            lambda course_id, course_name: course_id == key,
+            lambda course_id, course_name: course_name == key,
+            lambda course_id, course_name: by_prefixes(course_name),
+            lambda course_id, course_name:
+                difflib.SequenceMatcher(None, key, course_name).ratio() >= FUZZY_CUTOFF,
+        )
+        for rule in rules:
+            found = [course[0] for course in courses if rule(course[1], course[2])]
+            if found:
+                return found
+        return []
+
+    result = Resolution()
+    seen: set[str] = set()
+    for name in (part.strip() for part in names.split(",")):
+        key = normalise(name)
+        if not name or key in seen:
+            continue
+        seen.add(key)
+        found = candidates(key)
+        if not found:
+            result.unknown.append(name)
+        elif len(found) == 1:
+            if found[0] not in result.ids:
+                result.ids.append(found[0])
+        else:
+            result.ambiguous[name] = found
+    return result
+    # END SOLUTION
+
+
+def instruction(resolution: Resolution, catalogue: Iterable[Mapping[str, str]],
+                tool: str = "find_similar_courses") -> str:
+    """The prompt's text for the model, or PromptError when there is nothing to search for.
+
+    >>> catalogue = [{"id": "c4ch", "name": "Cache Strategies"}]
+    >>> instruction(Resolution(ids=["c4ch"]), catalogue)
+    'Find similar courses using the tool find_similar_courses with these course IDs: c4ch (Cache Strategies).'
+    """
+    # BEGIN SOLUTION: no ids and nothing ambiguous is a PromptError; else one sentence per finding, in order
+    names = {course["id"]: course["name"] for course in catalogue}
+    quoted = [f'"{name}"' for name in resolution.unknown]
+    if not resolution.ids and not resolution.ambiguous:
+        raise PromptError(f"No course matches {or_list(quoted)}: the catalogue is the resource courses://all")
+    sentences = []
+    if resolution.ids:
+        sentences.append(f"Find similar courses using the tool {tool} with these course IDs: "
+                         f"{', '.join(resolution.ids)} ({', '.join(names[i] for i in resolution.ids)}).")
+    for name, ids in resolution.ambiguous.items():
+        sentences.append(f'"{name}" is ambiguous: ask the user whether they meant '
+                         f"{or_list([f'{names[i]} ({i})' for i in ids])}.")
+    if resolution.unknown:
+        sentences.append(f"No course matched {or_list(quoted)}; say so.")
+    return " ".join(sentences)
+    # END SOLUTION
+
+
+# =================================================================================================
+# Part 3 · The client's side: a slash command in, chat messages out
+# =================================================================================================
+#
+# parse_command(line, prompts): ``prompts`` is a ``prompts/list`` result's list. The line, once
+# stripped, must start with "/" (else SlashError). The rest is split with POSIX shell quoting
+# (shlex.split: "..." and '...' group words, a backslash escapes); an unclosed quote is a
+# SlashError, and so is an empty command ("/"). The first word is the prompt's name; the others are
+# its arguments, each one either
+#   * named, ``key=value`` (split at the first "="): ``names="SQL Views, Caché"`` gives the value
+#     ``SQL Views, Caché``; or
+#   * positional, a word without "=": the i-th positional word is the value of the prompt's i-th
+#     argument (in the order prompts/list gives them).
+# SlashError, with exactly these messages, checked in this order:
+#   * "Unknown prompt: /NAME", followed by " (did you mean /OTHER?)" when difflib.get_close_matches
+#     (NAME, the prompts' names, n=1, cutoff=0.6) finds one;
+#   * "Unknown argument for /NAME: KEY" for a key the prompt does not have (the first such key);
+#   * "/NAME takes at most N argument(s)" for more positional words than the prompt has arguments;
+#   * "Argument given twice: KEY" (named twice, or positionally and by name);
+#   * "Missing required argument(s) for /NAME: a, b" for required arguments that are absent or only
+#     white space, in the order the prompt declares them.
+# The result is the ``params`` of the ``prompts/get``: {"name": NAME}, plus "arguments" (a dict, in
+# the order given) when at least one argument was given.
+#
+# to_chat(result): a GetPromptResult's messages as the messages of a chat model's API,
+# [{"role": "user" | "assistant", "content": "text"}]. ValueError for a message whose role is not
+# "user" or "assistant" (never let a server write a "system" message), or whose "content" is not ONE
+# block (a dict). Each block becomes text:
+#   text            its "text"
+#   resource        an embedded resource: it MUST have "uri", "mimeType", and "text" or "blob"
+#                   (ValueError otherwise). Text:  "[resource URI (MIME)]\n" + its text
+#                   blob: "[resource URI (MIME), N bytes]" (N: the length of the decoded base64)
+#   image, audio    "[image MIME, N bytes]", "[audio MIME, N bytes]" (N as above, from "data")
+#   resource_link   "[resource link URI]"
+# Any other type, and base64 that does not decode (binascii.Error), is a ValueError. Consecutive
+# messages with the same role become one, their texts joined by a blank line ("\n\n"): many chat
+# APIs want user and assistant to take turns.
+
+
+class SlashError(ValueError):
+    """A slash command the client cannot turn into a ``prompts/get``: show it to the user."""
+
+
+def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``params`` of the ``prompts/get`` that ``line`` asks for (rules above).
+
+    >>> catalogue = [{"name": "course-overview", "arguments": [{"name": "id", "required": True}]}]
+    >>> parse_command("/course-overview c4ch", catalogue)
+    {'name': 'course-overview', 'arguments': {'id': 'c4ch'}}
+    """
+    # BEGIN SOLUTION: "/" check, shlex.split, find the prompt, sort words into named and positional, check
+    line = line.strip()
+    if not line.startswith("/"):
+        raise SlashError(f"not a command (it starts with '/'): {line!r}")
+    try:
+        words = shlex.split(line[1:])
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        raise SlashError(f"cannot read {line!r}: {exc}") from None
+    if not words:
+        raise SlashError("empty command: type / and a prompt's name")
+    name, words = words[0], words[1:]
+    by_name = {prompt["name"]: prompt for prompt in prompts}
+    if name not in by_name:
+        close = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
+        raise SlashError(f"Unknown prompt: /{name}" + (f" (did you mean /{close[0]}?)" if close else ""))
+    declared = by_name[name].get("arguments") or []
+    order = [argument["name"] for argument in declared]
+
+    named = [word.partition("=") for word in words if "=" in word]
+    positional = [word for word in words if "=" not in word]
+    for key, _, _ in named:
+        if key not in order:
+            raise SlashError(f"Unknown argument for /{name}: {key}")
+    if len(positional) > len(order):
+        raise SlashError(f"/{name} takes at most {len(order)} argument(s)")
+
+    arguments: dict[str, str] = {}
+    for key, value in [*zip(order, positional), *((key, value) for key, _, value in named)]:
+        if key in arguments:
+            raise SlashError(f"Argument given twice: {key}")
+        arguments[key] = value
+    missing = [a["name"] for a in declared if a.get("required") and not arguments.get(a["name"], "").strip()]
+    if missing:
+        raise SlashError(f"Missing required argument(s) for /{name}: {', '.join(missing)}")
+    return {"name": name, "arguments": arguments} if arguments else {"name": name}
+    # END SOLUTION
+
+
+def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
+    """A ``GetPromptResult`` as chat messages: roles checked, blocks as text, same roles merged.
+
+    >>> to_chat({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi."}}]})
+    [{'role': 'user', 'content': 'Hi.'}]
+    """
+    # BEGIN SOLUTION: check each role and block, make it text, merge into the previous message of that role
+    def size(data: Any) -> int:
+        try:
+            return len(base64.b64decode(data, validate=True))
+        except (binascii.Error, TypeError):
+            raise ValueError(f"not base64: {data!r:.40}") from None
+
+    def block_text(block: Mapping[str, Any]) -> str:
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            return block["text"]
+        if kind == "resource":
+            inner = block.get("resource") or {}
+            if "uri" not in inner or "mimeType" not in inner or ("text" not in inner and "blob" not in inner):
+                raise ValueError(f"an embedded resource needs uri, mimeType and text or blob: {inner!r}")
+            if "text" in inner:
+                return f"[resource {inner['uri']} ({inner['mimeType']})]\n{inner['text']}"
+            return f"[resource {inner['uri']} ({inner['mimeType']}), {size(inner['blob'])} bytes]"
+        if kind in ("image", "audio"):
+            if "mimeType" not in block or "data" not in block:
+                raise ValueError(f"an {kind} block needs data and mimeType: {block!r:.80}")
+            return f"[{kind} {block['mimeType']}, {size(block['data'])} bytes]"
+        if kind == "resource_link" and "uri" in block:
+            return f"[resource link {block['uri']}]"
+        raise ValueError(f"not a content block this client knows: {block!r:.80}")
+
+    chat: list[dict[str, str]] = []
+    for message in result.get("messages", []):
+        role, content = message.get("role"), message.get("content")
+        if role not in ("user", "assistant"):
+            raise ValueError(f"role {role!r} is neither 'user' nor 'assistant'")
+        if not isinstance(content, dict):
+            raise ValueError(f"a prompt message has ONE content block (a dict), not {type(content).__name__}")
+        text = block_text(content)
+        if chat and chat[-1]["role"] == role:
+            chat[-1]["content"] += "\n\n" + text
+        else:
+            chat.append({"role": role, "content": text})
+    return chat
+    # END SOLUTION
