@@ -18,7 +18,7 @@ import sys
 from .server import Server
 from .stdio import stdio_server_transport
 
-EXAMPLES = {"course": "minimcp.examples.course"}
+EXAMPLES = {"course": "minimcp.examples.course", "conformance": "minimcp.examples.conformance"}
 
 
 def load_example(name: str) -> Server:
@@ -46,11 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     server = load_example(args.example)
-    if args.transport != "stdio":
-        lesson = {"ws": "07", "http": "08"}[args.transport]
-        parser.error(f"the {args.transport} transport arrives in lesson {lesson}")
     try:
-        asyncio.run(serve_stdio(server))
+        if args.transport == "stdio":
+            asyncio.run(serve_stdio(server))
+        elif args.transport == "ws":  # lesson 07
+            from .websocket import serve_websocket
+            asyncio.run(serve_websocket(server, host=args.host, port=args.port))
+        else:  # lesson 08
+            from .http import serve_http
+            asyncio.run(serve_http(server, host=args.host, port=args.port))
     except KeyboardInterrupt:
         pass
     return 0

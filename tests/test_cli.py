@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
+import signal
 import subprocess
 import sys
 import time
@@ -9,6 +12,7 @@ import time
 from minimcp.client import stdio_client
 from minimcp.session import LATEST_PROTOCOL_VERSION
 from minimcp.stdio import python_command
+from minimcp.websocket import websocket_client
 
 TIMEOUT = 30.0
 
@@ -35,11 +39,33 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
 
 
-def test_ws_transport_is_not_there_yet() -> None:
-    done = run_cli("serve", "--transport", "ws")
-    assert done.returncode == 2
-    assert "the ws transport arrives in lesson 07" in done.stderr
-    assert done.stdout == ""
+async def test_serve_over_websocket_answers_a_client_and_stops_on_ctrl_c(repo_root) -> None:
+    # Port 0: the system picks a free port, and the server says which on stderr.
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "minimcp", "serve", "--transport", "ws", "--port", "0", cwd=str(repo_root),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+        match = re.fullmatch(r"MCP endpoint: (ws://127\.0\.0\.1:\d+/mcp)", line)
+        assert match, line
+        async with websocket_client(match[1], name="cli-test") as client:
+            assert client.protocol_version == LATEST_PROTOCOL_VERSION
+            assert client.server_info["name"] == "course-server"
+            result = await client.call_tool("read_events", {"date": "2025-03-21"}, timeout=TIMEOUT)
+            assert result["content"][0]["text"].startswith("Events for 2025-03-21:")
+            await client.ping(timeout=TIMEOUT)
+        if sys.platform == "win32":  # no SIGINT to send a child there: just stop it
+            process.terminate()
+            await asyncio.wait_for(process.wait(), TIMEOUT)
+        else:  # Ctrl+C: the server closes its sockets and exits cleanly
+            process.send_signal(signal.SIGINT)
+            assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
+        assert await process.stdout.read() == b""  # over WebSocket, stdout carries nothing
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
 
 
 def test_a_command_is_required() -> None:
