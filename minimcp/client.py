@@ -12,7 +12,10 @@ what you print is what travelled (spec 2025-11-25, server/tools, server/resource
   kept, and asked for again only after such an announcement (or with ``refresh=True``);
 * ``call_tool()``, ``read_resource()``, ``get_prompt()`` return the **result object** itself
   (``{"content": [...], "isError": false}``, ``{"contents": [...]}``, ``{"messages": [...]}``);
-* ``subscribe()``, ``unsubscribe()`` return nothing: their result is empty.
+* ``subscribe()``, ``unsubscribe()`` return nothing: their result is empty;
+* ``set_logging_level()`` chooses which ``notifications/message`` the server sends (they reach
+  ``on_notification``) and ``complete()`` returns the ``completion`` object of
+  ``completion/complete`` (server/utilities/logging and completion, taught later).
 
 A failed request raises :class:`~minimcp.jsonrpc.RpcError` carrying the server's error code. A tool
 that ran and failed is *not* an exception: its result says ``"isError": true`` and the caller
@@ -235,6 +238,7 @@ class Client:
         await self.request("resources/unsubscribe", {"uri": uri}, timeout)
 
     # -- prompts ----------------------------------------------------------------------------------
+    # --8<-- [start:get_prompt]
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *,
                          timeout: float | None = 30.0) -> dict[str, Any]:
         """Fill a prompt on the server: ``{"description": ..., "messages": [{"role", "content"}]}``.
@@ -245,6 +249,32 @@ class Client:
         if arguments:
             params["arguments"] = arguments
         return await self.request("prompts/get", params, timeout)
+    # --8<-- [end:get_prompt]
+
+    # -- utilities: logging and completion (taught in "the client talks back") ---------------------
+    async def set_logging_level(self, level: str, *, timeout: float | None = 30.0) -> None:
+        """Ask the server to send only log messages of ``level`` or more severe (``logging/setLevel``)."""
+        await self.request("logging/setLevel", {"level": level}, timeout)
+
+    async def complete(self, argument: str, value: str, *, prompt: str | None = None,
+                       template: str | None = None, arguments: dict[str, str] | None = None,
+                       timeout: float | None = 30.0) -> dict[str, Any]:
+        """Suggestions for ``argument`` of a prompt (``prompt=``) or a URI template (``template=``),
+        given what the user typed so far: ``{"values": [...], "total": n, "hasMore": bool}``.
+
+        ``arguments`` are the values already chosen for the other arguments, if any.
+        """
+        if prompt is not None and template is None:
+            ref = {"type": "ref/prompt", "name": prompt}
+        elif template is not None and prompt is None:
+            ref = {"type": "ref/resource", "uri": template}
+        else:
+            raise ValueError("name either prompt= or template=")
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument, "value": value}}
+        if arguments:
+            params["context"] = {"arguments": arguments}
+        result = await self.request("completion/complete", params, timeout)
+        return result["completion"]
 
     # -- what the server tells us -----------------------------------------------------------------
     # --8<-- [start:notifications]

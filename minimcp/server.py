@@ -36,8 +36,10 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from .connection import Transport
+from .completion import CompletionRegistry
+from .connection import Transport, unrelated_to_any_request
 from .jsonrpc import METHOD_NOT_FOUND, Notification, RpcError
+from .logs import LoggingRegistry
 from .pagination import DEFAULT_PAGE_SIZE
 from .prompts import Prompt, PromptArgument, PromptRegistry
 from .resources import Directory, Resource, ResourceRegistry, ResourceTemplate
@@ -103,13 +105,14 @@ class Server:
     # --8<-- [start:broadcast]
     async def broadcast(self, method: str, params: dict[str, Any] | None = None) -> None:
         """Send a notification to every session that has finished its handshake."""
-        for session in list(self.sessions):
-            if session.state != "ready":  # before `initialized`, the client is not listening yet
-                continue
-            try:
-                await session.notify(method, params)
-            except Exception as exc:  # a client that just left must not stop the others' notices
-                log.debug("could not send %s to a session: %s", method, exc)
+        with unrelated_to_any_request():  # even when a handler broadcasts, this answers no request
+            for session in list(self.sessions):
+                if session.state != "ready":  # before `initialized`, the client is not listening yet
+                    continue
+                try:
+                    await session.notify(method, params)
+                except Exception as exc:  # a client that just left must not stop the others' notices
+                    log.debug("could not send %s to a session: %s", method, exc)
 
     def announce(self, method: str, params: dict[str, Any] | None = None) -> None:
         """:meth:`broadcast`, from plain (not async) code such as ``add_tool``: send it soon.
@@ -219,6 +222,46 @@ class Server:
 
     def remove_prompt(self, name: str) -> None:
         self.prompts.remove(name)
+
+    # -- utilities: logging and completion (taught in "the client talks back") ---------------------
+    # Created on first use, like the feature registries; until then these class-level Nones stand in.
+    _logging: LoggingRegistry | None = None
+    _completions: CompletionRegistry | None = None
+
+    def enable_logging(self) -> LoggingRegistry:
+        """Declare ``logging`` and answer ``logging/setLevel``; handlers then send log lines with
+        :func:`minimcp.logs.log`."""
+        if self._logging is None:
+            self._logging = LoggingRegistry(self)
+        return self._logging
+
+    @property
+    def completions(self) -> CompletionRegistry:
+        """The completion registry, created (and ``completions`` declared) on first use."""
+        if self._completions is None:
+            self._completions = CompletionRegistry(self)
+        return self._completions
+
+    def completion(self, *, argument: str, prompt: str | None = None,
+                   template: str | None = None) -> Callable[[F], F]:
+        """Decorator: ``@server.completion(prompt="code_review", argument="language")`` suggests values
+        for a prompt's argument (or, with ``template="courses://{id}"``, a template's variable)."""
+        def register(function: F) -> F:
+            self.completions.add(function, argument=argument, prompt=prompt, template=template)
+            return function
+        return register
+
+    def find_prompt(self, name: str) -> Prompt | None:
+        """The prompt called ``name``, if any (asking creates no registry, declares nothing)."""
+        if self._prompts is None:
+            return None
+        return next((prompt for prompt in self._prompts if prompt.name == name), None)
+
+    def find_template(self, uri_template: str) -> ResourceTemplate | None:
+        """The resource template registered as exactly ``uri_template``, if any."""
+        if self._resources is None:
+            return None
+        return self._resources.template(uri_template)
 
     # -- what ServerSession asks of us (minimcp.session.ServerApp) ------------------------------
     def info(self) -> dict[str, Any]:

@@ -190,6 +190,10 @@ class ServerSession:
                       timeout: float | None = None) -> Any:
         return await self.connection.request(method, params, timeout)
 
+    #: The least severe log level this session's client wants to hear, chosen with
+    #: ``logging/setLevel`` (see :mod:`minimcp.logs`); None until the client chooses.
+    log_level: str | None = None
+
 
 NotificationCallback = Callable[[str, dict[str, Any]], Awaitable[None]]
 RequestCallback = Callable[[str, dict[str, Any]], Awaitable[Any]]

@@ -1,0 +1,314 @@
+"""The server the official MCP conformance suite tests: one of everything, with the suite's names.
+
+The conformance suite (``@modelcontextprotocol/conformance``, version 0.1.16) is a client that
+connects to a server over Streamable HTTP and checks, scenario by scenario, that it behaves as the
+spec says. Most scenarios need the server to offer something *by name*: a tool
+``test_simple_text`` answering a text block, a resource ``test://static-text``, a prompt
+``test_prompt_with_arguments``… This module builds exactly that server, on minimcp, so that lesson
+08 can run the suite against our own Streamable HTTP transport::
+
+    python tools/conformance.py          # installs the suite and Node.js if needed, then runs it
+
+or by hand, in two terminals::
+
+    python -m minimcp serve --example conformance --transport http --port 8765
+    npx @modelcontextprotocol/conformance@0.1.16 server --url http://127.0.0.1:8765/mcp \\
+        --suite all --spec-version 2025-11-25
+
+What it offers, by the suite's scenarios:
+
+* tools: simple text, image, audio, an embedded resource, mixed content, an error, progress
+  (``test_tool_with_progress``), log messages (``test_tool_with_logging``), sampling
+  (``test_sampling``), elicitation (``test_elicitation`` and the two SEP-1034 / SEP-1330 variants)
+  a JSON Schema 2020-12 input schema kept exactly as written, and ``test_reconnection``, which
+  ends its SSE connection mid-call (the suite's SSE polling scenario, lesson 08);
+* resources: ``test://static-text``, ``test://static-binary``, ``test://watched-resource`` (to
+  subscribe to) and the template ``test://template/{id}/data``;
+* prompts: ``test_simple_prompt``, ``test_prompt_with_arguments``,
+  ``test_prompt_with_embedded_resource``, ``test_prompt_with_image``;
+* the utilities: ``logging/setLevel`` and ``completion/complete``.
+
+Logging, completion, sampling and elicitation are built in :mod:`minimcp.logs`,
+:mod:`minimcp.completion`, :mod:`minimcp.sampling` and :mod:`minimcp.elicitation`, and taught in a
+later lesson. What the suite checks of the *transport* (sessions, streams, the Host and Origin
+headers) is lesson 08's business, not this file's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from typing import Annotated, Any
+
+from ..completion import matching
+from ..elicitation import elicit
+from ..http import close_sse_stream
+from ..logs import log
+from ..prompts import user
+from ..sampling import create_message, text_of
+from ..server import Server
+from ..session import RequestContext
+from ..tools import ToolError, audio_content, embedded_resource, image_content, report_progress, text_content
+
+#: A 1x1 red pixel, as a PNG file.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC")
+#: One millisecond of silence, as a WAV file (8 kHz, 16-bit, mono).
+WAV = base64.b64decode(
+    "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA")
+
+#: SEP-1613: an input schema with JSON Schema 2020-12 keywords a server must not strip.
+JSON_SCHEMA_2020_12 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        },
+    },
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "additionalProperties": False,
+}
+
+#: The form of ``test_elicitation``.
+USER_FORM = {
+    "type": "object",
+    "properties": {
+        "username": {"type": "string", "description": "User's response"},
+        "email": {"type": "string", "description": "User's email address"},
+    },
+    "required": ["username", "email"],
+}
+
+#: SEP-1034: a default value for every primitive type.
+DEFAULTS_FORM = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "User name", "default": "John Doe"},
+        "age": {"type": "integer", "description": "User age", "default": 30},
+        "score": {"type": "number", "description": "User score", "default": 95.5},
+        "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"],
+                   "default": "active"},
+        "verified": {"type": "boolean", "description": "Verification status", "default": True},
+    },
+    "required": [],
+}
+
+#: SEP-1330: the five ways to offer choices.
+ENUMS_FORM = {
+    "type": "object",
+    "properties": {
+        "untitledSingle": {  # one value, the values are their own labels
+            "type": "string", "description": "Select one option", "enum": ["option1", "option2", "option3"],
+        },
+        "titledSingle": {  # one value, each with a label to show
+            "type": "string", "description": "Select one option with titles",
+            "oneOf": [{"const": "value1", "title": "First Option"},
+                      {"const": "value2", "title": "Second Option"},
+                      {"const": "value3", "title": "Third Option"}],
+        },
+        "legacyEnum": {  # the older way to label values, deprecated but still understood
+            "type": "string", "description": "Select one option (legacy)", "enum": ["opt1", "opt2", "opt3"],
+            "enumNames": ["Option One", "Option Two", "Option Three"],
+        },
+        "untitledMulti": {  # several values
+            "type": "array", "description": "Select multiple options", "minItems": 1, "maxItems": 3,
+            "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        },
+        "titledMulti": {  # several values, each with a label
+            "type": "array", "description": "Select multiple options with titles",
+            "minItems": 1, "maxItems": 3,
+            "items": {"anyOf": [{"const": "value1", "title": "First Choice"},
+                                {"const": "value2", "title": "Second Choice"},
+                                {"const": "value3", "title": "Third Choice"}]},
+        },
+    },
+    "required": [],
+}
+
+
+def build_server() -> Server:
+    """Everything the suite's server scenarios ask for, under the names they use."""
+    server = Server("minimcp-conformance", title="minimcp: the conformance suite's server",
+                    instructions="For the MCP conformance suite: one of everything, by the suite's names.")
+    server.enable_logging()  # logging-set-level, tools-call-with-logging
+    add_tools(server)
+    add_resources(server)
+    add_prompts(server)
+    add_completions(server)
+    return server
+
+
+def elicitation_summary(answer: dict[str, Any], prefix: str) -> str:
+    return f"{prefix}: action={answer['action']}, content={json.dumps(answer.get('content') or {})}"
+
+
+def add_tools(server: Server) -> None:
+    @server.tool()
+    def test_simple_text() -> str:
+        """Tests simple text content response"""
+        return "This is a simple text response for testing."
+
+    @server.tool()
+    def test_image_content() -> dict[str, Any]:
+        """Tests image content response"""
+        return image_content(PNG, "image/png")
+
+    @server.tool()
+    def test_audio_content() -> dict[str, Any]:
+        """Tests audio content response"""
+        return audio_content(WAV, "audio/wav")
+
+    @server.tool()
+    def test_embedded_resource() -> dict[str, Any]:
+        """Tests embedded resource content response"""
+        return embedded_resource("test://embedded-resource", text="This is an embedded resource content.",
+                                 mime_type="text/plain")
+
+    @server.tool()
+    def test_multiple_content_types() -> list[dict[str, Any]]:
+        """Tests response with multiple content types (text, image, resource)"""
+        return [
+            text_content("Multiple content types test:"),
+            image_content(PNG, "image/png"),
+            embedded_resource("test://mixed-content-resource", mime_type="application/json",
+                              text=json.dumps({"test": "data", "value": 123})),
+        ]
+
+    @server.tool()
+    async def test_tool_with_logging(context: RequestContext) -> str:
+        """Tests tool that emits log messages during execution"""
+        # The pauses matter: the suite checks that messages arrive *while* the tool runs.
+        await log(context, "info", "Tool execution started", logger="conformance")
+        await asyncio.sleep(0.05)
+        await log(context, "info", "Tool processing data", logger="conformance")
+        await asyncio.sleep(0.05)
+        await log(context, "info", "Tool execution completed", logger="conformance")
+        return "Tool with logging executed successfully"
+
+    @server.tool()
+    async def test_tool_with_progress(context: RequestContext) -> str:
+        """Tests tool that reports progress notifications"""
+        for step in (0, 50, 100):
+            if step:
+                await asyncio.sleep(0.05)
+            await report_progress(context, step, 100, f"Completed step {step} of 100")
+        return f"Progress reported for token {json.dumps(context.meta.get('progressToken'))}"
+
+    @server.tool()
+    async def test_reconnection(context: RequestContext) -> str:
+        """Tests SSE polling: the server ends its stream's connection mid-call; the client resumes"""
+        # Over Streamable HTTP the connection ends here, after the priming event (with its retry
+        # field); the answer is stored, and the client gets it by resuming with Last-Event-ID.
+        # On any other cable there is no connection to end, and the call simply completes.
+        await asyncio.sleep(0.05)
+        close_sse_stream(context, retry_ms=100)
+        await asyncio.sleep(0.2)
+        return "Reconnection test completed"
+
+    @server.tool()
+    def test_error_handling() -> str:
+        """Tests error response handling"""
+        raise ToolError("This tool intentionally returns an error for testing")
+
+    @server.tool()
+    async def test_sampling(prompt: Annotated[str, "The prompt to send to the LLM"],
+                            context: RequestContext) -> str:
+        """Tests server-initiated sampling (LLM completion request)"""
+        answer = await create_message(context, [prompt], max_tokens=100)  # refused without "sampling"
+        return f"LLM response: {text_of(answer)}"
+
+    @server.tool()
+    async def test_elicitation(message: Annotated[str, "The message to show the user"],
+                               context: RequestContext) -> str:
+        """Tests server-initiated elicitation (user input request)"""
+        answer = await elicit(context, message, USER_FORM)  # refused without "elicitation"
+        return elicitation_summary(answer, "User response")
+
+    @server.tool()
+    async def test_elicitation_sep1034_defaults(context: RequestContext) -> str:
+        """Tests elicitation with default values per SEP-1034"""
+        message = "Please review and update the form fields with defaults"
+        answer = await elicit(context, message, DEFAULTS_FORM)
+        return elicitation_summary(answer, "Elicitation completed")
+
+    @server.tool()
+    async def test_elicitation_sep1330_enums(context: RequestContext) -> str:
+        """Tests elicitation with enum schema improvements per SEP-1330"""
+        answer = await elicit(context, "Please select options from the enum fields", ENUMS_FORM)
+        return elicitation_summary(answer, "Elicitation completed")
+
+    def json_schema_2020_12_tool(name: str | None = None, address: dict[str, str] | None = None) -> str:
+        given = {key: value for key, value in (("name", name), ("address", address)) if value is not None}
+        return f"JSON Schema 2020-12 tool called with: {json.dumps(given)}"
+
+    # Its schema is given, not derived: tools/list must show it exactly, $schema and $defs included.
+    server.add_tool(json_schema_2020_12_tool, input_schema=JSON_SCHEMA_2020_12,
+                    description="Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)")
+
+
+def add_resources(server: Server) -> None:
+    @server.resource("test://static-text", name="static-text", title="Static Text Resource",
+                     mime_type="text/plain")
+    def static_text() -> str:
+        """A static text resource for testing"""
+        return "This is the content of the static text resource."
+
+    @server.resource("test://static-binary", name="static-binary", title="Static Binary Resource",
+                     mime_type="image/png")
+    def static_binary() -> bytes:
+        """A static binary resource (image) for testing"""
+        return PNG  # bytes: read as a base64 "blob"
+
+    @server.template("test://template/{id}/data", name="template", title="Resource Template",
+                     mime_type="application/json")
+    def template_data(id: str) -> dict[str, Any]:
+        """A resource template with parameter substitution"""
+        return {"id": id, "templateTest": True, "data": f"Data for ID: {id}"}
+
+    @server.resource("test://watched-resource", name="watched-resource", title="Watched Resource",
+                     mime_type="text/plain")
+    def watched_resource() -> str:
+        """A resource to subscribe to"""
+        return "Watched resource content"
+
+
+def add_prompts(server: Server) -> None:
+    @server.prompt(title="Simple Test Prompt")
+    def test_simple_prompt() -> str:
+        """A simple prompt without arguments"""
+        return "This is a simple prompt for testing."
+
+    @server.prompt(title="Prompt With Arguments")
+    def test_prompt_with_arguments(arg1: Annotated[str, "First test argument"],
+                                   arg2: Annotated[str, "Second test argument"]) -> str:
+        """A prompt with required arguments"""
+        return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+
+    @server.prompt(title="Prompt With Embedded Resource")
+    def test_prompt_with_embedded_resource(  # resourceUri, not resource_uri: the suite's argument name
+            resourceUri: Annotated[str, "URI of the resource to embed"]) -> list[dict[str, Any]]:
+        """A prompt that includes an embedded resource"""
+        return [
+            user(embedded_resource(resourceUri, text="Embedded resource content for testing.",
+                                   mime_type="text/plain")),
+            user("Please process the embedded resource above."),
+        ]
+
+    @server.prompt(title="Prompt With Image")
+    def test_prompt_with_image() -> list[dict[str, Any]]:
+        """A prompt that includes image content"""
+        return [user(image_content(PNG, "image/png")), user("Please analyze the image above.")]
+
+
+def add_completions(server: Server) -> None:
+    # completion-complete asks for test_prompt_with_arguments' arg1; suggestions need no more than a list.
+    @server.completion(prompt="test_prompt_with_arguments", argument="arg1")
+    def suggest_arg1(value: str) -> list[str]:
+        return matching(["paris", "park", "party"], value)
+
+    @server.completion(template="test://template/{id}/data", argument="id")
+    def suggest_id(value: str) -> list[str]:
+        return matching(["123", "456", "789"], value)
