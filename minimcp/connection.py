@@ -21,11 +21,12 @@ Run ``python -m minimcp.connection`` to watch two connections talk over an in-me
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import itertools
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
 from .jsonrpc import (
@@ -72,9 +73,35 @@ class ConnectionClosed(Exception):
 RequestHandler = Callable[[Request], Awaitable[Any]]
 NotificationHandler = Callable[[Notification], Awaitable[None]]
 
-#: The request being answered by the current task. A transport that must route replies (lesson 08's
-#: Streamable HTTP puts a request's progress on that request's own stream) reads it when it sends.
-current_request: contextvars.ContextVar[Request | None] = contextvars.ContextVar("current_request", default=None)
+# --8<-- [start:answering]
+#: The request the current task is answering, and the transport it arrived on. Only a transport that
+#: must route what it sends needs it (lesson 08's Streamable HTTP puts a request's progress on that
+#: request's own stream): it asks :func:`request_being_answered`.
+_answering: contextvars.ContextVar[tuple[Transport, Request] | None] = contextvars.ContextVar(
+    "answering", default=None)
+
+
+def request_being_answered(transport: Transport) -> Request | None:
+    """The request the current task is answering, if it came in over ``transport``; otherwise None.
+
+    A handler of one client may send to *another* client (a broadcast): the transport check keeps
+    the other client's transport from taking that message for part of its own request's answer.
+    """
+    answering = _answering.get()
+    if answering is None or answering[0] is not transport:
+        return None
+    return answering[1]
+
+
+@contextlib.contextmanager
+def unrelated_to_any_request() -> Iterator[None]:
+    """Messages sent inside this block answer no request: announcements such as ``list_changed``."""
+    token = _answering.set(None)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+# --8<-- [end:answering]
 
 
 async def no_such_method(request: Request) -> Any:
@@ -181,7 +208,7 @@ class Connection:
     # --8<-- [start:answer]
     async def _answer(self, request: Request) -> None:
         """Run the handler for one request and send back exactly one answer."""
-        current_request.set(request)  # this task's own copy of the context
+        _answering.set((self.transport, request))  # this task's own copy of the context
         try:
             result = await self.on_request(request)
             answer: Message = Response(request.id, {} if result is None else result)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
+from .connection import unrelated_to_any_request
 from .jsonrpc import INVALID_PARAMS, RpcError
 from .pagination import page_result
 from .session import RequestContext, ServerSession
@@ -264,6 +265,10 @@ class ResourceRegistry:
         self.server.announce("notifications/resources/list_changed")
         return directory
 
+    def template(self, uri_template: str) -> ResourceTemplate | None:
+        """The template registered as exactly ``uri_template``, if any."""
+        return self._templates.get(uri_template)
+
     def remove(self, uri: str) -> None:
         """Take a fixed resource away (KeyError if there is none)."""
         del self._resources[uri]
@@ -329,14 +334,15 @@ class ResourceRegistry:
 
     async def updated(self, uri: str) -> None:
         """Tell every session subscribed to ``uri`` that it changed (and nobody else)."""
-        for session, uris in list(self._subscriptions.items()):
-            if session not in self.server.sessions:  # that client has gone: forget it
-                del self._subscriptions[session]
-            elif uri in uris:
-                try:
-                    await session.notify("notifications/resources/updated", {"uri": uri})
-                except Exception as exc:  # one broken cable must not stop the others' notices
-                    log.debug("could not tell a session that %s changed: %s", uri, exc)
+        with unrelated_to_any_request():  # a change of the resource, whoever's request caused it
+            for session, uris in list(self._subscriptions.items()):
+                if session not in self.server.sessions:  # that client has gone: forget it
+                    del self._subscriptions[session]
+                elif uri in uris:
+                    try:
+                        await session.notify("notifications/resources/updated", {"uri": uri})
+                    except Exception as exc:  # one broken cable must not stop the others' notices
+                        log.debug("could not tell a session that %s changed: %s", uri, exc)
     # --8<-- [end:subscribe]
 
 

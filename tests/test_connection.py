@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from minimcp.connection import Connection, ConnectionClosed, TracingTransport, current_request, memory_pair
+from minimcp.connection import (
+    Connection,
+    ConnectionClosed,
+    TracingTransport,
+    memory_pair,
+    request_being_answered,
+    unrelated_to_any_request,
+)
 from minimcp.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -346,18 +353,24 @@ async def test_a_failing_notification_handler_is_not_fatal(raw_pair) -> None:
     await connection.close()
 
 
-async def test_current_request_is_visible_to_the_handler(raw_pair) -> None:
+async def test_the_request_being_answered_is_known_only_for_its_own_transport(raw_pair) -> None:
+    """A transport that routes replies (lesson 08) asks which request the sending task answers."""
     peer, transport = raw_pair()
+    _, other_transport = raw_pair()
 
     async def handler(request: Request) -> Any:
-        seen = current_request.get()
-        return {"same": seen is request, "id": seen.id if seen else None}
+        seen = request_being_answered(transport)
+        with unrelated_to_any_request():  # e.g. a broadcast from inside a handler
+            inside = request_being_answered(transport)
+        return {"same": seen is request, "id": seen.id if seen else None,
+                "other": request_being_answered(other_transport), "unrelated": inside,
+                "after": request_being_answered(transport) is request}
 
     connection = Connection(transport, handler)
     connection.start()
     answer_ = await peer.call({"jsonrpc": "2.0", "id": "r1", "method": "who"})
-    assert answer_["result"] == {"same": True, "id": "r1"}
-    assert current_request.get() is None  # the handler's context is its own
+    assert answer_["result"] == {"same": True, "id": "r1", "other": None, "unrelated": None, "after": True}
+    assert request_being_answered(transport) is None  # the handler's context is its own
     await connection.close()
 
 
