@@ -54,7 +54,11 @@ class HttpClientTransport:
         self.listen = listen  # open the GET announcement channel after the handshake
         self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
         self.last_event_ids: dict[str, str] = {}  # "get", or a request id → the last event id seen
-        self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(timeout, read=None), headers=headers)
+        # Each request in flight needs a connection of its own (HTTP/1.1); keeping them all alive
+        # (httpx keeps 20 by default) spares a new TCP connection per request when many are in flight.
+        self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(timeout, read=None), headers=headers,
+                                               limits=httpx.Limits(max_connections=None,
+                                                                   max_keepalive_connections=256))
         self._own_http = http is None
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -79,8 +83,12 @@ class HttpClientTransport:
             if self.listen:
                 self._spawn(self._listen())
 
-        if response is not None:  # a request's answer is read in the background: send returns now
+        if response is None:
+            return
+        if _content_type(response) == "text/event-stream":  # a stream is read in the background
             self._spawn(self._read_answer(kind, response))
+        else:  # one JSON object (or an error), already on its way: read it now
+            await self._read_answer(kind, response)
 
     async def _post(self, message: str, kind: Any) -> httpx.Response | None:
         """POST one message. A request's response comes back open (JSON or SSE still to read)."""

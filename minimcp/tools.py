@@ -207,11 +207,19 @@ def make_validator(schema: dict[str, Any]) -> Validator:
 
 def schema_problems(validator: Validator, instance: Any) -> list[str]:
     """Every way ``instance`` breaks the schema, one sentence each: ``date: 5 is not of type 'string'``."""
+    if validator.is_valid(instance):  # the usual case, and a quicker question than "every way it fails"
+        return []
     problems = []
     for error in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.path]):
         where = "/".join(str(part) for part in error.path)
         problems.append(f"{where}: {error.message}" if where else error.message)
     return problems
+
+
+@functools.lru_cache(maxsize=1024)
+def wants_context(handler: Callable[..., Any]) -> bool:
+    """Does ``handler`` take a ``context`` parameter? (Reading a signature is slow: asked once per handler.)"""
+    return "context" in inspect.signature(handler).parameters
 
 
 async def call_handler(handler: Callable[..., Any], arguments: dict[str, Any],
@@ -221,7 +229,7 @@ async def call_handler(handler: Callable[..., Any], arguments: dict[str, Any],
     A sync handler runs on the event loop itself: keep it quick (or make it async), since every
     session of the server waits while it runs.
     """
-    if context is not None and "context" in inspect.signature(handler).parameters:
+    if context is not None and wants_context(handler):
         arguments = {**arguments, "context": context}
     result = handler(**arguments)
     if inspect.isawaitable(result):
