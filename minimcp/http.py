@@ -55,6 +55,7 @@ from .jsonrpc import (
 from .server import Server
 from .session import SUPPORTED_PROTOCOL_VERSIONS, RequestContext
 from .sse import format_comment, format_event
+from .websocket import LOOPBACK_HOSTS, origin_allowed  # the same guard as lesson 07's WebSocket
 
 log = logging.getLogger("minimcp.http")
 
@@ -68,7 +69,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 # -- streams ----------------------------------------------------------------------------------------
@@ -149,12 +149,19 @@ class Stream:
 class Exchange:
     """What the session says about one POSTed request, until the POST decides JSON or SSE.
 
-    Before the decision, messages wait in ``pending``; after it, they go straight to ``stream``.
+    Before the decision, messages wait in ``pending`` (``None`` there: the session ended), and
+    ``arrived`` tells the POST that the first one came; after it, they go straight to ``stream``.
     """
 
     def __init__(self) -> None:
-        self.pending: asyncio.Queue[tuple[str, bool] | CloseConnection | None] = asyncio.Queue()
+        self.pending: list[tuple[str, bool] | CloseConnection | None] = []
+        self.arrived: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.stream: Stream | None = None
+
+    def put(self, item: tuple[str, bool] | CloseConnection | None) -> None:
+        self.pending.append(item)
+        if not self.arrived.done():
+            self.arrived.set_result(None)
 
 
 # -- one session --------------------------------------------------------------------------------
@@ -242,7 +249,7 @@ class HttpSession:
         if exchange.stream is not None:
             await exchange.stream.send(message, final=final)
         else:
-            exchange.pending.put_nowait((message, final))
+            exchange.put((message, final))
     # --8<-- [end:route]
 
     def deliver(self, message: str) -> None:
@@ -256,7 +263,7 @@ class HttpSession:
         if exchange.stream is not None:
             exchange.stream.close_connection(retry_ms)
         else:  # not streaming yet: the POST will open the stream, then close the connection
-            exchange.pending.put_nowait(CloseConnection(retry_ms))
+            exchange.put(CloseConnection(retry_ms))
         return True
 
     # --8<-- [start:end_session]
@@ -269,7 +276,7 @@ class HttpSession:
         self.task.cancel()  # the client is gone for good: requests still running are cancelled
         await asyncio.gather(self.task, return_exceptions=True)
         for exchange in self.exchanges.values():
-            exchange.pending.put_nowait(None)  # a POST still deciding: the session is gone
+            exchange.put(None)  # a POST still deciding: the session is gone
         self.exchanges.clear()
         for stream in list(self.streams.values()):
             stream.close_connection()
@@ -480,18 +487,13 @@ class StreamableHTTP:
         if host not in self.allowed_hosts:
             raise Refusal(421, f"Misdirected request: host {host!r} is not served here")
         origin = request.headers.get("origin")
-        if origin is not None and not self.origin_allowed(origin):
+        if origin is not None and not origin_allowed(origin, self.allowed_origins):  # lesson 07's rule
             raise Refusal(403, f"Forbidden: origin {origin!r} is not allowed")
         if request.path != self.path:
             raise Refusal(404, f"Not found: the MCP endpoint is {self.path}")
         if request.method not in ("POST", "GET", "DELETE"):
             raise Refusal(405, f"Method not allowed: {request.method}", headers={"allow": "GET, POST, DELETE"})
 
-    def origin_allowed(self, origin: str) -> bool:
-        if origin.lower().rstrip("/") in self.allowed_origins:
-            return True
-        parts = urlsplit(origin)  # by default, pages served from this machine only
-        return parts.scheme in ("http", "https") and (parts.hostname or "") in LOOPBACK_HOSTS
     # --8<-- [end:guards]
 
     # --8<-- [start:session_for]
@@ -577,10 +579,11 @@ class StreamableHTTP:
         session.deliver(text)
         initialize = request.method == "initialize"
         try:  # initialize is always quick and never streams: its answer must say if a session exists
-            first = await asyncio.wait_for(exchange.pending.get(), None if initialize else self.stream_after)
+            await asyncio.wait_for(exchange.arrived, None if initialize else self.stream_after)
         except asyncio.TimeoutError:
-            first = None  # still running: stream it
+            first = None  # still running, with nothing said yet: stream it
         else:
+            first = exchange.pending[0]
             if first is None:  # the session ended meanwhile
                 raise Refusal(404, "Session not found: it was ended while the request ran")
             if isinstance(first, tuple) and first[1]:  # the answer itself came first: plain JSON
@@ -599,9 +602,7 @@ class StreamableHTTP:
         closing: list[CloseConnection] = []
 
         def earlier() -> list[tuple[str, bool]]:
-            waiting = [first] if first is not None else []
-            while not exchange.pending.empty():
-                waiting.append(exchange.pending.get_nowait())
+            waiting, exchange.pending = exchange.pending, []
             closing.extend(item for item in waiting if isinstance(item, CloseConnection))
             return [item for item in waiting if isinstance(item, tuple)]
 
