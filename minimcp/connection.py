@@ -216,7 +216,7 @@ class Connection:
             answer = ErrorResponse(request.id, err.code, err.message, err.data)
         except asyncio.CancelledError:
             return  # cancelled on shutdown: nobody is left to answer
-        except Exception as exc:  # a bug in a handler must never take the connection down
+        except Exception:  # a bug in a handler must never take the connection down
             # The traceback goes to our log; the peer learns only that we failed, not our internals.
             log.exception("handler for %s failed", request.method)
             answer = ErrorResponse(request.id, INTERNAL_ERROR,

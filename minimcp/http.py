@@ -756,3 +756,27 @@ async def serve_http(server: Server, host: str = "127.0.0.1", port: int = 8000, 
     finally:
         await running.close()
 # --8<-- [end:serve]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """What this lesson built, on its own: the course's example server over Streamable HTTP."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m minimcp.http",
+                                     description="Serve the course's example server over Streamable HTTP.")
+    parser.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1: this machine only")
+    parser.add_argument("--port", type=int, default=8000, help="default 8000")
+    args = parser.parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from .examples.course import build_server
+
+    try:
+        asyncio.run(serve_http(build_server(), args.host, args.port))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -327,3 +327,21 @@ async def http_client(url: str, **options: Any) -> AsyncIterator[Client]:
                          ("headers", "max_retries", "timeout", "http", "listen", "on_http") if key in options}
     async with Client(HttpClientTransport(url, **transport_options), **options) as client:
         yield client
+
+
+async def _demo(url: str) -> None:
+    """Connect to ``url``, show every HTTP exchange, list the tools, call one with progress."""
+    async with http_client(url, on_http=lambda line: print("  http:", line)) as client:
+        print("server:", client.server_info.get("name"), "| protocol", client.protocol_version)
+        print("tools:", [tool["name"] for tool in await client.list_tools()])
+        if any(tool["name"] == "run_analysis" for tool in await client.list_tools()):
+            result = await client.call_tool("run_analysis", {"steps": 3},
+                                            progress=lambda done, total, message: print("  progress:", message))
+            print("result:", result["content"][0]["text"])
+
+
+if __name__ == "__main__":
+    import sys
+
+    # python -m minimcp.http_client [URL]   (start a server first: python -m minimcp.http)
+    asyncio.run(_demo(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000/mcp"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 JSONRPC_VERSION = "2.0"
 
@@ -31,7 +31,7 @@ INVALID_PARAMS = -32602  # the method exists, its parameters are wrong
 INTERNAL_ERROR = -32603  # the handler itself failed
 # --8<-- [end:codes]
 
-RequestId = Union[str, int]
+RequestId = str | int
 
 
 # --8<-- [start:types]
@@ -70,7 +70,7 @@ class ErrorResponse:
     data: Any = None
 
 
-Message = Union[Request, Notification, Response, ErrorResponse]
+Message = Request | Notification | Response | ErrorResponse
 # --8<-- [end:types]
 
 

@@ -123,7 +123,7 @@ async def test_a_long_task_survives_many_cuts(seed: int) -> None:
                 for round_number in range(ROUNDS):
                     progress: list[Any] = []
                     result = await client.call_tool("run_analysis", {"steps": MAX_STEPS}, timeout=TIMEOUT,
-                                                    progress=lambda done, *_: progress.append(done))
+                                                    progress=lambda done, *_, seen=progress: seen.append(done))
                     assert progress == list(range(1, MAX_STEPS + 1)), f"round {round_number}"
                     assert f"in {MAX_STEPS} steps" in result["content"][0]["text"]
         finally:

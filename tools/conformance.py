@@ -97,7 +97,7 @@ def summarize(results: Path) -> tuple[int, int, int]:
         checks = json.loads(checks_file.read_text())
         counts = [sum(check["status"] == status for check in checks)
                   for status in ("SUCCESS", "WARNING", "FAILURE")]
-        totals = [total + count for total, count in zip(totals, counts)]
+        totals = [total + count for total, count in zip(totals, counts, strict=True)]
         mark = "FAIL" if counts[2] else ("warn" if counts[1] else "ok")
         print(f"{scenario:34} {counts[0]:6} {counts[1]:5} {counts[2]:6}  {mark}")
         for check in checks:
