@@ -120,6 +120,13 @@ def print_table(rows: list[Row], memory: dict[str, float | None]) -> None:
           f"SDK {fmt(memory.get('sdk'))} bytes ({ratio(memory.get('minimcp'), memory.get('sdk'))})")
 
 
+def load(path: Path) -> tuple[list[Row], dict[str, float]]:
+    """The rows and memory figures that ``--json`` saved, ready for :func:`print_table`."""
+    saved = json.loads(path.read_text())
+    rows = [Row(row["cable"], row["in_flight"], row["runs"]) for row in saved["rows"]]
+    return rows, saved["memory_bytes_per_session"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer requests and rounds")
