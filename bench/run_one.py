@@ -83,11 +83,11 @@ async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitSt
             process, url = await start_server(stack, transport, sse)
             stack_exit.push_async_callback(stop, process)
             if transport == "ws":
-                from minimcp.websocket import websocket_client
+                from minimcp.client import websocket_client
 
                 client = await stack_exit.enter_async_context(websocket_client(url))
             else:
-                from minimcp.http_client import http_client
+                from minimcp.client import http_client
 
                 client = await stack_exit.enter_async_context(http_client(url, listen=False))
         return lambda: client.call_tool("echo", arguments, timeout=60)

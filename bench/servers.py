@@ -33,18 +33,18 @@ def minimcp_server():
 async def serve_minimcp(transport: str, port: int, sse: bool) -> None:
     server = minimcp_server()
     if transport == "stdio":
-        from minimcp.stdio import stdio_server_transport
+        from minimcp.transports.stdio import stdio_server_transport
 
         await server.serve(await stdio_server_transport())
     elif transport == "ws":
-        from minimcp.websocket import start_websocket
+        from minimcp.transports.websocket import start_websocket
 
         running = await start_websocket(server, port=port)
         print("ready", file=sys.stderr, flush=True)
         await asyncio.Event().wait()
         del running
     else:
-        from minimcp.http import start_http
+        from minimcp.transports.http.server import start_http
 
         # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
         running = await start_http(server, port=port, max_sessions=5000,

@@ -1,20 +1,17 @@
 """minimcp: the Model Context Protocol, built by hand in the course MCP from Scratch.
 
-One module per lesson, each importing only the layers below it:
+One sub-package per layer, each importing only the layers below it (``tests/test_layers.py`` keeps
+it so):
 
-* :mod:`minimcp.jsonrpc` and :mod:`minimcp.connection` (lesson 01): messages and a symmetric connection;
-* :mod:`minimcp.framing` and :mod:`minimcp.stdio` (lesson 02): the stdio transport;
-* :mod:`minimcp.session` (lesson 03): the lifecycle;
-* :mod:`minimcp.server` and :mod:`minimcp.client`: the server registry and the client;
-* :mod:`minimcp.tools` (lesson 04), :mod:`minimcp.resources` (05), :mod:`minimcp.prompts` (06) and
-  :mod:`minimcp.pagination`: what a server offers;
-* :mod:`minimcp.host` (lessons 04–06): the application around clients, with a rule-based model.
-* :mod:`minimcp.websocket` (lesson 07): the same server over WebSocket, one session per socket.
-* :mod:`minimcp.sse`, :mod:`minimcp.event_store`, :mod:`minimcp.http` and :mod:`minimcp.http_client`
-  (lesson 08): the same server over Streamable HTTP, with resumable SSE streams.
-* :mod:`minimcp.logs`, :mod:`minimcp.completion`, :mod:`minimcp.sampling` and
-  :mod:`minimcp.elicitation` (taught in "the client talks back"): log messages and suggestions
-  for the client, and the server's own requests to the client's model and to its user.
+1. :mod:`minimcp.rpc` (lesson 01): JSON-RPC messages and a symmetric connection;
+2. :mod:`minimcp.transports` (lessons 02, 07, 08): the cables: stdio, WebSocket, Streamable HTTP;
+3. :mod:`minimcp.session` (lesson 03): the lifecycle, initialize to ready;
+4. :mod:`minimcp.server` (lessons 04–06) and :mod:`minimcp.client`: what a server offers, and the
+   client that uses it;
+5. :mod:`minimcp.host` (lessons 04–06): the application around the clients, with a rule-based model;
+6. :mod:`minimcp.cli` and :mod:`minimcp.examples`: the one command line, the course's servers.
+
+This file imports nothing, so that every layer may read the version below.
 """
 
 __version__ = "0.1.0"

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from minimcp.connection import MemoryTransport, memory_pair
+from minimcp.rpc import MemoryTransport, memory_pair
 
 #: The repository root: child processes run from here so ``-m tests.servers.…`` imports work.
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 
 from minimcp.examples.course import build_server
-from minimcp.http import HttpServer, start_http
 from minimcp.server import Server
-from minimcp.sse import Event, SSEParser
+from minimcp.transports.http.server import HttpServer, start_http
+from minimcp.transports.sse import Event, SSEParser
 
 TIMEOUT = 10.0
 ACCEPT_BOTH = "application/json, text/event-stream"

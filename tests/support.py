@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
+from minimcp.rpc import memory_pair
 from minimcp.server import Server
 
 TIMEOUT = 5
@@ -33,3 +37,16 @@ async def connected(server: Server, notes: Notes | None = None) -> AsyncIterator
             yield client
     finally:
         await asyncio.wait_for(serving, TIMEOUT)
+
+
+def load_course_tool() -> ModuleType:
+    """tools/course.py (the manifest's reader), loaded from its path: tools/ is not a package."""
+    name = "mcp_course_tools_course"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parent.parent / "tools" / "course.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -9,10 +9,11 @@ import subprocess
 import sys
 import time
 
-from minimcp.client import stdio_client
+import pytest
+
+from minimcp.client import stdio_client, websocket_client
 from minimcp.session import LATEST_PROTOCOL_VERSION
-from minimcp.stdio import python_command
-from minimcp.websocket import websocket_client
+from minimcp.transports.process import python_command
 
 TIMEOUT = 30.0
 
@@ -34,9 +35,10 @@ async def test_serve_over_stdio_answers_initialize_and_ping(repo_root) -> None:
     assert time.monotonic() - began < 3.0
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m minimcp ARGS``, with ``input`` on its stdin (or no stdin at all)."""
     return subprocess.run([sys.executable, "-m", "minimcp", *args], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+                          timeout=TIMEOUT, input=input, stdin=None if input is not None else subprocess.DEVNULL)
 
 
 async def test_serve_over_websocket_answers_a_client_and_stops_on_ctrl_c(repo_root) -> None:
@@ -73,3 +75,24 @@ def test_a_command_is_required() -> None:
     assert done.returncode == 2
     assert "usage: python -m minimcp" in done.stderr
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize(("name", "stdin", "expected"), [
+    ("jsonrpc", '{"jsonrpc":"2.0","id":1,"method":"ping"}\nnot json\n', "✓ request #1 ping\n✗ -32700"),
+    ("connection", "", "add -> {'sum': 5}"),
+    ("pagination", "", "a bad cursor -> -32602"),
+    ("sse", "", "Event(data='two\\nlines'"),
+    ("event-store", "", "is too old"),
+])
+def test_each_demo_runs_on_its_own(name: str, stdin: str, expected: str) -> None:
+    """``python -m minimcp demo NAME``: one layer at work, with nothing else started first."""
+    done = run_cli("demo", name, input=stdin)
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
+
+
+def test_an_unknown_demo_is_refused_with_the_list() -> None:
+    done = run_cli("demo", "nope")
+    assert done.returncode == 2
+    assert "invalid choice: 'nope'" in done.stderr
+    assert "connection" in done.stderr

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
-from minimcp.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.rpc import RpcError, memory_pair
+from minimcp.rpc.jsonrpc import INVALID_PARAMS
 from minimcp.server import Server
 from minimcp.session import RequestContext, ServerSession
 

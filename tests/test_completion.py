@@ -8,9 +8,10 @@ import pytest
 from support import TIMEOUT, connected
 
 from minimcp.client import Client
-from minimcp.completion import MAX_VALUES, completion_result, matching
-from minimcp.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
+from minimcp.rpc import RpcError
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
 from minimcp.server import Server
+from minimcp.server.completion import MAX_VALUES, completion_result, matching
 from minimcp.session import RequestContext
 
 LANGUAGES = ["python", "pytorch", "pyside", "rust", "ruby", "Prolog"]

@@ -21,8 +21,9 @@ import pytest
 from support import TIMEOUT
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
-from minimcp.examples.conformance import JSON_SCHEMA_2020_12, PNG, WAV, build_server
+from minimcp.examples.conformance import build_server
+from minimcp.examples.conformance_data import JSON_SCHEMA_2020_12, PNG, WAV
+from minimcp.rpc import memory_pair
 
 #: What the suite's client answers to sampling/createMessage (tools-call-sampling).
 SAMPLED = {"role": "assistant", "model": "test-model", "stopReason": "endTurn",

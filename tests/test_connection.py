@@ -9,23 +9,8 @@ from typing import Any
 
 import pytest
 
-from minimcp.connection import (
-    Connection,
-    ConnectionClosed,
-    TracingTransport,
-    memory_pair,
-    request_being_answered,
-    unrelated_to_any_request,
-)
-from minimcp.jsonrpc import (
-    INTERNAL_ERROR,
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    METHOD_NOT_FOUND,
-    Notification,
-    Request,
-    RpcError,
-)
+from minimcp.rpc import Connection, ConnectionClosed, Notification, Request, RpcError, TracingTransport, memory_pair
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 
 TIMEOUT = 10.0
 
@@ -353,25 +338,43 @@ async def test_a_failing_notification_handler_is_not_fatal(raw_pair) -> None:
     await connection.close()
 
 
-async def test_the_request_being_answered_is_known_only_for_its_own_transport(raw_pair) -> None:
-    """A transport that routes replies (lesson 08) asks which request the sending task answers."""
-    peer, transport = raw_pair()
-    _, other_transport = raw_pair()
+class RecordingTransport:
+    """A memory cable that remembers what was sent on it, and which request each message belongs to."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.sent: list[tuple[dict[str, Any], Any]] = []
+
+    async def send(self, message: str, related_request_id: Any = None) -> None:
+        self.sent.append((json.loads(message), related_request_id))
+        await self.inner.send(message, related_request_id)
+
+    async def receive(self) -> str | None:
+        return await self.inner.receive()
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+async def test_every_message_says_which_request_it_belongs_to() -> None:
+    """An answer, and what a handler sends while answering, name the request; a broadcast names none."""
+    client_end, server_end = memory_pair()
+    recording = RecordingTransport(server_end)
 
     async def handler(request: Request) -> Any:
-        seen = request_being_answered(transport)
-        with unrelated_to_any_request():  # e.g. a broadcast from inside a handler
-            inside = request_being_answered(transport)
-        return {"same": seen is request, "id": seen.id if seen else None,
-                "other": request_being_answered(other_transport), "unrelated": inside,
-                "after": request_being_answered(transport) is request}
+        await server.notify("notifications/progress", {"progress": 1}, related_request_id=request.id)
+        await server.notify("notifications/tools/list_changed")  # news of the server's own
+        return {"done": True}
 
-    connection = Connection(transport, handler)
-    connection.start()
-    answer_ = await peer.call({"jsonrpc": "2.0", "id": "r1", "method": "who"})
-    assert answer_["result"] == {"same": True, "id": "r1", "other": None, "unrelated": None, "after": True}
-    assert request_being_answered(transport) is None  # the handler's context is its own
-    await connection.close()
+    server = Connection(recording, handler)
+    client = Connection(client_end)
+    server.start()
+    client.start()
+    assert await client.request("work", timeout=5) == {"done": True}
+    assert [(message.get("method", "answer"), related) for message, related in recording.sent] == [
+        ("notifications/progress", 1), ("notifications/tools/list_changed", None), ("answer", 1)]
+    await client.close()
+    await server.close()
 
 
 async def test_tracing_transport_records_both_directions(raw_pair) -> None:

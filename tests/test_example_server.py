@@ -12,7 +12,7 @@ from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
 from minimcp.examples.course import build_server, load_data
-from minimcp.jsonrpc import RpcError
+from minimcp.rpc import RpcError
 
 
 def course_server(notes: Notes | None = None) -> AbstractAsyncContextManager[Client]:

@@ -279,10 +279,32 @@ DEMO_TESTS = dedent(
 )
 
 
-def make_course(root: Path) -> Path:
-    """A fake course in ``root``: the real tools, conftest and pyproject, one demo lesson."""
+def lesson_entry(number: str, slug: str, title: str, exercise: bool = True) -> str:
+    """One ``[[lesson]]`` of a fake course.toml, with the usual paths; with ``exercise``, its exercise.
+
+    Its ``tests`` name a feature test first, as the real manifest does: the exercise's tests are
+    the first file under tests/exercises/, not simply the first file.
+    """
+    folder = f"{number}-{slug}"
+    entry = f'[[lesson]]\nnumber = "{number}"\ntitle = "{title}"\npage = "lessons/{folder}/index.md"\n'
+    if exercise:
+        entry += (
+            f'notebook = "notebooks/{folder}.ipynb"\n'
+            f'exercise = "lessons/{folder}/exercise.py"\n'
+            f'solution = "solutions/{folder}/exercise.py"\n'
+            f'tests = ["tests/test_{slug.replace("-", "_")}.py", '
+            f'"tests/exercises/test_{number}_{slug.replace("-", "_")}.py"]\n'
+        )
+    return entry + "\n"
+
+
+def make_course(root: Path, *entries: str) -> Path:
+    """A fake course in ``root``: the real tools, conftest and pyproject, one demo lesson.
+
+    Its course.toml names the demo lesson, then ``entries`` (see :func:`lesson_entry`).
+    """
     (root / "tools").mkdir(parents=True)
-    for name in ("exercises.py", "check.py"):
+    for name in ("exercises.py", "check.py", "course.py"):
         shutil.copy(TOOLS / name, root / "tools" / name)
     (root / "tests" / "exercises").mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "exercises" / "conftest.py", root / "tests" / "exercises" / "conftest.py")
@@ -290,23 +312,36 @@ def make_course(root: Path) -> Path:
     (root / "solutions" / "01-demo").mkdir(parents=True)
     (root / "solutions" / "01-demo" / "exercise.py").write_text(DEMO_SOLUTION, encoding="utf-8")
     (root / "tests" / "exercises" / "test_01_demo.py").write_text(DEMO_TESTS, encoding="utf-8")
+    manifest = "".join((lesson_entry("01", "demo", "Doubling things"), *entries))
+    (root / "course.toml").write_text(manifest, encoding="utf-8")
     return root
 
 
 def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
-    root = make_course(tmp_path)
+    # Listed out of order on purpose: discover() sorts by number.
+    root = make_course(
+        tmp_path,
+        lesson_entry("10", "two-words", "Two words"),
+        lesson_entry("02", "no-exercise", "No exercise", exercise=False),  # a lesson, but no exercise
+    )
     (root / "solutions" / "10-two-words").mkdir()
     (root / "solutions" / "10-two-words" / "exercise.py").write_text("x = 1\n")
-    (root / "solutions" / "02-no-exercise").mkdir()  # no exercise.py: not a lesson with an exercise
+    (root / "solutions" / "02-no-exercise").mkdir()
     (root / "solutions" / "notes").mkdir()
+    # On disk but not in course.toml: not part of the course, so not found.
+    (root / "solutions" / "09-forgotten").mkdir()
+    (root / "solutions" / "09-forgotten" / "exercise.py").write_text("x = 1\n")
 
     lessons = exercises.discover(root)
     assert [lesson.name for lesson in lessons] == ["01-demo", "10-two-words"]
     two = lessons[1]
     assert two.number == "10"
+    assert two.title == "Two words"
     assert two.solution == root / "solutions" / "10-two-words" / "exercise.py"
     assert two.stub == root / "lessons" / "10-two-words" / "exercise.py"
     assert two.test_file == root / "tests" / "exercises" / "test_10_two_words.py"
+    assert two.page == root / "lessons" / "10-two-words" / "index.md"
+    assert two.notebook == root / "notebooks" / "10-two-words.ipynb"
     for ident in (
         "10",
         "10-two-words",
@@ -317,10 +352,48 @@ def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
     ):
         assert exercises.find_lesson(ident, root) == two, ident
     assert exercises.find_lesson("1", root).name == "01-demo"
-    for ident in ("3", "10-other", "demo", ""):
+    for ident in ("3", "10-other", "demo", "", "2", "09"):
         with pytest.raises(LookupError, match="01-demo, 10-two-words"):
             exercises.find_lesson(ident, root)
     assert exercises.discover(tmp_path / "nowhere") == []
+    (root / "course.toml").unlink()  # the folders are still there, but without a manifest: no course
+    assert exercises.discover(root) == []
+
+
+def test_discovery_takes_every_path_from_the_manifest(tmp_path: Path) -> None:
+    """Nothing is rebuilt from the folder name: the manifest may put the files anywhere."""
+    odd = dedent(
+        """
+        [[lesson]]
+        number = "3"
+        title = "Odd places"
+        exercise = "lessons/03-odd/exercise.py"
+        solution = "answers/three.py"
+        tests = ["tests/test_odd.py", "tests/exercises/test_03_odd.py", "tests/exercises/test_03_more.py"]
+        """
+    )
+    root = make_course(tmp_path, odd)
+    lesson = exercises.find_lesson("03-odd", root)
+    assert (lesson.name, lesson.number, lesson.title) == ("03-odd", "3", "Odd places")
+    assert lesson.solution == root / "answers" / "three.py"
+    assert lesson.stub == root / "lessons" / "03-odd" / "exercise.py"
+    assert lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"  # the first one there
+    assert lesson.page is None and lesson.notebook is None
+    assert exercises.find_lesson("3", root) == lesson
+
+
+@pytest.mark.parametrize("missing", ["solution", "tests"])
+def test_an_exercise_without_its_solution_or_tests_is_a_manifest_error(
+    tmp_path: Path, missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entry = "\n".join(
+        line for line in lesson_entry("02", "half", "Half done").splitlines() if not line.startswith(missing)
+    )
+    root = make_course(tmp_path, entry + "\n")
+    with pytest.raises(exercises.ManifestError, match="lesson 02 has an exercise"):
+        exercises.discover(root)
+    assert exercises.main(["--root", str(root), "list"]) == 2
+    assert "course.toml: lesson 02" in capsys.readouterr().err
 
 
 def test_generate_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -414,6 +487,10 @@ def test_checker_end_to_end(tmp_path: Path) -> None:
     done = run_checker(root, "01")
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stdout
+    # First, where the lesson is explained, from course.toml.
+    assert out.startswith(
+        "Lesson 01 · Doubling things — page lessons/01-demo/index.md, notebook notebooks/01-demo.ipynb\n"
+    )
     assert "✗ failed  test_double\n" in out
     assert "hint: double(x) returns x + x." in out
     assert "NotImplementedError: double\n" in out

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from minimcp.framing import (
+from minimcp.rpc.jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from minimcp.transports.framing import (
     DEFAULT_MAX_FRAME,
     FRAMINGS,
     ContentLengthDecoder,
@@ -13,7 +14,6 @@ from minimcp.framing import (
     encode_content_length,
     encode_line,
 )
-from minimcp.jsonrpc import INVALID_REQUEST, PARSE_ERROR
 
 MESSAGES = [b'{"jsonrpc":"2.0","id":1,"method":"ping"}', b'{"a":"caf\xc3\xa9 \\n \xe2\x9c\x93"}', b"{}"]
 

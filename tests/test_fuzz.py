@@ -14,16 +14,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from minimcp.connection import Connection, memory_pair
-from minimcp.framing import ContentLengthDecoder, FrameError, LineDecoder, encode_content_length, encode_line
-from minimcp.jsonrpc import (
-    ErrorResponse,
-    Notification,
-    Request,
-    Response,
-    RpcError,
-    encode,
-    parse,
+from minimcp.rpc import Connection, ErrorResponse, Notification, Request, Response, RpcError, encode, memory_pair, parse
+from minimcp.transports.framing import (
+    ContentLengthDecoder,
+    FrameError,
+    LineDecoder,
+    encode_content_length,
+    encode_line,
 )
 
 BOUNDED = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,19 +15,12 @@ from typing import Any
 import pytest
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
-from minimcp.host import (
-    ChatMessage,
-    Host,
-    Route,
-    RuleModel,
-    ToolCall,
-    build_system_prompt,
-    content_text,
-    demo,
-    readable,
-)
-from minimcp.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.examples import demos
+from minimcp.host import ChatMessage, Host, Route, RuleModel, ToolCall, build_system_prompt
+from minimcp.host.chat import content_text
+from minimcp.host.rule_model import readable
+from minimcp.rpc import RpcError, memory_pair
+from minimcp.rpc.jsonrpc import INVALID_PARAMS
 from minimcp.server import Server
 from minimcp.session import RequestContext
 
@@ -438,8 +431,8 @@ def test_readable_turns_json_lists_into_names() -> None:
 
 
 async def test_the_demo_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m minimcp.host``: the course's example server over stdio, whatever it offers yet."""
-    await asyncio.wait_for(demo(), 30)
+    """``python -m minimcp demo host``: the course's example server over stdio."""
+    await asyncio.wait_for(demos.host(), 30)
     out = capsys.readouterr().out
     assert out.startswith("── the system prompt")
     assert "user: What do I have on my calendar today?" in out

@@ -10,12 +10,13 @@ import httpx
 import pytest
 from http_support import TIMEOUT, running
 
+from minimcp.client import http_client
 from minimcp.examples.course import build_server
-from minimcp.http import close_sse_stream
-from minimcp.http_client import HttpClientTransport, http_client
-from minimcp.jsonrpc import INTERNAL_ERROR, RpcError
+from minimcp.rpc import RpcError
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR
+from minimcp.server import report_progress
 from minimcp.session import RequestContext
-from minimcp.tools import report_progress
+from minimcp.transports.http.client import HttpClientTransport
 
 
 async def test_the_client_runs_the_course_server_over_http() -> None:
@@ -67,7 +68,7 @@ async def test_the_client_resumes_a_stream_the_server_closed_after_its_retry() -
         """Ends its connection twice on the way."""
         for step in (1, 2, 3):
             await report_progress(context, step, 3)
-            close_sse_stream(context, retry_ms=30)
+            context.close_sse_stream(retry_ms=30)
             await asyncio.sleep(0.05)
         return "done"
 
@@ -126,7 +127,7 @@ async def test_a_server_without_a_get_stream_is_fine() -> None:
         original = http.app.get
 
         async def no_get(request, receive, send) -> None:
-            from minimcp.http import Refusal
+            from minimcp.transports.http.asgi import Refusal
             raise Refusal(405, "no GET stream here")
 
         http.app.get = no_get

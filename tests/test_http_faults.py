@@ -20,8 +20,8 @@ import httpx
 import pytest
 from http_support import running
 
+from minimcp.client import http_client
 from minimcp.examples.course import MAX_STEPS, build_server
-from minimcp.http_client import http_client
 
 TIMEOUT = 60.0
 ROUNDS = 5  # long tasks per test

@@ -22,7 +22,7 @@ from http_support import (
     running,
 )
 
-from minimcp.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
+from minimcp.rpc.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
 from minimcp.session import SUPPORTED_PROTOCOL_VERSIONS
 
 

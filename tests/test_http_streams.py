@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 from http_support import SSEReader, messages, raw_session, running
 
-from minimcp.event_store import MemoryEventStore
 from minimcp.examples.course import build_server
-from minimcp.http import close_sse_stream
+from minimcp.server import report_progress
 from minimcp.session import RequestContext
-from minimcp.tools import report_progress
+from minimcp.transports.event_store import MemoryEventStore
 
 GET_HEADERS = {"accept": "text/event-stream"}
 
@@ -161,7 +160,7 @@ async def test_the_server_may_close_a_stream_and_the_client_resumes_it() -> None
     async def long_job(context: RequestContext) -> str:
         """Works for a while, without holding a connection open."""
         await report_progress(context, 1, 2)
-        assert close_sse_stream(context, retry_ms=50)
+        assert context.close_sse_stream(retry_ms=50)
         await asyncio.sleep(0.1)
         await report_progress(context, 2, 2)
         return "done"
@@ -191,7 +190,7 @@ async def test_close_sse_stream_is_a_no_op_on_other_cables() -> None:
     @server.tool()
     def probe(context: RequestContext) -> str:
         """Tries to close its stream."""
-        results.append(close_sse_stream(context))
+        results.append(context.close_sse_stream())
         return "ok"
 
     async with connected(server) as client:
@@ -206,7 +205,7 @@ async def test_a_question_back_to_the_client_travels_on_the_requests_stream() ->
     @server.tool()
     async def check_client(context: RequestContext) -> str:
         """Asks the client whether it is still there."""
-        await context.session.ping(timeout=5)
+        await context.ping(timeout=5)
         return "the client answered"
 
     async with running(server) as http, raw_session(http.url) as raw:

@@ -18,7 +18,7 @@ import pytest_asyncio
 
 from minimcp.client import Client, stdio_client
 from minimcp.host import Host, RuleModel
-from minimcp.jsonrpc import RpcError
+from minimcp.rpc import RpcError
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = [sys.executable, "-m", "tests.servers.sdk_features_server"]

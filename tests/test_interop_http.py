@@ -20,11 +20,10 @@ mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK
 
 from mcp import Client  # noqa: E402
 
+from minimcp.client import http_client  # noqa: E402
 from minimcp.examples.course import build_server  # noqa: E402
-from minimcp.http import close_sse_stream  # noqa: E402
-from minimcp.http_client import http_client  # noqa: E402
+from minimcp.server import report_progress  # noqa: E402
 from minimcp.session import RequestContext  # noqa: E402
-from minimcp.tools import report_progress  # noqa: E402
 
 TIMEOUT = 30.0
 
@@ -37,7 +36,7 @@ def course_server_with_a_polling_tool():
     async def long_job(context: RequestContext) -> str:
         """Works in two steps, without holding its connection open in between."""
         await report_progress(context, 1, 2, "first half")
-        close_sse_stream(context, retry_ms=50)
+        context.close_sse_stream(retry_ms=50)
         await asyncio.sleep(0.1)
         await report_progress(context, 2, 2, "second half")
         return "done"

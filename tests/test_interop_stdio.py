@@ -20,9 +20,10 @@ from mcp_types import EmptyResult, Request  # noqa: E402
 
 from minimcp.client import Client as MiniClient  # noqa: E402
 from minimcp.client import stdio_client  # noqa: E402
-from minimcp.jsonrpc import METHOD_NOT_FOUND, RpcError  # noqa: E402
+from minimcp.rpc import RpcError  # noqa: E402
+from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND  # noqa: E402
 from minimcp.session import UnsupportedVersion  # noqa: E402
-from minimcp.stdio import python_command, spawn  # noqa: E402
+from minimcp.transports.process import python_command, spawn  # noqa: E402
 
 TIMEOUT = 30.0
 SDK_SERVER = python_command("-m", "tests.servers.sdk_stdio_server")

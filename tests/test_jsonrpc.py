@@ -12,20 +12,13 @@ from typing import Any
 
 import pytest
 
-from minimcp.connection import Connection
-from minimcp.jsonrpc import (
+from minimcp.rpc import Connection, ErrorResponse, Notification, Request, Response, RpcError, encode, parse
+from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
-    ErrorResponse,
-    Notification,
-    Request,
-    Response,
-    RpcError,
-    encode,
-    parse,
     to_dict,
 )
 

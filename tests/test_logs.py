@@ -9,10 +9,10 @@ import pytest
 from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
-from minimcp.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
-from minimcp.logs import DEFAULT_LEVEL, LEVELS, log
+from minimcp.rpc import RpcError, memory_pair
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 from minimcp.server import Server
+from minimcp.server.logs import DEFAULT_LEVEL, LEVELS, log
 from minimcp.session import RequestContext
 
 

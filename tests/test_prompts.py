@@ -9,10 +9,8 @@ import pytest
 from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
-from minimcp.jsonrpc import RpcError
-from minimcp.prompts import PromptArgument, assistant, user
-from minimcp.server import Server
-from minimcp.tools import embedded_resource, image_content
+from minimcp.rpc import RpcError
+from minimcp.server import PromptArgument, Server, assistant, embedded_resource, image_content, user
 
 
 async def get(client: Client, name: str, arguments: Any = None) -> dict[str, Any]:

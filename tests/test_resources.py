@@ -13,9 +13,11 @@ import pytest
 from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
-from minimcp.jsonrpc import RpcError
-from minimcp.resources import RESOURCE_NOT_FOUND, compile_template, match_template, resolve_inside
+from minimcp.rpc import RpcError
 from minimcp.server import Server
+from minimcp.server.files import resolve_inside
+from minimcp.server.resources import RESOURCE_NOT_FOUND
+from minimcp.server.uri_templates import compile_template, match_template
 
 
 async def read(client: Client, uri: str) -> dict[str, Any]:
@@ -385,7 +387,7 @@ async def test_resources_and_templates_are_paginated() -> None:
 
 
 def test_cursors_are_opaque_strings() -> None:
-    from minimcp.pagination import encode_cursor
+    from minimcp.server.pagination import encode_cursor
 
     assert re.fullmatch(r"[A-Za-z0-9_=-]+", encode_cursor(2)) and not encode_cursor(2).isdigit()
     assert os.sep not in encode_cursor(1000)

@@ -15,12 +15,10 @@ import pytest
 from support import TIMEOUT
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
-from minimcp.elicitation import elicit, elicit_url, elicitation_complete, supports_mode
-from minimcp.jsonrpc import RpcError
-from minimcp.prompts import assistant
-from minimcp.sampling import create_message, text_of
-from minimcp.server import Server
+from minimcp.rpc import RpcError, memory_pair
+from minimcp.server import Server, assistant
+from minimcp.server.elicitation import elicit, elicit_url, elicitation_complete, supports_mode
+from minimcp.server.sampling import create_message, text_of
 from minimcp.session import RequestContext
 
 Answer = Callable[[str, dict[str, Any]], Awaitable[Any]]

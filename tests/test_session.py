@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from minimcp.connection import ConnectionClosed, memory_pair
-from minimcp.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Notification, RpcError
+from minimcp.rpc import ConnectionClosed, Notification, RpcError, memory_pair
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 from minimcp.session import (
     LATEST_PROTOCOL_VERSION,
     SUPPORTED_PROTOCOL_VERSIONS,
@@ -32,6 +32,8 @@ CLIENT_INFO = {"name": "test-client", "version": "9.9.9"}
 
 class App:
     """The smallest server app a session can serve: one method, and a record of notifications."""
+
+    protocol_versions = SUPPORTED_PROTOCOL_VERSIONS
 
     def __init__(self, instructions: str | None = "Ask me to echo.") -> None:
         self._instructions = instructions

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minimcp.sse import Event, SSEParser, format_comment, format_event
+from minimcp.transports.sse import Event, SSEParser, format_comment, format_event
 
 
 def parse_all(data: bytes, step: int | None = None) -> list[Event]:

@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 
-from minimcp.connection import Connection, ConnectionClosed
-from minimcp.framing import FrameError
-from minimcp.jsonrpc import INVALID_REQUEST, PARSE_ERROR
-from minimcp.stdio import PipeTransport, ProcessTransport, python_command, spawn
+from minimcp.rpc import Connection, ConnectionClosed
+from minimcp.rpc.jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from minimcp.transports.framing import FrameError
+from minimcp.transports.process import ProcessTransport, python_command, spawn
+from minimcp.transports.stdio import PipeTransport
 
 TIMEOUT = 10.0
-ECHO_SERVER = python_command("-m", "minimcp.stdio")
+ECHO_SERVER = python_command("-m", "minimcp", "echo")
 MISBEHAVING = python_command("-m", "tests.servers.misbehaving")
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM and SIGKILL are POSIX signals")
 
@@ -151,7 +152,8 @@ async def test_echo_round_trip(start, use_threads: bool) -> None:
 
 
 async def test_echo_round_trip_with_content_length_framing(start) -> None:
-    transport = await start(python_command("-m", "minimcp.stdio", "content-length"), framing="content-length")
+    command = python_command("-m", "minimcp", "echo", "--framing", "content-length")
+    transport = await start(command, framing="content-length")
     await assert_echo_works(transport, 1)
     await write_raw(transport, b"Content-Length: nope\r\n\r\n")
     answer = await receive_json(transport)

@@ -11,19 +11,20 @@ import pytest
 from support import TIMEOUT, connected
 
 from minimcp.client import Client
-from minimcp.jsonrpc import INVALID_PARAMS, RpcError
-from minimcp.server import Server
-from minimcp.session import RequestContext
-from minimcp.tools import (
+from minimcp.rpc import RpcError
+from minimcp.rpc.jsonrpc import INVALID_PARAMS
+from minimcp.server import (
+    Server,
     ToolError,
     ToolResult,
     audio_content,
     embedded_resource,
     image_content,
-    input_schema_for,
     report_progress,
     resource_link,
 )
+from minimcp.server.schema import input_schema_for
+from minimcp.session import RequestContext
 
 
 async def call(client: Client, name: str, arguments: Any = None, **extra: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The WebSocket transport (minimcp.websocket): the course's example server over a new cable.
+"""The WebSocket transport (minimcp.transports.websocket): the course's example server over a new cable.
 
 Every server here listens on 127.0.0.1, port 0 (a free port the system picks), and every wait has a
 timeout. The server is ``minimcp.examples.course.build_server()``: the very object lessons 04–06
@@ -25,19 +25,18 @@ from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed as SocketClosed
 from websockets.exceptions import InvalidStatus
 
-from minimcp.client import Client
-from minimcp.connection import ConnectionClosed, memory_pair
+from minimcp.client import Client, websocket_client
 from minimcp.examples.course import build_server
-from minimcp.jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from minimcp.rpc import ConnectionClosed, memory_pair
+from minimcp.rpc.jsonrpc import INVALID_REQUEST, PARSE_ERROR
 from minimcp.server import Server
-from minimcp.websocket import (
+from minimcp.transports.guard import origin_allowed
+from minimcp.transports.websocket import (
     HandshakeRefused,
     WebSocketServer,
     WebSocketTransport,
     connect_websocket,
-    origin_allowed,
     start_websocket,
-    websocket_client,
 )
 
 TIMEOUT = 10.0
@@ -502,9 +501,9 @@ def test_the_transport_has_the_transport_shape() -> None:
 
 
 # -- the module on its own ---------------------------------------------------------------------------
-async def test_python_m_minimcp_websocket_serves_the_course_server(repo_root) -> None:
+async def test_python_m_minimcp_serve_ws_serves_the_course_server(repo_root) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp.websocket", "--port", "0", cwd=str(repo_root),
+        sys.executable, "-m", "minimcp", "serve", "--transport", "ws", "--port", "0", cwd=str(repo_root),
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         assert process.stderr is not None

@@ -8,6 +8,9 @@ It runs the lesson's tests (``tests/exercises/test_NN_slug.py``) against *your* 
 test's docstring) and the first line of what went wrong. The exit code is 0 only when every test
 passes, so it also works in scripts.
 
+Which lessons have an exercise, and each one's files (exercise, solution, tests, page, notebook),
+come from the course manifest, ``course.toml``, read by ``tools/exercises.py``.
+
 Options: ``--solutions`` checks the worked answers instead of your copy (the tests must pass on
 them); ``--root DIR`` (or the environment variable ``MCP_COURSE_ROOT``) checks another checkout.
 
@@ -253,10 +256,12 @@ def docstring_hints(test_file: Path) -> dict[str, str]:
 
 def _exercise_location(traceback: str, lesson: exercises.Lesson) -> str:
     """The last ``path:line`` of the traceback that lies in the exercise file, or ""."""
+    # Either copy may be the one under test (the student's, or the solution with --solutions).
+    exercise_files = (lesson.relative(lesson.stub), lesson.relative(lesson.solution))
     found = ""
     for match in re.finditer(r"^(\S[^\n]*?):(\d+): ", traceback, re.MULTILINE):
         path = match[1].replace("\\", "/")
-        if path.endswith(f"{lesson.name}/exercise.py"):
+        if path.endswith(exercise_files):
             found = f"{path}:{match[2]}"
     return found
 
@@ -273,16 +278,49 @@ def _last_error_line(text: str) -> str:
 
 
 class Marks:
-    """The symbols of the report: ✓ ✗ · where the terminal can print them, plain ASCII otherwise."""
+    """The symbols of the report: ✓ ✗ · — where the terminal can print them, plain ASCII otherwise."""
 
     def __init__(self, stream: TextIO) -> None:
         encoding = getattr(stream, "encoding", None) or "ascii"
         try:
-            "✓✗·".encode(encoding)
+            "✓✗·—".encode(encoding)
             fancy = True
         except (UnicodeEncodeError, LookupError):
             fancy = False
-        self.ok, self.bad, self.dot = ("✓", "✗", "·") if fancy else ("+", "x", "-")
+        self.ok, self.bad, self.dot, self.dash = ("✓", "✗", "·", "—") if fancy else ("+", "x", "-", "--")
+
+
+def lesson_line(lesson: exercises.Lesson, marks: Marks) -> str:
+    """Where to read about ``lesson``, from the manifest: its title, its page and its notebook.
+
+    ``Lesson 05 · Resources and templates — page lessons/05-resources/index.md, notebook ...``
+    """
+    heading = f"Lesson {lesson.number} {marks.dot} {lesson.title}" if lesson.title else f"Lesson {lesson.name}"
+    places = [
+        f"{kind} {lesson.relative(path)}"
+        for kind, path in (("page", lesson.page), ("notebook", lesson.notebook))
+        if path is not None
+    ]
+    return f"{heading} {marks.dash} {', '.join(places)}" if places else heading
+
+
+def print_result(result: Result, marks: Marks, out: TextIO) -> None:
+    """One test's lines: ``✓ passed  name``, or ``✗ failed  name`` with its hint, error and place."""
+    say = lambda text="": print(text, file=out)  # noqa: E731
+    if result.outcome == "passed":
+        say(f"  {marks.ok} passed  {result.name}")
+        return
+    label = {"failed": "failed ", "error": "error  ", "skipped": "skipped"}.get(result.outcome, "failed ")
+    say(f"  {marks.bad} {label} {result.name}")
+    if result.hint:
+        lines = result.hint.splitlines()
+        say(f"            hint: {lines[0]}")
+        for line in lines[1:]:
+            say(f"                  {line}" if line.strip() else "")
+    if result.message:
+        say(f"            got:  {result.message}")
+    if result.location:
+        say(f"            at:   {result.location}")
 
 
 def print_run(run: Run, marks: Marks, out: TextIO, verbose: bool = False) -> None:
@@ -305,20 +343,7 @@ def print_run(run: Run, marks: Marks, out: TextIO, verbose: bool = False) -> Non
         if error.message:
             say(f"            {error.message}")
     for result in run.tests:
-        if result.outcome == "passed":
-            say(f"  {marks.ok} passed  {result.name}")
-            continue
-        label = {"failed": "failed ", "error": "error  ", "skipped": "skipped"}.get(result.outcome, "failed ")
-        say(f"  {marks.bad} {label} {result.name}")
-        if result.hint:
-            lines = result.hint.splitlines()
-            say(f"            hint: {lines[0]}")
-            for line in lines[1:]:
-                say(f"                  {line}" if line.strip() else "")
-        if result.message:
-            say(f"            got:  {result.message}")
-        if result.location:
-            say(f"            at:   {result.location}")
+        print_result(result, marks, out)
 
     tests = run.tests
     passed = run.count("passed")
@@ -434,11 +459,11 @@ def main(argv: list[str] | None = None) -> int:
         out.reconfigure(errors="replace")  # a hint with a character the console lacks must not crash
     marks = Marks(out)
 
-    if args.lesson is None:
-        return print_progress(root, marks, out)
     try:
+        if args.lesson is None:
+            return print_progress(root, marks, out)
         lesson = exercises.find_lesson(args.lesson, root)
-    except LookupError as error:
+    except (LookupError, exercises.ManifestError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if not lesson.test_file.is_file():
@@ -446,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
             f"error: lesson {lesson.name} has no tests ({lesson.relative(lesson.test_file)})", file=sys.stderr
         )
         return 2
+    # Printed before the tests run (they take a while), so the student can open the lesson meanwhile.
+    print(lesson_line(lesson, marks), file=out, flush=True)
     run = run_lesson_tests(lesson, "solutions" if args.solutions else "lessons")
     print_run(run, marks, out, verbose=args.verbose)
     return 0 if run.all_passed else 1

@@ -22,6 +22,10 @@ Every lesson with an exercise has two copies of the same file:
 Everything outside the blocks (docstrings, imports, signatures) is copied byte for byte, so the
 tests in ``tests/exercises/test_NN_slug.py`` run unchanged against either copy.
 
+Which lessons have an exercise, and where its files are, is read from the course manifest,
+``course.toml`` (through ``tools/course.py``): a lesson with an ``exercise`` entry has one. Nothing
+is guessed from folder names, so a file the manifest does not name is not part of the course.
+
 Commands (run from anywhere; ``--root`` points at another checkout)::
 
     python tools/exercises.py generate [NN ...]   # rewrite the student's copies, print what changed
@@ -33,11 +37,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib.util
 import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 #: The repository root: this file lives in ``<root>/tools/``.
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,13 +58,16 @@ _END_RE = re.compile(r"^# END SOLUTION$")
 # Anything that looks like a marker but is not one exactly (a typo would leak the answer).
 _NEAR_MISS_RE = re.compile(r"^#+\s*(BEGIN|END)[\s_-]*SOLUTION", re.IGNORECASE)
 _DEF_RE = re.compile(r"^(?P<indent>[ \t]*)(?:async[ \t]+)?def[ \t]+(?P<name>\w+)")
-_LESSON_DIR_RE = re.compile(r"^(?P<number>\d+)-(?P<slug>[a-z0-9][a-z0-9-]*)$")
 
 FALLBACK_NAME = "this step"
 
 
 class ExerciseMarkerError(ValueError):
     """The solution markers are unbalanced, nested or misspelled. The message names the lines."""
+
+
+class ManifestError(ValueError):
+    """``course.toml`` names an exercise but not the files that go with it. The message says which."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,28 +237,20 @@ def count_blocks(source: str) -> int:
 
 @dataclass(frozen=True)
 class Lesson:
-    """One lesson's exercise: where its source, its student's copy and its tests live."""
+    """One lesson's exercise: where its source, its student's copy and its tests live.
+
+    Every path comes from the lesson's entry in ``course.toml``; see :func:`discover`.
+    """
 
     root: Path
-    name: str  # "02-stdio"
-
-    @property
-    def number(self) -> str:
-        """The lesson's number as written in its folder name: ``"02"``."""
-        return self.name.split("-", 1)[0]
-
-    @property
-    def solution(self) -> Path:
-        return self.root / "solutions" / self.name / "exercise.py"
-
-    @property
-    def stub(self) -> Path:
-        """The student's copy: ``lessons/NN-slug/exercise.py``."""
-        return self.root / "lessons" / self.name / "exercise.py"
-
-    @property
-    def test_file(self) -> Path:
-        return self.root / "tests" / "exercises" / f"test_{self.name.replace('-', '_')}.py"
+    name: str  # "02-stdio": the folder of the exercise, used in messages and in the stub's header
+    number: str  # "02", as the manifest writes it
+    solution: Path  # solutions/02-stdio/exercise.py: the worked answer, the source
+    stub: Path  # lessons/02-stdio/exercise.py: the student's copy, generated from the solution
+    test_file: Path  # tests/exercises/test_02_stdio.py: the tests that check the exercise
+    title: str = ""  # "stdio: pipes and framing"
+    page: Path | None = None  # lessons/02-stdio/index.md: the lesson's text
+    notebook: Path | None = None  # notebooks/02-stdio.ipynb: the lesson's notebook
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the repository root, with forward slashes (for messages)."""
@@ -281,16 +283,62 @@ def write_text(path: Path, text: str) -> None:
         file.write(text)
 
 
+def _load_course_tool() -> ModuleType:
+    """tools/course.py, the manifest's reader, loaded from its path: tools/ is not a package.
+
+    The name is the one ``tests/support.py`` uses, so a test session holds one copy of the module.
+    """
+    name = "mcp_course_tools_course"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / "course.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The folder that holds the exercise tests; a lesson's ``tests`` also name its other tests.
+EXERCISE_TESTS = "tests/exercises/"
+
+
+def _lesson_from_entry(root: Path, entry: dict[str, Any]) -> Lesson:
+    """The :class:`Lesson` of one manifest entry that has an ``exercise``; raises ManifestError."""
+    number = str(entry["number"])
+    exercise = Path(entry["exercise"])
+    # Of the lesson's tests, the exercise's own are the ones under tests/exercises/: the others
+    # (tests/test_framing.py, ...) test minimcp, not the student's copy.
+    test_files = [path for path in entry.get("tests", []) if path.startswith(EXERCISE_TESTS)]
+    if "solution" not in entry or not test_files:
+        raise ManifestError(
+            f"course.toml: lesson {number} has an exercise ({exercise.as_posix()}) but no `solution`, "
+            f"or no file under {EXERCISE_TESTS} in its `tests`: an exercise needs both"
+        )
+    return Lesson(
+        root=root,
+        name=exercise.parent.name,
+        number=number,
+        solution=root / entry["solution"],
+        stub=root / exercise,
+        test_file=root / test_files[0],
+        title=str(entry.get("title", "")),
+        page=root / entry["page"] if "page" in entry else None,
+        notebook=root / entry["notebook"] if "notebook" in entry else None,
+    )
+
+
 def discover(root: Path = ROOT) -> list[Lesson]:
-    """Every lesson with an exercise: each ``solutions/NN-slug/exercise.py``, in lesson order."""
-    solutions = Path(root) / "solutions"
-    if not solutions.is_dir():
+    """Every lesson of ``root/course.toml`` that has an exercise, in lesson order.
+
+    A folder without a ``course.toml`` is not a course: it has no lessons. Raises ManifestError
+    when a lesson names an exercise without its solution or its tests.
+    """
+    root = Path(root)
+    if not (root / "course.toml").is_file():
         return []
-    found = [
-        Lesson(Path(root), folder.name)
-        for folder in solutions.iterdir()
-        if _LESSON_DIR_RE.match(folder.name) and (folder / "exercise.py").is_file()
-    ]
+    entries = _load_course_tool().load(root).get("lesson", [])
+    found = [_lesson_from_entry(root, entry) for entry in entries if "exercise" in entry]
     return sorted(found, key=lambda lesson: (int(lesson.number), lesson.name))
 
 
@@ -310,7 +358,7 @@ def find_lesson(ident: str, root: Path = ROOT) -> Lesson:
         number = int(match[1])
         slug = (match[2] or "").replace("_", "-")
         for lesson in lessons:
-            if int(lesson.number) == number and (not slug or lesson.name.split("-", 1)[1] == slug):
+            if int(lesson.number) == number and (not slug or lesson.name.partition("-")[2] == slug):
                 return lesson
     names = ", ".join(lesson.name for lesson in lessons) or "none yet"
     raise LookupError(f"no lesson {ident!r} with an exercise (lessons: {names})")
@@ -381,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{lesson.name}: {lesson.relative(lesson.stub)}  (tests: {lesson.relative(lesson.test_file)})"
             )
         return 0
-    except (ExerciseMarkerError, LookupError) as error:
+    except (ExerciseMarkerError, ManifestError, LookupError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -9,7 +9,7 @@ What they do, and why:
    first (priority 100) so that mkdocs-jupyter's own ``on_files``, which wraps the notebooks it will
    convert, already sees them.
 2. **Paths are relative to mkdocs.yml**, not to the directory mkdocs was started from: the snippets
-   base path (``--8<-- "minimcp/jsonrpc.py:parse"``) and mkdocs-jupyter's cache.
+   base path (``--8<-- "minimcp/rpc/jsonrpc.py:parse"``) and mkdocs-jupyter's cache.
 3. **The site works offline.** nbconvert's page template loads MathJax and Mermaid from a CDN; notebook
    pages get neither (the notebooks use no math, and Material renders Mermaid with the copy the site
    serves). Then every built page is checked: a ``<script src>``, ``<link href>`` or ``import()`` that

@@ -9,9 +9,9 @@
 # ----------------------------------------------------------------------------------------
 """Lesson 02 exercise: frame a byte stream, and drain one without ever blocking.
 
-minimcp cuts MCP's stdio stream into messages with newlines (``minimcp/framing.py``) and keeps
-reading a child's stderr so that the child never blocks (``minimcp/stdio.py``). You build three
-variations on those two ideas:
+minimcp cuts MCP's stdio stream into messages with newlines (``minimcp/transports/framing.py``) and
+keeps reading a child's stderr so that the child never blocks (``minimcp/transports/process.py``). You
+build three variations on those two ideas:
 
 1. **Length-prefixed frames**: a 4-byte big-endian length, then exactly that many bytes. Binary
    safe, and the framing of many binary protocols. What does it do with a frame that is too large,

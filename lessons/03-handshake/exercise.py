@@ -9,7 +9,7 @@
 # ----------------------------------------------------------------------------------------
 """Lesson 03 · The handshake: exercises.
 
-minimcp's session (``minimcp/session.py``) handles the lifecycle in the simplest way that is correct.
+minimcp's session (``minimcp/session/``) handles the lifecycle in the simplest way that is correct.
 These three exercises do what it leaves out, one piece of the spec at a time
 (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle):
 
@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from minimcp.jsonrpc import INVALID_REQUEST
+from minimcp.rpc.jsonrpc import INVALID_REQUEST
 
 # =================================================================================================
 # Exercise 1 · Version negotiation

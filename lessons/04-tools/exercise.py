@@ -11,7 +11,8 @@
 
 minimcp derives a tool's ``inputSchema`` from its Python signature, validates arguments with the
 ``jsonschema`` library, and its host prefixes every tool with its server's name
-(``minimcp/tools.py``, ``minimcp/host.py``). You build three variations that go further:
+(``minimcp/server/schema.py``, ``minimcp/server/tools.py``, ``minimcp/host/host.py``). You build
+three variations that go further:
 
 1. **A schema from a signature**, for more of Python's types than minimcp knows: enums,
    dataclasses and ``TypedDict`` parameters, tuples (with JSON Schema 2020-12's ``prefixItems``),
@@ -86,21 +87,34 @@ def type_schema(annotation: Any) -> dict[str, Any]:
     * ``Literal[a, b, ...]`` → ``{"enum": [a, b, ...]}``, plus ``"type"`` when all the values have
       the same JSON type (``Literal["a", "b"]`` → ``{"enum": ["a", "b"], "type": "string"}``);
     * a subclass of ``enum.Enum`` → the same, with the members' *values*, in definition order;
+    * a union (``Optional[T]``, ``T | None``, ``int | str``), a ``list``, a ``tuple`` or a ``dict``,
+      bare or with parameters → the schema :func:`container_schema` (below) makes;
+    * a dataclass or a ``TypedDict`` → an object schema made by :func:`object_schema` (below);
+    * anything else → ``TypeError`` naming the annotation.
+    """
+    # TODO: test each rule in the order of the docstring; recurse for the inner types
+    raise NotImplementedError("type_schema")
+
+
+def container_schema(annotation: Any) -> dict[str, Any]:
+    """The JSON Schema of a union, a ``list``, a ``tuple`` or a ``dict`` hint.
+
+    :func:`type_schema` sends only these here; the schemas of the types inside come from
+    :func:`type_schema` again. The rules:
+
     * a union (``Optional[T]``, ``T | None``, ``int | str``) → the schemas of its members, in order.
-      If every one of them is exactly ``{"type": <name>}``, merge them into one list of types:
-      ``str | None`` → ``{"type": ["string", "null"]}``. Otherwise
+      If every one of them is exactly ``{"type": <name>}``, merge them into one list of types, each
+      name once: ``str | None`` → ``{"type": ["string", "null"]}``. Otherwise
       ``{"anyOf": [<schema>, <schema>, ...]}``;
     * ``list[T]`` → ``{"type": "array", "items": <schema of T>}``; bare ``list`` →
       ``{"type": "array"}``; ``tuple[T, ...]`` is a ``list[T]``;
     * ``tuple[A, B, ...]`` (fixed length n) → ``{"type": "array", "prefixItems": [<A>, <B>, ...],
       "minItems": n, "maxItems": n}`` (``prefixItems`` is how draft 2020-12 describes a tuple);
     * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare ``dict``
-      → ``{"type": "object"}``. JSON object keys are strings: another key type is a ``TypeError``;
-    * a dataclass or a ``TypedDict`` → an object schema made by :func:`object_schema` (below);
-    * anything else → ``TypeError`` naming the annotation.
+      → ``{"type": "object"}``. JSON object keys are strings: another key type is a ``TypeError``.
     """
-    # TODO: test each rule in the order of the docstring; recurse for the inner types
-    raise NotImplementedError("type_schema")
+    # TODO: get_origin and get_args tell the four apart; one branch each
+    raise NotImplementedError("container_schema")
 
 
 def object_schema(cls: type) -> dict[str, Any]:
@@ -221,25 +235,51 @@ def check_arguments(schema: dict[str, Any], value: Any, path: str = "arguments")
     1. ``type`` (see :func:`is_type`): ``"{path}: expected {names}, got {json_type(value)}"``
        where ``names`` is the name, or the names joined with ``" or "`` (``expected string or
        null``). If the type is wrong, stop here: no other message for this value;
-    2. ``enum`` (compare with :func:`same_json_value`): ``"{path}: must be one of {options}"``,
-       the options written as JSON and joined with ``", "``: ``must be one of "celsius",
-       "fahrenheit"``;
-    3. numbers only (integers and floats, never booleans): ``minimum`` → ``"{path}: must be >=
-       {minimum}"``, ``maximum`` → ``"{path}: must be <= {maximum}"``;
-    4. strings only: ``minLength`` → ``"{path}: must be at least {n} characters long"``,
-       ``maxLength`` → ``"{path}: must be at most {n} characters long"``, ``pattern`` (found
-       anywhere in the string, as ``re.search``) → ``"{path}: must match the pattern {pattern}"``;
-    5. objects (dicts) only: first each name of ``required`` missing from the object, in the
-       schema's order: ``'{path}: missing required property "{name}"'``; then each key of the
-       object, in the object's order: a key in ``properties`` is checked against its schema at
-       ``{path}.{key}``; otherwise, if ``additionalProperties`` is ``False``:
-       ``'{path}: unexpected property "{key}"'``, followed by ``' (did you mean "{name}"?)'`` when
-       ``difflib.get_close_matches(key, <the names in properties>, n=1, cutoff=0.6)`` finds a
-       name; if it is a schema, the value is checked against it at ``{path}.{key}``;
-    6. arrays (lists) only: with ``items``, each element at ``{path}[{index}]``.
+    2. the keywords that judge the value itself, ``enum``, ``minimum``, ``maximum``,
+       ``minLength``, ``maxLength`` and ``pattern``: the messages :func:`value_problems` gives;
+    3. objects (dicts) only, the keywords that judge what is inside, ``required``, ``properties``
+       and ``additionalProperties``: the messages :func:`object_problems` gives;
+    4. arrays (lists) only: with ``items``, each element at ``{path}[{index}]``.
     """
     # TODO: type first (and stop if wrong), then the keyword groups in the docstring's order
     raise NotImplementedError("check_arguments")
+
+
+def value_problems(schema: dict[str, Any], value: Any, path: str) -> list[str]:
+    """What ``enum``, ``minimum``, ``maximum``, ``minLength``, ``maxLength`` and ``pattern`` say
+    about ``value`` (whose type :func:`check_arguments` has checked already), in this order:
+
+    1. ``enum`` (compare with :func:`same_json_value`): ``"{path}: must be one of {options}"``,
+       the options written as JSON and joined with ``", "``: ``must be one of "celsius",
+       "fahrenheit"``;
+    2. numbers only (integers and floats, never booleans): ``minimum`` → ``"{path}: must be >=
+       {minimum}"``, ``maximum`` → ``"{path}: must be <= {maximum}"``;
+    3. strings only: ``minLength`` → ``"{path}: must be at least {n} characters long"``,
+       ``maxLength`` → ``"{path}: must be at most {n} characters long"``, ``pattern`` (found
+       anywhere in the string, as ``re.search``) → ``"{path}: must match the pattern {pattern}"``.
+
+    A keyword that does not apply to the value's type is skipped: ``minimum`` says nothing about
+    a string. ``[]`` when every keyword is satisfied.
+    """
+    # TODO: enum for any value; then the number keywords, then the string keywords
+    raise NotImplementedError("value_problems")
+
+
+def object_problems(schema: dict[str, Any], value: dict[str, Any], path: str) -> list[str]:
+    """What ``required``, ``properties`` and ``additionalProperties`` say about the object
+    ``value``, in this order:
+
+    1. each name of ``required`` missing from the object, in the schema's order:
+       ``'{path}: missing required property "{name}"'``;
+    2. then each key of the object, in the object's order: a key in ``properties`` is checked
+       against its schema with :func:`check_arguments` at ``{path}.{key}``; otherwise, if
+       ``additionalProperties`` is ``False``: ``'{path}: unexpected property "{key}"'``, followed by
+       ``' (did you mean "{name}"?)'`` when ``difflib.get_close_matches(key, <the names in
+       properties>, n=1, cutoff=0.6)`` finds a name; if it is a schema, the value is checked
+       against it at ``{path}.{key}``. Without ``additionalProperties``, any other key is allowed.
+    """
+    # TODO: required first; then one pass over the object's keys, recursing with check_arguments
+    raise NotImplementedError("object_problems")
 
 
 # =============================================================================================

@@ -28,105 +28,36 @@ What it offers, by the suite's scenarios:
   ``test_prompt_with_embedded_resource``, ``test_prompt_with_image``;
 * the utilities: ``logging/setLevel`` and ``completion/complete``.
 
-Logging, completion, sampling and elicitation are built in :mod:`minimcp.logs`,
-:mod:`minimcp.completion`, :mod:`minimcp.sampling` and :mod:`minimcp.elicitation`, and taught in a
-later lesson. What the suite checks of the *transport* (sessions, streams, the Host and Origin
-headers) is lesson 08's business, not this file's.
+Logging, completion, sampling and elicitation are built in :mod:`minimcp.server.logs`,
+:mod:`minimcp.server.completion`, :mod:`minimcp.server.sampling` and :mod:`minimcp.server.elicitation`,
+and taught in a later lesson. The suite's fixed data (a PNG, a WAV, the elicitation forms, a JSON
+Schema) is in :mod:`minimcp.examples.conformance_data`. What the suite checks of the *transport*
+(sessions, streams, the Host and Origin headers) is lesson 08's business, not this file's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 from typing import Annotated, Any
 
-from ..completion import matching
-from ..elicitation import elicit
-from ..http import close_sse_stream
-from ..logs import log
-from ..prompts import user
-from ..sampling import create_message, text_of
-from ..server import Server
-from ..session import RequestContext
-from ..tools import ToolError, audio_content, embedded_resource, image_content, report_progress, text_content
-
-#: A 1x1 red pixel, as a PNG file.
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC")
-#: One millisecond of silence, as a WAV file (8 kHz, 16-bit, mono).
-WAV = base64.b64decode(
-    "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA")
-
-#: SEP-1613: an input schema with JSON Schema 2020-12 keywords a server must not strip.
-JSON_SCHEMA_2020_12 = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "$defs": {
-        "address": {
-            "type": "object",
-            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
-        },
-    },
-    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
-    "additionalProperties": False,
-}
-
-#: The form of ``test_elicitation``.
-USER_FORM = {
-    "type": "object",
-    "properties": {
-        "username": {"type": "string", "description": "User's response"},
-        "email": {"type": "string", "description": "User's email address"},
-    },
-    "required": ["username", "email"],
-}
-
-#: SEP-1034: a default value for every primitive type.
-DEFAULTS_FORM = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "description": "User name", "default": "John Doe"},
-        "age": {"type": "integer", "description": "User age", "default": 30},
-        "score": {"type": "number", "description": "User score", "default": 95.5},
-        "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"],
-                   "default": "active"},
-        "verified": {"type": "boolean", "description": "Verification status", "default": True},
-    },
-    "required": [],
-}
-
-#: SEP-1330: the five ways to offer choices.
-ENUMS_FORM = {
-    "type": "object",
-    "properties": {
-        "untitledSingle": {  # one value, the values are their own labels
-            "type": "string", "description": "Select one option", "enum": ["option1", "option2", "option3"],
-        },
-        "titledSingle": {  # one value, each with a label to show
-            "type": "string", "description": "Select one option with titles",
-            "oneOf": [{"const": "value1", "title": "First Option"},
-                      {"const": "value2", "title": "Second Option"},
-                      {"const": "value3", "title": "Third Option"}],
-        },
-        "legacyEnum": {  # the older way to label values, deprecated but still understood
-            "type": "string", "description": "Select one option (legacy)", "enum": ["opt1", "opt2", "opt3"],
-            "enumNames": ["Option One", "Option Two", "Option Three"],
-        },
-        "untitledMulti": {  # several values
-            "type": "array", "description": "Select multiple options", "minItems": 1, "maxItems": 3,
-            "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
-        },
-        "titledMulti": {  # several values, each with a label
-            "type": "array", "description": "Select multiple options with titles",
-            "minItems": 1, "maxItems": 3,
-            "items": {"anyOf": [{"const": "value1", "title": "First Choice"},
-                                {"const": "value2", "title": "Second Choice"},
-                                {"const": "value3", "title": "Third Choice"}]},
-        },
-    },
-    "required": [],
-}
+from minimcp.examples.conformance_data import (
+    DEFAULTS_FORM,
+    ENUMS_FORM,
+    JSON_SCHEMA_2020_12,
+    PNG,
+    USER_FORM,
+    WAV,
+)
+from minimcp.server.completion import matching
+from minimcp.server.content import audio_content, embedded_resource, image_content, text_content
+from minimcp.server.elicitation import elicit
+from minimcp.server.logs import log
+from minimcp.server.prompts import user
+from minimcp.server.sampling import create_message, text_of
+from minimcp.server.server import Server
+from minimcp.server.tools import ToolError, report_progress
+from minimcp.session.server import RequestContext
 
 
 def build_server() -> Server:
@@ -134,7 +65,9 @@ def build_server() -> Server:
     server = Server("minimcp-conformance", title="minimcp: the conformance suite's server",
                     instructions="For the MCP conformance suite: one of everything, by the suite's names.")
     server.enable_logging()  # logging-set-level, tools-call-with-logging
-    add_tools(server)
+    add_content_tools(server)
+    add_utility_tools(server)
+    add_client_tools(server)
     add_resources(server)
     add_prompts(server)
     add_completions(server)
@@ -145,7 +78,8 @@ def elicitation_summary(answer: dict[str, Any], prefix: str) -> str:
     return f"{prefix}: action={answer['action']}, content={json.dumps(answer.get('content') or {})}"
 
 
-def add_tools(server: Server) -> None:
+def add_content_tools(server: Server) -> None:
+    """Tools whose results hold each kind of content block."""
     @server.tool()
     def test_simple_text() -> str:
         """Tests simple text content response"""
@@ -177,6 +111,9 @@ def add_tools(server: Server) -> None:
                               text=json.dumps({"test": "data", "value": 123})),
         ]
 
+
+def add_utility_tools(server: Server) -> None:
+    """Tools that log, report progress, end their SSE connection mid-call, or fail."""
     @server.tool()
     async def test_tool_with_logging(context: RequestContext) -> str:
         """Tests tool that emits log messages during execution"""
@@ -204,7 +141,7 @@ def add_tools(server: Server) -> None:
         # field); the answer is stored, and the client gets it by resuming with Last-Event-ID.
         # On any other cable there is no connection to end, and the call simply completes.
         await asyncio.sleep(0.05)
-        close_sse_stream(context, retry_ms=100)
+        context.close_sse_stream(retry_ms=100)
         await asyncio.sleep(0.2)
         return "Reconnection test completed"
 
@@ -213,6 +150,9 @@ def add_tools(server: Server) -> None:
         """Tests error response handling"""
         raise ToolError("This tool intentionally returns an error for testing")
 
+
+def add_client_tools(server: Server) -> None:
+    """Tools that ask the client (sampling, elicitation), and one with a hand-written 2020-12 schema."""
     @server.tool()
     async def test_sampling(prompt: Annotated[str, "The prompt to send to the LLM"],
                             context: RequestContext) -> str:

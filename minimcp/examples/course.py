@@ -24,11 +24,12 @@ from datetime import datetime
 from importlib import resources as package_files
 from typing import Annotated, Any
 
-from ..jsonrpc import INVALID_PARAMS, RpcError
-from ..prompts import user
-from ..server import Server
-from ..session import RequestContext
-from ..tools import ToolError, embedded_resource, report_progress
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.server.content import embedded_resource
+from minimcp.server.prompts import user
+from minimcp.server.server import Server
+from minimcp.server.tools import ToolError, report_progress
+from minimcp.session.server import RequestContext
 
 INSTRUCTIONS = (
     "The course server of MCP from Scratch. It knows a small catalogue of courses and a calendar."
@@ -69,7 +70,8 @@ MAX_STEPS = 100
 def load_data() -> dict[str, Any]:
     """The example's data, read afresh from the JSON file shipped with the package."""
     text = package_files.files("minimcp.examples").joinpath("course_data.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def plain(text: str) -> str:
@@ -85,13 +87,18 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
     """
     data = data if data is not None else load_data()
     courses: dict[str, dict[str, Any]] = {course["id"]: course for course in data["courses"]}
-    users: list[dict[str, Any]] = data["users"]
-    events: dict[str, list[dict[str, str]]] = data["events"]
-
     server = Server("course-server", "0.1.0", title="MCP from Scratch: course server",
                     instructions=INSTRUCTIONS)
+    add_calendar(server, data["events"])  # lesson 04: tools
+    add_course_tools(server, courses, step_delay)
+    add_resources(server, courses, data["users"])  # lesson 05: resources and templates
+    add_similar_prompt(server, courses)  # lesson 06: prompts
+    add_other_prompts(server, courses)
+    return server
 
-    # -- lesson 04: tools ---------------------------------------------------------------------------
+
+def add_calendar(server: Server, events: dict[str, list[dict[str, str]]]) -> None:
+    """The notes' calendar tool: ``read_events(date)``."""
     # --8<-- [start:read_events]
     @server.tool(title="Read calendar events", description="Read calendar events for a given day",
                  input_schema=READ_EVENTS_SCHEMA)
@@ -110,6 +117,9 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
         return f"Events for {date}:\n" + "\n".join(f"- {e['time']} {e['title']}" for e in day)
     # --8<-- [end:read_events]
 
+
+def add_course_tools(server: Server, courses: dict[str, dict[str, Any]], step_delay: float) -> None:
+    """Two tools over the catalogue: one with an output schema, one long and reporting progress."""
     # --8<-- [start:find_similar_courses]
     @server.tool(title="Find similar courses", output_schema=SIMILAR_COURSES_SCHEMA)
     def find_similar_courses(
@@ -151,7 +161,9 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
                 f"most common topic: {tag} ({count} courses).")
     # --8<-- [end:run_analysis]
 
-    # -- lesson 05: resources and templates ----------------------------------------------------
+
+def add_resources(server: Server, courses: dict[str, dict[str, Any]], users: list[dict[str, Any]]) -> None:
+    """The notes' resources: ``courses://all``, ``users://all`` and the template ``courses://{id}``."""
     # --8<-- [start:resources]
     @server.resource("courses://all", name="courses", title="All Courses",
                      description="Complete list of courses available in the catalog",
@@ -170,7 +182,9 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
         return courses.get(id)  # None: no such course, and the client gets -32002
     # --8<-- [end:resources]
 
-    # -- lesson 06: prompts -----------------------------------------------------------------------
+
+def add_similar_prompt(server: Server, courses: dict[str, dict[str, Any]]) -> None:
+    """The notes' prompt ``course-similar-by-name``: names, which the user knows, to IDs."""
     # --8<-- [start:prompts]
     @server.prompt(name="course-similar-by-name", title="Find similar courses by name",
                    description="Given one or more course names, build a prompt that asks the LLM to "
@@ -197,6 +211,9 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
             text += f" No course matched {', '.join(map(repr, missing))}; say so."
         return text
 
+
+def add_other_prompts(server: Server, courses: dict[str, dict[str, Any]]) -> None:
+    """Two more prompts: one without arguments, one that embeds a resource."""
     @server.prompt(name="general-summary", title="General summary",
                    description="A reusable instruction to summarize content")
     def general_summary() -> str:
@@ -217,11 +234,3 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
                  "it takes."),
         ]
     # --8<-- [end:prompts]
-
-    return server
-
-
-if __name__ == "__main__":
-    from ..__main__ import main
-
-    raise SystemExit(main(["serve"]))

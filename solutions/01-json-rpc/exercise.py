@@ -3,13 +3,13 @@
 Three pieces, each a variation on something ``minimcp`` does:
 
 1. :func:`validate_message` -- a *strict* checker that lists **every** problem of a message.
-   ``minimcp.jsonrpc.parse`` stops at the first problem, because it only needs one error code to
+   ``minimcp.rpc.jsonrpc.parse`` stops at the first problem, because it only needs one error code to
    answer with; a validator for humans (a linter, a test, a debugging proxy) should say everything
    that is wrong at once.
 2. :class:`PendingRequests` -- the table a peer keeps of its own requests still waiting for an
    answer: it issues ids, matches answers by id (they may arrive in any order), rejects answers
    nobody is waiting for, and fails everything when the connection closes. It is the heart of
-   ``minimcp.connection.Connection.request``, taken out on its own.
+   ``minimcp.rpc.connection.Connection.request``, taken out on its own.
 3. :func:`answer_batch` -- JSON-RPC 2.0 *batches*, answered the way plain JSON-RPC (and MCP revision
    2025-03-26) did. MCP removed batches in revision 2025-06-18, and ``minimcp`` refuses them: build
    them once, to see what was removed.
@@ -25,21 +25,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from minimcp.connection import ConnectionClosed
-from minimcp.jsonrpc import (
-    INTERNAL_ERROR,
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    ErrorResponse,
-    Message,
-    Notification,
-    Request,
-    RequestId,
-    Response,
-    RpcError,
-    from_dict,
-    to_dict,
-)
+from minimcp.rpc import ConnectionClosed, ErrorResponse, Message, Notification, Request, RequestId, Response, RpcError
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, from_dict, to_dict
 
 # ----------------------------------------------------------------------------------------------
 # 1. A strict validator
@@ -50,8 +37,8 @@ def validate_message(obj: Any) -> list[str]:
     """Every problem that keeps ``obj`` (already decoded from JSON) from being a valid MCP message.
 
     Return an empty list when ``obj`` is a valid request, notification, result or error response.
-    Otherwise return one string per problem, written exactly as below (the text after ``->``),
-    each at most once, in any order (the tests sort them).
+    Otherwise return one string per problem, written exactly as below and in the two helpers'
+    docstrings (the text after ``->``), each at most once, in any order (the tests sort them).
 
     **The whole thing.** If one of these applies, return it alone:
 
@@ -63,11 +50,43 @@ def validate_message(obj: Any) -> list[str]:
     * no ``jsonrpc`` member -> ``missing "jsonrpc"``
     * ``jsonrpc`` is not exactly the string ``"2.0"`` -> ``"jsonrpc" must be "2.0"``
 
-    **The kind** is decided by the members present: a ``method`` makes it a request (with an
-    ``id``) or a notification (without); otherwise a ``result`` or an ``error`` makes it a
-    response; otherwise -> ``no "method", "result" or "error"``.
+    **The kind** is decided by the members present, and each kind has its own helper:
 
-    **A request or notification** (it has ``method``):
+    * a ``method`` makes it a request (with an ``id``) or a notification (without): add the
+      problems :func:`request_problems` finds;
+    * otherwise a ``result`` or an ``error`` makes it a response: add the problems
+      :func:`response_problems` finds;
+    * otherwise -> ``no "method", "result" or "error"``.
+    """
+    # BEGIN SOLUTION: the shape first; then "jsonrpc"; then the kind, adding what its helper finds
+    if isinstance(obj, list):
+        return ["batch: MCP sends one message at a time"]
+    if not isinstance(obj, dict):
+        return ["not an object"]
+
+    problems: list[str] = []
+    if "jsonrpc" not in obj:
+        problems.append('missing "jsonrpc"')
+    elif obj["jsonrpc"] != "2.0":
+        problems.append('"jsonrpc" must be "2.0"')
+
+    # "method" decides first: a request that also carries a "result" is still judged as a request,
+    # and request_problems tells it that the "result" is one member too many.
+    if "method" in obj:
+        problems += request_problems(obj)
+    elif "result" in obj or "error" in obj:
+        problems += response_problems(obj)
+    else:
+        problems.append('no "method", "result" or "error"')
+    return problems
+    # END SOLUTION
+
+
+def request_problems(message: dict[str, Any]) -> list[str]:
+    """The problems of a request or a notification: a ``message`` (a dict) that has a ``method``.
+
+    :func:`validate_message` has checked the shape and ``jsonrpc`` already; look only at the
+    members below. Return one string per problem, written exactly as after ``->``:
 
     * ``method`` is not a string -> ``"method" must be a string``
     * ``method`` starts with ``rpc.`` (JSON-RPC reserves those names for itself)
@@ -81,7 +100,36 @@ def validate_message(obj: Any) -> list[str]:
     * it also has ``result`` or ``error``
       -> ``a request or notification has no "result" or "error"``
 
-    **A response** (no ``method``; it has ``result`` or ``error``):
+    Careful: in Python ``True`` is an ``int``, but JSON's ``true`` is no integer; and JSON's
+    ``1.0`` decodes to a float, which is no integer either (:func:`_is_id`, below, minds both).
+    """
+    # BEGIN SOLUTION: one `if` per rule, appending to a list
+    problems: list[str] = []
+    method = message["method"]
+    if not isinstance(method, str):
+        problems.append('"method" must be a string')
+    elif method.startswith("rpc."):
+        problems.append('"method" names starting with "rpc." are reserved')
+    if "id" in message and not _is_id(message["id"]):  # no "id" at all: a notification
+        problems.append('"id" must be a string or an integer')
+    if "params" in message:
+        params = message["params"]
+        if not isinstance(params, dict):
+            problems.append('"params" must be an object')
+        elif "_meta" in params and not isinstance(params["_meta"], dict):
+            problems.append('"params._meta" must be an object')
+    if "result" in message or "error" in message:
+        problems.append('a request or notification has no "result" or "error"')
+    return problems
+    # END SOLUTION
+
+
+def response_problems(message: dict[str, Any]) -> list[str]:
+    """The problems of a response: a ``message`` (a dict) with no ``method`` and a ``result`` or an
+    ``error`` (or both, wrongly).
+
+    :func:`validate_message` has checked the shape and ``jsonrpc`` already; look only at the
+    members below. Return one string per problem, written exactly as after ``->``:
 
     * both ``result`` and ``error`` -> ``a response has "result" or "error", not both``
     * it has a ``result`` and no ``id`` -> ``missing "id"``
@@ -96,59 +144,31 @@ def validate_message(obj: Any) -> list[str]:
       -> ``"error.message" must be a string``
 
     Careful: in Python ``True`` is an ``int``, but JSON's ``true`` is no integer; and JSON's
-    ``1.0`` decodes to a float, which is no integer either.
+    ``1.0`` decodes to a float, which is no integer either (:func:`_is_id` and :func:`_is_int`,
+    below, mind both).
     """
-    # BEGIN SOLUTION: the shape first; then "jsonrpc"; then one branch per kind, appending as you go
-    if isinstance(obj, list):
-        return ["batch: MCP sends one message at a time"]
-    if not isinstance(obj, dict):
-        return ["not an object"]
-
+    # BEGIN SOLUTION: "result" and "id" first (an error-only answer may lack an id), then "error"
     problems: list[str] = []
-    if "jsonrpc" not in obj:
-        problems.append('missing "jsonrpc"')
-    elif obj["jsonrpc"] != "2.0":
-        problems.append('"jsonrpc" must be "2.0"')
-
-    if "method" in obj:  # a request or a notification
-        method = obj["method"]
-        if not isinstance(method, str):
-            problems.append('"method" must be a string')
-        elif method.startswith("rpc."):
-            problems.append('"method" names starting with "rpc." are reserved')
-        if "id" in obj and not _is_id(obj["id"]):
+    if "result" in message and "error" in message:
+        problems.append('a response has "result" or "error", not both')
+    if "result" in message:
+        if "id" not in message:
+            problems.append('missing "id"')
+        elif not _is_id(message["id"]):
             problems.append('"id" must be a string or an integer')
-        if "params" in obj:
-            params = obj["params"]
-            if not isinstance(params, dict):
-                problems.append('"params" must be an object')
-            elif "_meta" in params and not isinstance(params["_meta"], dict):
-                problems.append('"params._meta" must be an object')
-        if "result" in obj or "error" in obj:
-            problems.append('a request or notification has no "result" or "error"')
-    elif "result" in obj or "error" in obj:  # a response
-        if "result" in obj and "error" in obj:
-            problems.append('a response has "result" or "error", not both')
-        if "result" in obj:
-            if "id" not in obj:
-                problems.append('missing "id"')
-            elif not _is_id(obj["id"]):
-                problems.append('"id" must be a string or an integer')
-            if not isinstance(obj["result"], dict):
-                problems.append('"result" must be an object')
-        elif obj.get("id") is not None and not _is_id(obj["id"]):
-            problems.append('"id" must be a string or an integer')
-        if "error" in obj:
-            error = obj["error"]
-            if not isinstance(error, dict):
-                problems.append('"error" must be an object')
-            else:
-                if not _is_int(error.get("code")):
-                    problems.append('"error.code" must be an integer')
-                if not isinstance(error.get("message"), str):
-                    problems.append('"error.message" must be a string')
-    else:
-        problems.append('no "method", "result" or "error"')
+        if not isinstance(message["result"], dict):
+            problems.append('"result" must be an object')
+    elif message.get("id") is not None and not _is_id(message["id"]):
+        problems.append('"id" must be a string or an integer')
+    if "error" in message:
+        error = message["error"]
+        if not isinstance(error, dict):
+            problems.append('"error" must be an object')
+        else:
+            if not _is_int(error.get("code")):
+                problems.append('"error.code" must be an integer')
+            if not isinstance(error.get("message"), str):
+                problems.append('"error.message" must be a string')
     return problems
     # END SOLUTION
 
@@ -213,7 +233,7 @@ class PendingRequests:
     def open(self) -> tuple[int, asyncio.Future[Any]]:
         """Issue the next id and a fresh future for its answer (call it inside a running event loop).
 
-        Raise :class:`~minimcp.connection.ConnectionClosed` once :meth:`close` has been called.
+        Raise :class:`~minimcp.rpc.connection.ConnectionClosed` once :meth:`close` has been called.
         """
         # BEGIN SOLUTION: asyncio.get_running_loop().create_future()
         if self._closed:
@@ -227,8 +247,8 @@ class PendingRequests:
     def resolve(self, answer: Response | ErrorResponse) -> None:
         """Wake the request that ``answer`` answers, and stop tracking it.
 
-        * a :class:`~minimcp.jsonrpc.Response`: its future's result is ``answer.result``;
-        * an :class:`~minimcp.jsonrpc.ErrorResponse`: its future raises
+        * a :class:`~minimcp.rpc.jsonrpc.Response`: its future's result is ``answer.result``;
+        * an :class:`~minimcp.rpc.jsonrpc.ErrorResponse`: its future raises
           ``RpcError(answer.code, answer.message, answer.data, id=answer.id)``;
         * an answer whose id is not waiting (unknown, answered already, given up with
           :meth:`forget`, or ``None``) raises :class:`UnknownAnswer` and changes nothing.
@@ -307,78 +327,84 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     """Answer one incoming text as a JSON-RPC 2.0 server would, batches included.
 
     MCP revision 2025-03-26 required this ("MUST support receiving JSON-RPC batches"); revision
-    2025-06-18 removed batches, and ``minimcp.jsonrpc.parse`` refuses them. Here you build them.
+    2025-06-18 removed batches, and ``minimcp.rpc.jsonrpc.parse`` refuses them. Here you build them.
     Return the text to send back, or ``None`` when nothing must be sent.
 
-    ``handler`` is awaited once for every valid request and notification. For a request, its
-    return value is the ``result`` (``None`` becomes ``{}``); if it raises ``RpcError`` the answer
-    is an error with that code, message and data; any other exception becomes ``-32603``
-    (``INTERNAL_ERROR``) with the message ``"Internal error: <the exception>"``. For a
-    notification the return value and any exception are ignored: a notification is never answered.
-
-    The rules (https://www.jsonrpc.org/specification#batch):
+    This function decodes the text and puts the answers together; :func:`answer_one` (below)
+    answers each message, calling ``handler``. The rules (https://www.jsonrpc.org/specification#batch):
 
     * not JSON at all -> a single error object, ``-32700`` (``PARSE_ERROR``), id ``null``;
     * an empty array ``[]`` -> a single error object (not an array), ``-32600`` (``INVALID_REQUEST``),
       id ``null``;
     * one object (not an array) -> handled on its own: its answer as a single object, or ``None``;
     * a non-empty array -> every element is handled as if it had arrived on its own, and their
-      answers go back together in **one JSON array**, in the order of the elements:
+      answers go back together in **one JSON array**, in the order of the elements. An element
+      with no answer (a notification, say) has no entry in the array, and if no element has an
+      answer at all, return ``None``: never an empty array.
 
-      - a valid request -> its result or error response;
-      - a notification -> nothing (no entry in the array);
-      - an element that is not an object -> a ``-32600`` error with id ``null``;
-      - an object that is not a valid message -> the error ``minimcp.jsonrpc.from_dict`` raises,
-        with its code and its id (``RpcError.id``, ``None`` if unreadable) -- unless the
-        ``RpcError`` says it is not ``answerable`` (a broken notification): then nothing;
-      - a response (``Response``/``ErrorResponse``): this exercise plays the server's side, so it
-        is ignored (nothing);
-
-      and if, after all that, there is no answer at all, return ``None``: never an empty array.
-
-    Run a batch's requests **concurrently** (``asyncio.gather``), as JSON-RPC allows: one slow
-    request must not hold up the others. Encode each answer with ``minimcp.jsonrpc.to_dict`` and
+    Run a batch's elements **concurrently** (``asyncio.gather``), as JSON-RPC allows: one slow
+    request must not hold up the others. Encode each answer with ``minimcp.rpc.jsonrpc.to_dict`` and
     the whole reply with ``json.dumps``.
     """
-    # BEGIN SOLUTION: json.loads (mind ValueError), then one inner function that answers one element
+    # BEGIN SOLUTION: json.loads (mind ValueError); then answer_one for the lone message or each element
     def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
-    async def answer_one(element: Any) -> Message | None:
-        """The answer to one element of a batch (or to a lone message), or None if it gets none."""
-        if not isinstance(element, dict):
-            return ErrorResponse(None, INVALID_REQUEST, "A JSON-RPC message must be a JSON object")
-        try:
-            message = from_dict(element)
-        except RpcError as err:
-            return err.to_response() if err.answerable else None
-        if isinstance(message, Notification):
-            try:
-                await handler(message)
-            except Exception:  # nobody is waiting for an answer, so there is nobody to tell
-                pass
-            return None
-        if not isinstance(message, Request):  # a Response or ErrorResponse: not ours to answer
-            return None
-        try:
-            result = await handler(message)
-        except RpcError as err:
-            return ErrorResponse(message.id, err.code, err.message, err.data)
-        except Exception as exc:
-            return ErrorResponse(message.id, INTERNAL_ERROR, f"Internal error: {exc}")
-        return Response(message.id, {} if result is None else result)
-
     try:
         decoded = json.loads(text)
-    except (ValueError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # a very deep nesting raises RecursionError
         return dumps(to_dict(ErrorResponse(None, PARSE_ERROR, f"Parse error: {exc}")))
     if not isinstance(decoded, list):
-        answer = await answer_one(decoded)
+        answer = await answer_one(decoded, handler)
         return None if answer is None else dumps(to_dict(answer))
     if not decoded:
         return dumps(to_dict(ErrorResponse(None, INVALID_REQUEST, "An empty batch is an invalid request")))
 
-    answers = await asyncio.gather(*(answer_one(element) for element in decoded))
+    # gather runs the elements concurrently and still returns their answers in the batch's order.
+    answers = await asyncio.gather(*(answer_one(element, handler) for element in decoded))
     replies = [to_dict(answer) for answer in answers if answer is not None]
     return dumps(replies) if replies else None
+    # END SOLUTION
+
+
+async def answer_one(element: Any, handler: Handler) -> Message | None:
+    """The answer to one message (a lone one, or one element of a batch), or ``None`` if it gets none.
+
+    ``element`` is already decoded from JSON. What it gets:
+
+    * a valid request -> ``handler`` is awaited with it. Its return value is the ``result`` of a
+      ``Response`` (``None`` becomes ``{}``); if it raises ``RpcError`` the answer is an
+      ``ErrorResponse`` with that code, message and data; any other exception becomes ``-32603``
+      (``INTERNAL_ERROR``) with the message ``"Internal error: <the exception>"``;
+    * a notification -> ``handler`` is awaited with it too, but its return value and any exception
+      are ignored: a notification is never answered (``None``);
+    * not an object -> a ``-32600`` (``INVALID_REQUEST``) error with id ``None``;
+    * an object that is not a valid message -> the error ``minimcp.rpc.jsonrpc.from_dict`` raises,
+      with its code and its id (``RpcError.id``, ``None`` if unreadable) -- unless the
+      ``RpcError`` says it is not ``answerable`` (a broken notification): then ``None``;
+    * a response (``Response``/``ErrorResponse``): this exercise plays the server's side, so it
+      is ignored (``None``).
+    """
+    # BEGIN SOLUTION: not a dict; then from_dict (mind RpcError); then one branch per kind of message
+    if not isinstance(element, dict):
+        return ErrorResponse(None, INVALID_REQUEST, "A JSON-RPC message must be a JSON object")
+    try:
+        message = from_dict(element)
+    except RpcError as err:
+        return err.to_response() if err.answerable else None
+    if isinstance(message, Notification):
+        try:
+            await handler(message)
+        except Exception:  # nobody is waiting for an answer, so there is nobody to tell
+            pass
+        return None
+    if not isinstance(message, Request):  # a Response or ErrorResponse: not ours to answer
+        return None
+    try:
+        result = await handler(message)
+    except RpcError as err:
+        return ErrorResponse(message.id, err.code, err.message, err.data)
+    except Exception as exc:
+        return ErrorResponse(message.id, INTERNAL_ERROR, f"Internal error: {exc}")
+    return Response(message.id, {} if result is None else result)
     # END SOLUTION

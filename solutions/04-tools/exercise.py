@@ -2,7 +2,8 @@
 
 minimcp derives a tool's ``inputSchema`` from its Python signature, validates arguments with the
 ``jsonschema`` library, and its host prefixes every tool with its server's name
-(``minimcp/tools.py``, ``minimcp/host.py``). You build three variations that go further:
+(``minimcp/server/schema.py``, ``minimcp/server/tools.py``, ``minimcp/host/host.py``). You build
+three variations that go further:
 
 1. **A schema from a signature**, for more of Python's types than minimcp knows: enums,
    dataclasses and ``TypedDict`` parameters, tuples (with JSON Schema 2020-12's ``prefixItems``),
@@ -77,16 +78,8 @@ def type_schema(annotation: Any) -> dict[str, Any]:
     * ``Literal[a, b, ...]`` → ``{"enum": [a, b, ...]}``, plus ``"type"`` when all the values have
       the same JSON type (``Literal["a", "b"]`` → ``{"enum": ["a", "b"], "type": "string"}``);
     * a subclass of ``enum.Enum`` → the same, with the members' *values*, in definition order;
-    * a union (``Optional[T]``, ``T | None``, ``int | str``) → the schemas of its members, in order.
-      If every one of them is exactly ``{"type": <name>}``, merge them into one list of types:
-      ``str | None`` → ``{"type": ["string", "null"]}``. Otherwise
-      ``{"anyOf": [<schema>, <schema>, ...]}``;
-    * ``list[T]`` → ``{"type": "array", "items": <schema of T>}``; bare ``list`` →
-      ``{"type": "array"}``; ``tuple[T, ...]`` is a ``list[T]``;
-    * ``tuple[A, B, ...]`` (fixed length n) → ``{"type": "array", "prefixItems": [<A>, <B>, ...],
-      "minItems": n, "maxItems": n}`` (``prefixItems`` is how draft 2020-12 describes a tuple);
-    * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare ``dict``
-      → ``{"type": "object"}``. JSON object keys are strings: another key type is a ``TypeError``;
+    * a union (``Optional[T]``, ``T | None``, ``int | str``), a ``list``, a ``tuple`` or a ``dict``,
+      bare or with parameters → the schema :func:`container_schema` (below) makes;
     * a dataclass or a ``TypedDict`` → an object schema made by :func:`object_schema` (below);
     * anything else → ``TypeError`` naming the annotation.
     """
@@ -110,6 +103,36 @@ def type_schema(annotation: Any) -> dict[str, Any]:
         return _enum_schema(list(args))
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return _enum_schema([member.value for member in annotation])
+    # Bare `list` and `dict` have no origin; bare `tuple` is not a container here (its length and
+    # item types are unknown), so it falls through to the TypeError.
+    if annotation is list or annotation is dict or origin in (Union, types.UnionType, list, tuple, dict):
+        return container_schema(annotation)
+    is_dataclass = dataclasses.is_dataclass(annotation) and isinstance(annotation, type)
+    if is_dataclass or typing.is_typeddict(annotation):
+        return object_schema(annotation)
+    raise TypeError(f"no JSON Schema for {annotation!r}")
+    # END SOLUTION
+
+
+def container_schema(annotation: Any) -> dict[str, Any]:
+    """The JSON Schema of a union, a ``list``, a ``tuple`` or a ``dict`` hint.
+
+    :func:`type_schema` sends only these here; the schemas of the types inside come from
+    :func:`type_schema` again. The rules:
+
+    * a union (``Optional[T]``, ``T | None``, ``int | str``) → the schemas of its members, in order.
+      If every one of them is exactly ``{"type": <name>}``, merge them into one list of types, each
+      name once: ``str | None`` → ``{"type": ["string", "null"]}``. Otherwise
+      ``{"anyOf": [<schema>, <schema>, ...]}``;
+    * ``list[T]`` → ``{"type": "array", "items": <schema of T>}``; bare ``list`` →
+      ``{"type": "array"}``; ``tuple[T, ...]`` is a ``list[T]``;
+    * ``tuple[A, B, ...]`` (fixed length n) → ``{"type": "array", "prefixItems": [<A>, <B>, ...],
+      "minItems": n, "maxItems": n}`` (``prefixItems`` is how draft 2020-12 describes a tuple);
+    * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare ``dict``
+      → ``{"type": "object"}``. JSON object keys are strings: another key type is a ``TypeError``.
+    """
+    # BEGIN SOLUTION: get_origin and get_args tell the four apart; one branch each
+    origin, args = get_origin(annotation), get_args(annotation)
     if origin is Union or origin is types.UnionType:
         options = [type_schema(arg) for arg in args]
         if all(list(option) == ["type"] and isinstance(option["type"], str) for option in options):
@@ -119,27 +142,20 @@ def type_schema(annotation: Any) -> dict[str, Any]:
                     names.append(option["type"])
             return {"type": names}
         return {"anyOf": options}
-    if annotation is list:
-        return {"type": "array"}
-    if origin is list:
+    if annotation is list or origin is list:
         return {"type": "array", "items": type_schema(args[0])} if args else {"type": "array"}
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": type_schema(args[0])}
         return {"type": "array", "prefixItems": [type_schema(arg) for arg in args],
                 "minItems": len(args), "maxItems": len(args)}
-    if annotation is dict:
-        return {"type": "object"}
-    if origin is dict:
+    if annotation is dict or origin is dict:
         if not args:
             return {"type": "object"}
         if args[0] is not str:
             raise TypeError(f"JSON object keys are strings, not {args[0]!r}")
         return {"type": "object", "additionalProperties": type_schema(args[1])}
-    is_dataclass = dataclasses.is_dataclass(annotation) and isinstance(annotation, type)
-    if is_dataclass or typing.is_typeddict(annotation):
-        return object_schema(annotation)
-    raise TypeError(f"no JSON Schema for {annotation!r}")
+    raise TypeError(f"no JSON Schema for {annotation!r}")  # type_schema never sends anything else
     # END SOLUTION
 
 
@@ -358,33 +374,50 @@ def check_arguments(schema: dict[str, Any], value: Any, path: str = "arguments")
     1. ``type`` (see :func:`is_type`): ``"{path}: expected {names}, got {json_type(value)}"``
        where ``names`` is the name, or the names joined with ``" or "`` (``expected string or
        null``). If the type is wrong, stop here: no other message for this value;
-    2. ``enum`` (compare with :func:`same_json_value`): ``"{path}: must be one of {options}"``,
-       the options written as JSON and joined with ``", "``: ``must be one of "celsius",
-       "fahrenheit"``;
-    3. numbers only (integers and floats, never booleans): ``minimum`` → ``"{path}: must be >=
-       {minimum}"``, ``maximum`` → ``"{path}: must be <= {maximum}"``;
-    4. strings only: ``minLength`` → ``"{path}: must be at least {n} characters long"``,
-       ``maxLength`` → ``"{path}: must be at most {n} characters long"``, ``pattern`` (found
-       anywhere in the string, as ``re.search``) → ``"{path}: must match the pattern {pattern}"``;
-    5. objects (dicts) only: first each name of ``required`` missing from the object, in the
-       schema's order: ``'{path}: missing required property "{name}"'``; then each key of the
-       object, in the object's order: a key in ``properties`` is checked against its schema at
-       ``{path}.{key}``; otherwise, if ``additionalProperties`` is ``False``:
-       ``'{path}: unexpected property "{key}"'``, followed by ``' (did you mean "{name}"?)'`` when
-       ``difflib.get_close_matches(key, <the names in properties>, n=1, cutoff=0.6)`` finds a
-       name; if it is a schema, the value is checked against it at ``{path}.{key}``;
-    6. arrays (lists) only: with ``items``, each element at ``{path}[{index}]``.
+    2. the keywords that judge the value itself, ``enum``, ``minimum``, ``maximum``,
+       ``minLength``, ``maxLength`` and ``pattern``: the messages :func:`value_problems` gives;
+    3. objects (dicts) only, the keywords that judge what is inside, ``required``, ``properties``
+       and ``additionalProperties``: the messages :func:`object_problems` gives;
+    4. arrays (lists) only: with ``items``, each element at ``{path}[{index}]``.
     """
     # BEGIN SOLUTION: type first (and stop if wrong), then the keyword groups in the docstring's order
-    problems: list[str] = []
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(is_type(value, name) for name in names):
+            # One message is enough: "must be >= 1" means nothing to a value of the wrong type.
             return [f"{path}: expected {' or '.join(names)}, got {json_type(value)}"]
+    problems = value_problems(schema, value, path)
+    if isinstance(value, dict):
+        problems += object_problems(schema, value, path)
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for index, item in enumerate(value):
+            problems += check_arguments(schema["items"], item, f"{path}[{index}]")
+    return problems
+    # END SOLUTION
+
+
+def value_problems(schema: dict[str, Any], value: Any, path: str) -> list[str]:
+    """What ``enum``, ``minimum``, ``maximum``, ``minLength``, ``maxLength`` and ``pattern`` say
+    about ``value`` (whose type :func:`check_arguments` has checked already), in this order:
+
+    1. ``enum`` (compare with :func:`same_json_value`): ``"{path}: must be one of {options}"``,
+       the options written as JSON and joined with ``", "``: ``must be one of "celsius",
+       "fahrenheit"``;
+    2. numbers only (integers and floats, never booleans): ``minimum`` → ``"{path}: must be >=
+       {minimum}"``, ``maximum`` → ``"{path}: must be <= {maximum}"``;
+    3. strings only: ``minLength`` → ``"{path}: must be at least {n} characters long"``,
+       ``maxLength`` → ``"{path}: must be at most {n} characters long"``, ``pattern`` (found
+       anywhere in the string, as ``re.search``) → ``"{path}: must match the pattern {pattern}"``.
+
+    A keyword that does not apply to the value's type is skipped: ``minimum`` says nothing about
+    a string. ``[]`` when every keyword is satisfied.
+    """
+    # BEGIN SOLUTION: enum for any value; then the number keywords, then the string keywords
+    problems: list[str] = []
     if "enum" in schema and not any(same_json_value(value, option) for option in schema["enum"]):
         options = ", ".join(json.dumps(option, ensure_ascii=False) for option in schema["enum"])
         problems.append(f"{path}: must be one of {options}")
-    if json_type(value) in ("integer", "number"):
+    if json_type(value) in ("integer", "number"):  # json_type, so that True is no number
         if "minimum" in schema and value < schema["minimum"]:
             problems.append(f"{path}: must be >= {schema['minimum']}")
         if "maximum" in schema and value > schema["maximum"]:
@@ -396,26 +429,41 @@ def check_arguments(schema: dict[str, Any], value: Any, path: str = "arguments")
             problems.append(f"{path}: must be at most {schema['maxLength']} characters long")
         if "pattern" in schema and not re.search(schema["pattern"], value):
             problems.append(f"{path}: must match the pattern {schema['pattern']}")
-    if isinstance(value, dict):
-        properties = schema.get("properties", {})
-        for name in schema.get("required", []):
-            if name not in value:
-                problems.append(f'{path}: missing required property "{name}"')
-        extra = schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if key in properties:
-                problems += check_arguments(properties[key], item, f"{path}.{key}")
-            elif extra is False:
-                message = f'{path}: unexpected property "{key}"'
-                close = difflib.get_close_matches(key, list(properties), n=1, cutoff=0.6)
-                if close:
-                    message += f' (did you mean "{close[0]}"?)'
-                problems.append(message)
-            elif isinstance(extra, dict):
-                problems += check_arguments(extra, item, f"{path}.{key}")
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for index, item in enumerate(value):
-            problems += check_arguments(schema["items"], item, f"{path}[{index}]")
+    return problems
+    # END SOLUTION
+
+
+def object_problems(schema: dict[str, Any], value: dict[str, Any], path: str) -> list[str]:
+    """What ``required``, ``properties`` and ``additionalProperties`` say about the object
+    ``value``, in this order:
+
+    1. each name of ``required`` missing from the object, in the schema's order:
+       ``'{path}: missing required property "{name}"'``;
+    2. then each key of the object, in the object's order: a key in ``properties`` is checked
+       against its schema with :func:`check_arguments` at ``{path}.{key}``; otherwise, if
+       ``additionalProperties`` is ``False``: ``'{path}: unexpected property "{key}"'``, followed by
+       ``' (did you mean "{name}"?)'`` when ``difflib.get_close_matches(key, <the names in
+       properties>, n=1, cutoff=0.6)`` finds a name; if it is a schema, the value is checked
+       against it at ``{path}.{key}``. Without ``additionalProperties``, any other key is allowed.
+    """
+    # BEGIN SOLUTION: required first; then one pass over the object's keys, recursing with check_arguments
+    problems: list[str] = []
+    properties = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in value:
+            problems.append(f'{path}: missing required property "{name}"')
+    extra = schema.get("additionalProperties", True)  # JSON Schema's default: anything goes
+    for key, item in value.items():
+        if key in properties:
+            problems += check_arguments(properties[key], item, f"{path}.{key}")
+        elif extra is False:
+            message = f'{path}: unexpected property "{key}"'
+            close = difflib.get_close_matches(key, list(properties), n=1, cutoff=0.6)
+            if close:
+                message += f' (did you mean "{close[0]}"?)'
+            problems.append(message)
+        elif isinstance(extra, dict):
+            problems += check_arguments(extra, item, f"{path}.{key}")
     return problems
     # END SOLUTION
 

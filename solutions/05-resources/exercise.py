@@ -1,9 +1,9 @@
 """Lesson 05 exercise: three things a resource server and its host need beyond what minimcp does.
 
-1. **URI templates beyond level 1.** ``minimcp.resources`` matches only ``{id}``. Real servers want
-   ``file:///{+path}`` (a value that may contain ``/``) and ``search://courses{?q,level}`` (optional
-   query parameters). Write ``expand`` (values → URI, as RFC 6570 says) and ``match`` (URI → values,
-   the same rules run backwards).
+1. **URI templates beyond level 1.** ``minimcp.server.uri_templates`` matches only ``{id}``. Real
+   servers want ``file:///{+path}`` (a value that may contain ``/``) and
+   ``search://courses{?q,level}`` (optional query parameters). Write ``expand`` (values → URI, as
+   RFC 6570 says) and ``match`` (URI → values, the same rules run backwards).
 2. **A safe resolver for a virtual ``file://`` tree.** The spec says ``file://`` resources "do not need
    to map to an actual physical filesystem". Here ``file:///notes/a.txt`` means ``<root>/notes/a.txt``:
    the URI's path is *relative to a root folder*. Write ``safe_join`` so that no URI, however

@@ -375,7 +375,7 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
         raise SlashError(f"/{name} takes at most {len(order)} argument(s)")
 
     arguments: dict[str, str] = {}
-    for key, value in [*zip(order, positional), *((key, value) for key, _, value in named)]:
+    for key, value in [*zip(order, positional, strict=False), *((key, value) for key, _, value in named)]:
         if key in arguments:
             raise SlashError(f"Argument given twice: {key}")
         arguments[key] = value

@@ -1,18 +1,19 @@
 """Lesson 08 exercise: three pieces of Streamable HTTP, each a step beyond what minimcp does.
 
-1. **A resumable stream, from the client's side.** ``minimcp.http_client`` reads an SSE stream with
-   ``SSEParser`` and, when the connection drops, comes back with ``Last-Event-ID`` after ``retry``
-   milliseconds. Write the bookkeeping of one such stream yourself, over as many connections as it
-   takes: the HTML standard's line rules, every message exactly once and in order, the id to resume
-   from (the last *complete* event's, never one cut in half), and how long to wait before each
-   reconnection (``retry``, then longer and longer while connections bring nothing new).
-2. **An event store with a byte budget.** ``minimcp.event_store.MemoryEventStore`` counts events. A
-   message may be 50 bytes or 4 MiB, so count bytes instead: per stream, per session and in all,
-   forgetting the least recently used session first when memory runs out, with an expiry driven by
-   a clock you can pass in, and an exact answer when a replay is impossible.
-3. **Accept, to the letter of RFC 9110.** ``minimcp.http`` checks that ``Accept`` lists both types
-   (or a wildcard) and ignores the weights: ``application/json;q=0`` slips through. Parse the header
-   with its ``q`` values, parameters and quoted strings, and decide between 406, JSON and SSE.
+1. **A resumable stream, from the client's side.** ``minimcp.transports.http.client`` reads an SSE
+   stream with ``SSEParser`` and, when the connection drops, comes back with ``Last-Event-ID`` after
+   ``retry`` milliseconds. Write the bookkeeping of one such stream yourself, over as many
+   connections as it takes: the HTML standard's line rules, every message exactly once and in order,
+   the id to resume from (the last *complete* event's, never one cut in half), and how long to wait
+   before each reconnection (``retry``, then longer and longer while connections bring nothing new).
+2. **An event store with a byte budget.** ``minimcp.transports.event_store.MemoryEventStore`` counts
+   events. A message may be 50 bytes or 4 MiB, so count bytes instead: per stream, per session and
+   in all, forgetting the least recently used session first when memory runs out, with an expiry
+   driven by a clock you can pass in, and an exact answer when a replay is impossible.
+3. **Accept, to the letter of RFC 9110.** ``minimcp.transports.http`` checks that ``Accept`` lists
+   both types (or a wildcard) and ignores the weights: ``application/json;q=0`` slips through. Parse
+   the header with its ``q`` values, parameters and quoted strings, and decide between 406, JSON and
+   SSE.
 
 Check your work with ``python tools/check.py 08``. Only the standard library is needed.
 """

@@ -10,18 +10,13 @@ import json
 
 import pytest
 
-from minimcp.connection import ConnectionClosed
-from minimcp.jsonrpc import (
+from minimcp.rpc import ConnectionClosed, ErrorResponse, Notification, Request, Response, RpcError
+from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
-    ErrorResponse,
-    Notification,
-    Request,
-    Response,
-    RpcError,
     from_dict,
 )
 

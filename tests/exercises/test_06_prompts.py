@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from minimcp.client import Client
-from minimcp.connection import memory_pair
 from minimcp.examples.course import build_server, load_data
-from minimcp.jsonrpc import RpcError
+from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server
 from minimcp.session import RequestContext
 

@@ -14,9 +14,9 @@ import asyncio
 import sys
 from typing import Any
 
-from minimcp.connection import Connection
-from minimcp.jsonrpc import METHOD_NOT_FOUND, Request, RpcError
-from minimcp.stdio import stdio_server_transport
+from minimcp.rpc import Connection, Request, RpcError
+from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND
+from minimcp.transports.stdio import stdio_server_transport
 
 
 async def handle(request: Request) -> Any:

@@ -1,0 +1,57 @@
+"""Where a :class:`~minimcp.client.client.Client` meets a cable: one function per transport.
+
+Each opens its cable, wraps it in a client, performs the handshake, and closes everything when the
+``async with`` block ends. The client is the same object whatever the cable::
+
+    async with stdio_client(["python", "-m", "minimcp", "serve"]) as client: ...       # lesson 02
+    async with websocket_client("ws://127.0.0.1:8765/mcp") as client: ...               # lesson 07
+    async with http_client("http://127.0.0.1:8000/mcp") as client: ...                 # lesson 08
+
+Options named in :data:`CLIENT_OPTIONS` (``name``, ``on_notification``…) go to the client; every
+other option goes to the cable (``cwd`` for a child process, ``origin`` for a WebSocket, ``on_http``
+for Streamable HTTP…).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from minimcp.client.client import Client
+from minimcp.rpc.connection import Transport
+from minimcp.transports.http.client import HttpClientTransport
+from minimcp.transports.process import spawn
+from minimcp.transports.websocket import connect_websocket
+
+#: The options that belong to the :class:`Client`; the rest belong to the cable.
+CLIENT_OPTIONS = ("name", "version", "capabilities", "on_notification", "on_request", "on_list_changed")
+
+
+@asynccontextmanager
+async def connected(open_cable: Callable[..., Awaitable[Transport]], *args: Any,
+                    **options: Any) -> AsyncIterator[Client]:
+    """Open a cable with ``open_cable(*args, **cable_options)`` and yield an initialized client over it."""
+    client_options = {key: options.pop(key) for key in CLIENT_OPTIONS if key in options}
+    transport = await open_cable(*args, **options)
+    async with Client(transport, **client_options) as client:
+        yield client
+
+
+def stdio_client(command: Sequence[str], **options: Any) -> AbstractAsyncContextManager[Client]:
+    """Start ``command`` as a child process and yield an initialized client to it (lesson 02)."""
+    return connected(spawn, command, **options)
+
+
+def websocket_client(url: str, **options: Any) -> AbstractAsyncContextManager[Client]:
+    """Connect to ``ws://…`` and yield an initialized client; leaving the block closes with 1000 (lesson 07)."""
+    return connected(connect_websocket, url, **options)
+
+
+async def _http_cable(url: str, **options: Any) -> Transport:
+    return HttpClientTransport(url, **options)
+
+
+def http_client(url: str, **options: Any) -> AbstractAsyncContextManager[Client]:
+    """An initialized client over Streamable HTTP to ``http://…/mcp`` (lesson 08)."""
+    return connected(_http_cable, url, **options)

@@ -1,0 +1,148 @@
+"""The conversation a host keeps, and what a model must be able to do with it (lessons 04–06).
+
+A chat is a list of :class:`ChatMessage`: the system prompt, the user's words, the model's answers
+and tool calls, the tools' results, the resources and prompts the host pasted. A :class:`Model`
+reads the list and the tools on offer and answers with text or with a :class:`ToolCall`. The helpers
+at the end turn MCP's content blocks into the plain text a model reads, and write the system prompt.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+# -- The conversation -----------------------------------------------------------------------------
+# --8<-- [start:messages]
+@dataclass(frozen=True)
+class ToolCall:
+    """What a model says when it wants a tool: which one (prefixed name) and with what arguments."""
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ChatMessage:
+    """One message of the conversation, in the roles chat models know (notes §3).
+
+    * ``system``: the rules of the game, written by the host (and the tools it may use);
+    * ``user``: what the person wrote, or what the host pasted on their behalf: a resource's
+      content (``resource`` says which) or a prompt's messages (``prompt`` says which);
+    * ``assistant``: the model's words, or its request for a tool (``tool_call``);
+    * ``tool``: a tool's result, handed back to the model (``name`` says which tool, ``is_error``
+      whether it failed).
+    """
+
+    role: Role
+    content: str
+    tool_call: ToolCall | None = None
+    name: str | None = None
+    is_error: bool = False
+    resource: str | None = None
+    prompt: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The message as JSON, without the fields it does not use."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_call is not None:
+            out["tool_call"] = {"name": self.tool_call.name, "arguments": self.tool_call.arguments}
+        for key in ("name", "resource", "prompt"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.is_error:
+            out["is_error"] = True
+        return out
+
+    def __str__(self) -> str:
+        if self.tool_call is not None:
+            arguments = json.dumps(self.tool_call.arguments, ensure_ascii=False)
+            return f"assistant → {self.tool_call.name} {arguments}"
+        if self.role == "tool":
+            return f"tool {self.name}{' (error)' if self.is_error else ''}: {self.content}"
+        origin = f" [{self.resource or self.prompt}]" if (self.resource or self.prompt) else ""
+        return f"{self.role}{origin}: {self.content}"
+# --8<-- [end:messages]
+
+
+# --8<-- [start:model]
+class Model(Protocol):
+    """Anything that reads a conversation and either answers in text or asks for one tool.
+
+    ``messages`` starts with the system prompt; ``tools`` are the tools it announces, as the
+    servers listed them but with prefixed names. A real LLM client fits here: send both to the
+    LLM's API and turn its reply into a ``str`` or a :class:`ToolCall`.
+    """
+
+    async def respond(self, messages: list[ChatMessage], tools: list[dict[str, Any]]) -> str | ToolCall: ...
+# --8<-- [end:model]
+
+
+# -- Turning MCP content into text a model reads --------------------------------------------------
+def content_text(content: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """The text of one content block, or of a list of them (tool results, prompt messages)."""
+    blocks = content if isinstance(content, list) else [content]
+    return "\n".join(block_text(block) for block in blocks)
+
+
+def block_text(block: dict[str, Any]) -> str:
+    """One content block as text. Binary blocks become a short placeholder: this host is text-only."""
+    kind = block.get("type")
+    if kind == "text":
+        return str(block.get("text", ""))
+    if kind == "resource":  # an embedded resource: its contents travel inside the block
+        inner = block.get("resource", {})
+        return inner["text"] if "text" in inner else f"[{inner.get('mimeType', 'binary')} {inner.get('uri')}]"
+    if kind == "resource_link":
+        return f"[resource {block.get('uri')}]"
+    return f"[{kind} {block.get('mimeType', '')}]".replace(" ]", "]")  # image, audio, …
+
+
+def tool_result_text(result: dict[str, Any]) -> str:
+    """What the model sees of a ``tools/call`` result: its content, or its structured content."""
+    if result.get("content"):
+        return content_text(result["content"])
+    if "structuredContent" in result:
+        return json.dumps(result["structuredContent"], ensure_ascii=False)
+    return ""
+
+
+def resource_text(result: dict[str, Any]) -> str:
+    """The text of a ``resources/read`` result (a blob becomes a placeholder)."""
+    contents = result.get("contents", [])
+    return "\n".join(block_text({"type": "resource", "resource": item}) for item in contents)
+
+
+# -- The system prompt ----------------------------------------------------------------------------
+# --8<-- [start:system_prompt]
+def build_system_prompt(tools: list[dict[str, Any]], instructions: dict[str, str] | None = None) -> str:
+    """The system prompt: who the model is, and every tool it may use (name, description, schema).
+
+    Resources are *not* announced here (notes §6.2.4): the model cannot ask for them; the host
+    pastes them when it decides to. Each server's ``instructions`` from the handshake are added
+    at the end, as the spec suggests (basic/lifecycle, initialization).
+    """
+    lines = [
+        "You are a helpful assistant inside an MCP host.",
+        "To use a tool, reply with a tool call: the tool's name and its arguments as a JSON object",
+        "that follows the tool's input schema. When you know the answer, reply in plain text.",
+        "",
+        "# Tools",
+    ]
+    if not tools:
+        lines.append("(none)")
+    for tool in tools:
+        title = f" ({tool['title']})" if tool.get("title") else ""
+        lines += [
+            "",
+            f"## {tool['name']}{title}",
+            tool.get("description") or "(no description)",
+            f"Input schema: {json.dumps(tool.get('inputSchema', {}), ensure_ascii=False)}",
+        ]
+    for server, text in (instructions or {}).items():
+        lines += ["", f"# Instructions from the server {server!r}", text]
+    return "\n".join(lines)
+# --8<-- [end:system_prompt]

@@ -1,0 +1,26 @@
+"""Layer 1, the messages (lesson 01): JSON-RPC 2.0 and a symmetric connection.
+
+:mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.connection` (the :class:`Transport`
+interface and the :class:`Connection` over it), :mod:`.cables` (an in-memory cable and a tracing tap),
+:mod:`.aio` (two asyncio habits the whole stack shares).
+"""
+
+from minimcp.rpc.cables import MemoryTransport, TracingTransport, memory_pair
+from minimcp.rpc.connection import Connection, ConnectionClosed, Servable, Transport
+from minimcp.rpc.jsonrpc import (
+    ErrorResponse,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+    encode,
+    parse,
+)
+
+__all__ = [
+    "Connection", "ConnectionClosed", "ErrorResponse", "MemoryTransport", "Message", "Notification", "Request",
+    "RequestId", "Response", "RpcError", "Servable", "TracingTransport", "Transport", "encode", "memory_pair",
+    "parse",
+]

@@ -1,0 +1,74 @@
+"""Two cables that need no operating system: an in-memory pair, and a tap that records traffic (lesson 01).
+
+Tests and notebooks run a client and a server in one process over :func:`memory_pair`, and wrap
+either end in a :class:`TracingTransport` to print what really crosses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from minimcp.rpc.connection import ConnectionClosed, Transport
+from minimcp.rpc.jsonrpc import RequestId
+
+
+# --8<-- [start:memory]
+class MemoryTransport:
+    """The simplest cable: two queues in one process. Tests and notebooks use it."""
+
+    def __init__(self, inbox: asyncio.Queue[str | None], outbox: asyncio.Queue[str | None]) -> None:
+        self._inbox = inbox
+        self._outbox = outbox
+        self._closed = False
+
+    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+        if self._closed:
+            raise ConnectionClosed("this end of the cable is closed")
+        await self._outbox.put(message)
+
+    async def receive(self) -> str | None:
+        if self._closed:
+            return None
+        return await self._inbox.get()
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._outbox.put(None)  # the other side reads "end of stream"
+            await self._inbox.put(None)  # and so does our own reader
+
+
+def memory_pair() -> tuple[MemoryTransport, MemoryTransport]:
+    """Two connected transports: what one sends, the other receives."""
+    a_to_b: asyncio.Queue[str | None] = asyncio.Queue()
+    b_to_a: asyncio.Queue[str | None] = asyncio.Queue()
+    return MemoryTransport(b_to_a, a_to_b), MemoryTransport(a_to_b, b_to_a)
+# --8<-- [end:memory]
+
+
+# --8<-- [start:tracing]
+class TracingTransport:
+    """Wraps a transport and records every message that crosses it, as text, in order.
+
+    The notebooks use it to show real traffic: ``trace`` is called with ``("->", text)`` for what
+    this side sends and ``("<-", text)`` for what it receives.
+    """
+
+    def __init__(self, inner: Transport, trace: Callable[[str, str], None]) -> None:
+        self.inner = inner
+        self.trace = trace
+
+    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+        self.trace("->", message)
+        await self.inner.send(message, related_request_id)
+
+    async def receive(self) -> str | None:
+        message = await self.inner.receive()
+        if message is not None:
+            self.trace("<-", message)
+        return message
+
+    async def close(self) -> None:
+        await self.inner.close()
+# --8<-- [end:tracing]

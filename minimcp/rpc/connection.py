@@ -1,0 +1,295 @@
+"""A symmetric JSON-RPC connection over any transport (lesson 01).
+
+In MCP both sides send requests: the client calls ``tools/call``, the server may call ``ping`` or
+``sampling/createMessage`` back. So there is no "client connection" and "server connection", only
+one :class:`Connection` that does four jobs:
+
+1. **send requests** and wait for their answers: each request gets a fresh id and a future; when a
+   response with that id arrives, the future is resolved. Answers may arrive in any order.
+2. **answer incoming requests** through a handler; each runs in its own task, so a slow one never
+   blocks a quick one, and an exception becomes an error response, never a dead connection.
+3. **deliver notifications** to a handler.
+4. **fail cleanly**: when the other side goes away, every pending request fails with
+   :class:`ConnectionClosed` instead of waiting forever.
+
+The connection moves *text* through a :class:`Transport` and never looks at how the text travels.
+That is the course's one idea: the messages stay, only the cable changes.
+
+Every message the connection sends says which incoming request, if any, it belongs to
+(``related_request_id``): an answer belongs to its request, and so does a progress notice sent while
+answering it. Most cables ignore that; lesson 08's Streamable HTTP uses it to put each message on the
+right stream. ``python -m minimcp demo connection`` shows two connections talking over an in-memory cable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
+
+from minimcp.rpc.aio import TaskKeeper
+from minimcp.rpc.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    ErrorResponse,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+    describe,
+    encode,
+    parse,
+)
+
+log = logging.getLogger("minimcp.connection")
+
+
+# --8<-- [start:transport]
+class Transport(Protocol):
+    """Moves whole messages, as text, between two peers. Knows nothing of JSON-RPC or MCP.
+
+    ``receive`` returns one message's text, or None when the other side has gone for good. It may
+    raise :class:`~minimcp.rpc.jsonrpc.RpcError` for one bad frame (too large, not UTF-8) and still be
+    usable afterwards: the connection answers the error and reads on.
+
+    ``related_request_id`` names the incoming request a message belongs to (its answer, or a notice
+    sent while answering it), or is None. A cable with one stream (stdio, WebSocket) ignores it.
+    """
+
+    async def send(self, message: str, related_request_id: RequestId | None = None) -> None: ...
+
+    async def receive(self) -> str | None: ...
+
+    async def close(self) -> None: ...
+# --8<-- [end:transport]
+
+
+# --8<-- [start:defaults]
+class ConnectionClosed(Exception):
+    """The other side went away (or we closed) before the answer came."""
+
+
+#: What sending raises when the other side has simply gone: a closed cable, a broken pipe, a reset.
+PEER_GONE = (ConnectionClosed, ConnectionError)
+
+
+def log_send_failure(what: str, error: Exception) -> None:
+    """A message could not be sent. A peer that left is normal (a debug line); anything else is a bug
+    in a transport, and gets a warning with its traceback rather than hiding at debug level."""
+    if isinstance(error, PEER_GONE):
+        log.debug("could not send %s: the other side has gone (%s)", what, error)
+    else:
+        log.warning("could not send %s", what, exc_info=error)
+
+
+RequestHandler = Callable[[Request], Awaitable[Any]]
+NotificationHandler = Callable[[Notification], Awaitable[None]]
+
+class Servable(Protocol):
+    """Anything that serves one peer over one transport: a transport that accepts many peers (a
+    WebSocket or HTTP listener) calls ``serve`` once per peer. :class:`minimcp.server.Server` is one."""
+
+    async def serve(self, transport: Transport) -> None: ...
+
+
+
+async def no_such_method(request: Request) -> Any:
+    """The default request handler: nothing is served yet."""
+    raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+
+
+async def ignore(notification: Notification) -> None:
+    """The default notification handler: notifications nobody asked for are dropped."""
+# --8<-- [end:defaults]
+
+
+# --8<-- [start:connection]
+class Connection:
+    """One end of a JSON-RPC conversation. Call :meth:`run` (or :meth:`start`) to begin reading."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        on_request: RequestHandler = no_such_method,
+        on_notification: NotificationHandler = ignore,
+    ) -> None:
+        self.transport = transport
+        self.on_request = on_request
+        self.on_notification = on_notification
+        self._ids = itertools.count(1)  # 1, 2, 3…: readable in traces, unique for this connection
+        self._pending: dict[RequestId, asyncio.Future[Any]] = {}  # our requests awaiting answers
+        self._handling: dict[RequestId, asyncio.Task[None]] = {}  # their requests we are answering
+        self._reader: asyncio.Task[None] | None = None
+        self._tasks = TaskKeeper()  # a reference, so no running task is garbage-collected
+        self._transport_closed = False
+        #: how long requests already received may still run once the other side stops sending
+        self.grace_period = 1.0
+        self.closed = asyncio.Event()
+
+    # -- sending ---------------------------------------------------------------------------------
+    async def request(self, method: str, params: dict[str, Any] | None = None,
+                      timeout: float | None = None, related_request_id: RequestId | None = None) -> Any:
+        """Send a request and return its ``result``; raise :class:`RpcError` if it failed."""
+        if self.closed.is_set():
+            raise ConnectionClosed("the connection is closed")
+        request_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        try:
+            await self.send(Request(request_id, method, params), related_request_id)
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None,
+                     related_request_id: RequestId | None = None) -> None:
+        """Send a notification: fire and forget."""
+        await self.send(Notification(method, params), related_request_id)
+
+    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
+        await self.transport.send(encode(message), related_request_id)
+    # --8<-- [end:connection]
+
+    # -- receiving -------------------------------------------------------------------------------
+    # --8<-- [start:run]
+    async def run(self) -> None:
+        """Read messages until the transport ends, then fail whatever is still waiting."""
+        try:
+            while True:
+                try:
+                    text = await self.transport.receive()
+                    if text is None:  # end of stream: the other side has stopped sending
+                        await self._finish_answers()
+                        break
+                    message = parse(text)
+                except RpcError as err:  # a bad frame or bad JSON: answer it and read on
+                    await self._reject(err)
+                    continue
+                if isinstance(message, Notification):
+                    # Delivered in the reading loop itself, so notifications keep their order (progress
+                    # 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be quick, and must
+                    # never wait for an answer on this same connection: start a task for that.
+                    await self._deliver(message)
+                else:
+                    self._dispatch(message)
+        finally:
+            self._shut_down()
+
+    def _dispatch(self, message: Request | Response | ErrorResponse) -> None:
+        if isinstance(message, Request):
+            if message.id in self._handling:  # ids must be unique among requests in flight
+                error = RpcError(INVALID_REQUEST, f"Request id {message.id!r} is already in use",
+                                 id=message.id)
+                self._spawn(self._reject(error))
+                return
+            task = self._spawn(self._answer(message))
+            self._handling[message.id] = task
+            task.add_done_callback(functools.partial(self._forget_handling, message.id))
+        else:  # Response or ErrorResponse: wake up whoever sent the request
+            future = self._pending.get(message.id) if message.id is not None else None
+            if future is None or future.done():
+                log.warning("dropping an answer nobody is waiting for: %s", describe(message))
+            elif isinstance(message, Response):
+                future.set_result(message.result)
+            else:
+                future.set_exception(RpcError(message.code, message.message, message.data, id=message.id))
+    # --8<-- [end:run]
+
+    # --8<-- [start:answer]
+    async def _answer(self, request: Request) -> None:
+        """Run the handler for one request and send back exactly one answer."""
+        try:
+            result = await self.on_request(request)
+            answer: Message = Response(request.id, {} if result is None else result)
+        except RpcError as err:
+            answer = ErrorResponse(request.id, err.code, err.message, err.data)
+        except asyncio.CancelledError:
+            return  # cancelled on shutdown: nobody is left to answer
+        except Exception:  # a bug in a handler must never take the connection down
+            # The traceback goes to our log; the peer learns only that we failed, not our internals.
+            log.exception("handler for %s failed", request.method)
+            answer = ErrorResponse(request.id, INTERNAL_ERROR,
+                                   f"Internal error while handling {request.method!r}")
+        try:
+            await self.send(answer, related_request_id=request.id)
+        except (TypeError, ValueError):  # the handler returned something that is not JSON
+            log.exception("the result of %s is not JSON", request.method)
+            await self._reject(RpcError(INTERNAL_ERROR, f"Internal error while handling {request.method!r}",
+                                        id=request.id), related_request_id=request.id)
+        except Exception as error:  # the other side may be gone already; nothing more to do
+            log_send_failure(f"the answer to #{request.id}", error)
+    # --8<-- [end:answer]
+
+    def _forget_handling(self, request_id: RequestId, _task: asyncio.Task[None]) -> None:
+        """A request has been answered (or cancelled): its id may be used again."""
+        self._handling.pop(request_id, None)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        return self._tasks.spawn(work)
+
+    async def _deliver(self, notification: Notification) -> None:
+        try:
+            await self.on_notification(notification)
+        except Exception:
+            log.exception("notification handler for %s failed", notification.method)
+
+    async def _reject(self, err: RpcError, related_request_id: RequestId | None = None) -> None:
+        if not err.answerable:
+            log.warning("dropping a broken message that expects no answer: %s", err.message)
+            return
+        try:
+            await self.send(err.to_response(), related_request_id)
+        except Exception as error:
+            log_send_failure("an error response", error)
+
+    # -- lifetime --------------------------------------------------------------------------------
+    def start(self) -> asyncio.Task[None]:
+        """Run the reading loop in the background (a client does this; a server usually awaits run)."""
+        if self._reader is None:
+            self._reader = asyncio.create_task(self.run())
+        return self._reader
+
+    async def close(self) -> None:
+        """Close the transport and stop reading. Pending requests fail with ConnectionClosed."""
+        if self._transport_closed:
+            return
+        self._transport_closed = True
+        try:
+            await self.transport.close()
+        finally:
+            if self._reader is not None and not self._reader.done():
+                self._reader.cancel()
+                await asyncio.gather(self._reader, return_exceptions=True)
+            self._shut_down()
+
+    # --8<-- [start:shutdown]
+    async def _finish_answers(self) -> None:
+        """At end of stream, let the requests already received finish, for a moment.
+
+        A client that pipes a request and closes its end at once (``printf ... | python -m minimcp
+        serve``) still gets its answer. Our own requests can never be answered now: fail them first.
+        """
+        self._fail_pending()
+        if self._handling:
+            await asyncio.wait(set(self._handling.values()), timeout=self.grace_period)
+
+    def _fail_pending(self) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionClosed("the connection closed before the answer came"))
+
+    def _shut_down(self) -> None:
+        """The other side is gone: fail every pending request, stop every handler."""
+        if self.closed.is_set():
+            return
+        self.closed.set()
+        self._fail_pending()
+        for task in self._handling.values():
+            task.cancel()
+    # --8<-- [end:shutdown]

@@ -1,0 +1,134 @@
+"""The server's core: a table of methods, the capabilities it announces, and its sessions (lesson 03).
+
+:class:`ServerCore` is what every feature registry (tools, resources, prompts, logging, completion)
+plugs into: ``method(name)`` installs a handler, ``declare(capability)`` announces a capability in
+the handshake, ``announce(method)`` tells every connected client that something changed. It owns no
+cable: ``await core.serve(transport)`` runs one session over any transport, and a transport that
+carries many clients (WebSocket, Streamable HTTP) simply calls ``serve`` once per client.
+
+:class:`minimcp.server.Server` adds the friendly registration (``@server.tool()`` …) on top.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from minimcp.rpc.aio import TaskKeeper
+from minimcp.rpc.connection import Transport, log_send_failure
+from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Notification, RpcError
+from minimcp.server.pagination import DEFAULT_PAGE_SIZE
+from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
+from minimcp.session.server import RequestContext, ServerSession
+
+log = logging.getLogger("minimcp.server")
+
+Handler = Callable[[RequestContext], Awaitable[Any]]
+NotificationHandler = Callable[[ServerSession, Notification], Awaitable[None]]
+
+
+# --8<-- [start:server]
+class ServerCore:
+    """An MCP server: its identity, its capabilities, and a handler for each method it serves."""
+
+    #: The protocol revisions this server speaks, newest first (the handshake picks one).
+    protocol_versions: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
+
+    def __init__(self, name: str, version: str = "0.1.0", *, title: str | None = None,
+                 instructions: str | None = None, page_size: int = DEFAULT_PAGE_SIZE) -> None:
+        self.name = name
+        self.version = version
+        self.title = title
+        self._instructions = instructions
+        self._handlers: dict[str, Handler] = {}
+        self._notification_handlers: dict[str, NotificationHandler] = {}
+        self._capabilities: dict[str, Any] = {}
+        self.sessions: set[ServerSession] = set()  # every client connected right now
+        self.page_size = page_size  # how many items one tools/list (resources/list…) page carries
+        self._background = TaskKeeper()  # notifications on their way out
+
+    def method(self, name: str) -> Callable[[Handler], Handler]:
+        """Register the handler of a request method: ``@server.method("tools/list")``."""
+        def register(handler: Handler) -> Handler:
+            self._handlers[name] = handler
+            return handler
+        return register
+
+    def on_notification(self, name: str) -> Callable[[NotificationHandler], NotificationHandler]:
+        """Register the handler of a notification method the client may send."""
+        def register(handler: NotificationHandler) -> NotificationHandler:
+            self._notification_handlers[name] = handler
+            return handler
+        return register
+
+    def declare(self, capability: str, options: dict[str, Any] | None = None) -> None:
+        """Announce a capability in the handshake, e.g. ``declare("tools", {"listChanged": True})``."""
+        self._capabilities.setdefault(capability, {}).update(options or {})
+
+    async def serve(self, transport: Transport) -> None:
+        """Serve one client over ``transport`` until it goes away."""
+        session = ServerSession(transport, self)
+        self.sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+    # --8<-- [end:server]
+
+    # -- telling every client at once ------------------------------------------------------------
+    # --8<-- [start:broadcast]
+    async def broadcast(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """Send a notification to every session that has finished its handshake.
+
+        It belongs to no request (even when a handler broadcasts): on Streamable HTTP it travels on
+        each client's announcement channel.
+        """
+        for session in list(self.sessions):
+            if session.state != "ready":  # before `initialized`, the client is not listening yet
+                continue
+            try:
+                await session.notify(method, params)
+            except Exception as error:  # a client that just left must not stop the others' notices
+                log_send_failure(method, error)
+
+    def announce(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """:meth:`broadcast`, from plain (not async) code such as ``add_tool``: send it soon.
+
+        With no event loop running there is no session either, so there is nobody to tell.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if any(session.state == "ready" for session in self.sessions):
+            self._background.spawn(self.broadcast(method, params))
+    # --8<-- [end:broadcast]
+
+    # -- what ServerSession asks of us (minimcp.session.server.ServerApp) -------------------------
+    def info(self) -> dict[str, Any]:
+        info = {"name": self.name, "version": self.version}
+        if self.title:
+            info["title"] = self.title
+        return info
+
+    def capabilities(self) -> dict[str, Any]:
+        return {name: dict(options) for name, options in self._capabilities.items()}
+
+    def instructions(self) -> str | None:
+        return self._instructions
+
+    def knows(self, method: str) -> bool:
+        return method in self._handlers
+
+    async def handle(self, context: RequestContext) -> Any:
+        handler = self._handlers.get(context.request.method)
+        if handler is None:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {context.request.method}")
+        return await handler(context)
+
+    async def handle_notification(self, session: ServerSession, notification: Notification) -> None:
+        handler = self._notification_handlers.get(notification.method)
+        if handler is not None:
+            await handler(session, notification)

@@ -1,0 +1,136 @@
+"""Elicitation: the server asks the *user* a question (taught in "the client talks back").
+
+Sampling (:mod:`minimcp.server.sampling`) borrows the client's model; elicitation borrows its user. A tool
+that is missing something only a person can give, a name, a choice, a confirmation, sends
+``elicitation/create`` and the client shows the user a small form (spec 2025-11-25,
+client/elicitation):
+
+* A client that can do this declares ``elicitation`` in ``initialize``: ``{"form": {}}``,
+  ``{"url": {}}`` or both; an empty ``{}`` means form only (that is what clients said before
+  URL mode existed). The server **must not** send a mode the client did not declare:
+  :func:`elicit` and :func:`elicit_url` refuse with
+  :class:`~minimcp.server.sampling.CapabilityMissing` before anything is sent.
+* **Form mode** sends a ``message`` and a ``requestedSchema``: a deliberately small JSON Schema,
+  one flat object whose properties are strings (optionally with a ``format``), numbers, integers,
+  booleans, or enums (one value: ``enum`` or titled ``oneOf``; several: an ``array`` whose
+  ``items`` have ``enum`` or titled ``anyOf``). Each property may carry a ``default`` the form
+  starts from. Never use a form for passwords or keys: the client sees everything typed into it.
+* **URL mode** (new in 2025-11-25) sends a ``url`` for the user to open in a browser, for what
+  must *not* pass through the client (a payment, signing in to a third party), and an
+  ``elicitationId`` naming this interaction.
+* The answer has an ``action``: ``accept`` (with ``content``, the form's values, in form mode),
+  ``decline`` (the user said no) or ``cancel`` (the user closed the form). A server should handle
+  all three, and should check that accepted content fits the schema: :func:`elicit` does.
+
+Like sampling, the request travels while a tool is running, and the tool waits for the answer::
+
+    @server.tool()
+    async def book_table(context: RequestContext) -> str:
+        answer = await elicit(context, "How many people?", {
+            "type": "object",
+            "properties": {"people": {"type": "integer", "minimum": 1, "default": 2}},
+            "required": ["people"],
+        })
+        if answer["action"] != "accept":
+            return "Nothing booked."
+        return f"Booked for {answer['content']['people']}."
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minimcp.server.sampling import DEFAULT_TIMEOUT, CapabilityMissing, require_capability
+from minimcp.server.schema import make_validator, schema_problems
+from minimcp.server.tools import ToolError
+from minimcp.session.server import RequestContext, ServerSession
+
+ACTIONS = ("accept", "decline", "cancel")
+
+#: The property types a form may ask for (an "array" only as a multi-select enum).
+FORM_TYPES = {"string", "number", "integer", "boolean", "array"}
+
+
+# --8<-- [start:modes]
+def supports_mode(capability: dict[str, Any], mode: str) -> bool:
+    """Whether a client's ``elicitation`` capability covers ``mode`` ("form" or "url").
+
+    ``{}`` is form mode only, for clients older than URL mode.
+    """
+    if mode == "url":
+        return "url" in capability
+    return "form" in capability or "url" not in capability
+
+
+def require_mode(context: RequestContext, mode: str) -> None:
+    capability = require_capability(context, "elicitation", "elicitation/create")
+    if not supports_mode(capability, mode):
+        raise CapabilityMissing(f"The client's elicitation capability does not include {mode} mode")
+# --8<-- [end:modes]
+
+
+def check_form_schema(schema: dict[str, Any]) -> None:
+    """A form's schema must be one flat object of primitive properties; a broken one is the server's
+    bug, so it raises :class:`ValueError` (before anything is sent)."""
+    properties = schema.get("properties")
+    if schema.get("type") != "object" or not isinstance(properties, dict):
+        raise ValueError('a form\'s requestedSchema is {"type": "object", "properties": {...}}')
+    for name, prop in properties.items():
+        kind = prop.get("type") if isinstance(prop, dict) else None
+        if kind not in FORM_TYPES:
+            raise ValueError(f"form field {name!r}: the type must be one of {', '.join(sorted(FORM_TYPES))}")
+        if kind == "array":
+            items = prop.get("items")
+            if not (isinstance(items, dict) and ("enum" in items or "anyOf" in items)):
+                raise ValueError(f"form field {name!r}: an array is a multi-select, its items need "
+                                 '"enum" or "anyOf"')
+    make_validator(schema)  # and it must be a valid JSON Schema at all
+
+
+# --8<-- [start:elicit]
+async def elicit(context: RequestContext, message: str, requested_schema: dict[str, Any], *,
+                 timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """Ask the user to fill in a form; return the answer: ``{"action": ..., "content": {...}}``.
+
+    Accepted content that does not fit ``requested_schema`` raises :class:`~minimcp.server.tools.ToolError`.
+    """
+    require_mode(context, "form")
+    check_form_schema(requested_schema)
+    # "mode": "form" is the default, so we leave it out: clients older than 2025-11-25 never knew it.
+    params = {"message": message, "requestedSchema": requested_schema}
+    answer = await context.send_request("elicitation/create", params, timeout)
+    _check_action(answer)
+    if answer["action"] == "accept":
+        content = answer.get("content")
+        if not isinstance(content, dict):
+            raise ToolError('The user accepted the form but the client sent no "content"')
+        problems = schema_problems(make_validator(requested_schema), content)
+        if problems:
+            raise ToolError(f"The client's answer does not fit the requested schema: {'; '.join(problems)}")
+    return answer
+# --8<-- [end:elicit]
+
+
+async def elicit_url(context: RequestContext, message: str, url: str, elicitation_id: str, *,
+                     timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """Ask the user to open ``url`` (URL mode). ``accept`` means they agreed to go, not that they
+    finished: the server learns that on its own side, and may then send
+    :func:`elicitation_complete`."""
+    require_mode(context, "url")
+    params = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
+    answer = await context.send_request("elicitation/create", params, timeout)
+    _check_action(answer)
+    return answer
+
+
+async def elicitation_complete(session: ServerSession, elicitation_id: str) -> None:
+    """Tell the client that the out-of-band interaction ``elicitation_id`` has finished.
+
+    Only the session that received the URL may hear it: keep ``context.session`` until then.
+    """
+    await session.notify("notifications/elicitation/complete", {"elicitationId": elicitation_id})
+
+
+def _check_action(answer: Any) -> None:
+    if not (isinstance(answer, dict) and answer.get("action") in ACTIONS):
+        raise ToolError(f'The client\'s answer to elicitation/create has no valid "action": {answer!r}')

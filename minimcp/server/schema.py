@@ -1,0 +1,100 @@
+"""JSON Schema for tools: written from a function's signature, and checked with jsonschema (lesson 04).
+
+A tool's ``inputSchema`` tells the model which arguments exist, of which type, and which are
+required. Writing it by hand for every tool is tedious and drifts from the code, so the server reads
+the function's type hints (:func:`input_schema_for`); the arguments a client sends are then checked
+against it with the ``jsonschema`` library before the tool runs (:func:`schema_problems`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
+
+from minimcp.server.handlers import model_parameters
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+
+# --8<-- [start:schema]
+JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean",
+                              type(None): "null"}
+
+
+def schema_for(annotation: Any) -> dict[str, Any]:
+    """The JSON Schema of one Python type hint: the few types a tool's arguments need."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:  # Annotated[int, "description"] or Annotated[int, {"minimum": 1}]
+        schema = schema_for(args[0])
+        for extra in args[1:]:
+            if isinstance(extra, str):
+                schema["description"] = extra
+            elif isinstance(extra, dict):
+                schema.update(extra)
+        return schema
+    if annotation is Any or annotation is inspect.Parameter.empty:
+        return {}  # no hint: any JSON value
+    if annotation in JSON_TYPES:
+        return {"type": JSON_TYPES[annotation]}
+    if origin is Literal:  # Literal["celsius", "fahrenheit"]
+        schema = {"enum": list(args)}
+        kinds = {JSON_TYPES.get(type(value)) for value in args}
+        if len(kinds) == 1 and None not in kinds:
+            schema["type"] = kinds.pop()
+        return schema
+    if origin in (Union, types.UnionType):  # Optional[str], str | None, int | str
+        options = [schema_for(arg) for arg in args]
+        return options[0] if len(options) == 1 else {"anyOf": options}
+    if annotation is list or origin is list:
+        return {"type": "array", "items": schema_for(args[0])} if args else {"type": "array"}
+    if annotation is dict or origin is dict:
+        if len(args) == 2:
+            return {"type": "object", "additionalProperties": schema_for(args[1])}
+        return {"type": "object"}
+    raise TypeError(f"no JSON Schema for {annotation!r}: pass input_schema= to describe it yourself")
+
+
+def input_schema_for(function: Callable[..., Any]) -> dict[str, Any]:
+    """The ``inputSchema`` of a function: one property per parameter; no default means required.
+
+    A parameter named ``context`` is left out: it is not for the model, the server fills it in.
+    """
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for parameter in model_parameters(function):
+        properties[parameter.name] = schema_for(parameter.hint)
+        if parameter.required:
+            required.append(parameter.name)
+        elif isinstance(parameter.default, (str, int, float, bool, type(None))):
+            properties[parameter.name]["default"] = parameter.default
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False  # a misspelt argument is an error the model can fix
+    return schema
+# --8<-- [end:schema]
+
+
+def make_validator(schema: dict[str, Any]) -> Validator:
+    """A validator for ``schema``: JSON Schema 2020-12 unless the schema names another ``$schema``."""
+    # Imported here, on first use: importing jsonschema takes a noticeable moment, and a server
+    # that is never asked to call a tool (lessons 02-03 start this one often) should not pay for it.
+    import jsonschema
+
+    validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    validator_class.check_schema(schema)  # a broken schema is the server author's bug: say so loudly
+    return validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
+
+
+def schema_problems(validator: Validator, instance: Any) -> list[str]:
+    """Every way ``instance`` breaks the schema, one sentence each: ``date: 5 is not of type 'string'``."""
+    if validator.is_valid(instance):  # the usual case, and a quicker question than "every way it fails"
+        return []
+    problems = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.path]):
+        where = "/".join(str(part) for part in error.path)
+        problems.append(f"{where}: {error.message}" if where else error.message)
+    return problems

@@ -1,0 +1,178 @@
+"""The server's half of a session: the handshake, then every request handed to the app (lesson 03).
+
+A :class:`ServerSession` owns one :class:`~minimcp.rpc.connection.Connection` and never knows which
+cable it runs on. It keeps the :class:`~minimcp.session.lifecycle.Lifecycle` (the rules, with no
+I/O), answers ``initialize`` and ``ping`` itself, and passes everything else to its app, which is
+the :class:`minimcp.server.Server` of lessons 04–06 (anything with the :class:`ServerApp` methods).
+
+A handler gets a :class:`RequestContext`: the request, its session, and the means to speak *while
+answering*. What it sends through the context (a progress notice, a log line, a question back to the
+client) is marked as related to the request it answers, so that a cable with several streams
+(Streamable HTTP) puts it on that request's own stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from minimcp.rpc.connection import Connection, Transport
+from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Notification, Request, RequestId, RpcError
+from minimcp.session.lifecycle import Lifecycle
+
+
+@runtime_checkable
+class ClosesRequestStreams(Protocol):
+    """A transport that carries each request's answer on a stream of its own (Streamable HTTP), and
+    can end the connection under that stream while the stream itself lives on."""
+
+    def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool: ...
+
+
+# --8<-- [start:context]
+@dataclass
+class RequestContext:
+    """What a server handler knows about the request it is answering, and how it speaks meanwhile."""
+
+    session: ServerSession
+    request: Request
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.request.params or {}
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The request's ``_meta`` (e.g. its ``progressToken``), or an empty dict."""
+        meta = self.params.get("_meta")
+        return meta if isinstance(meta, dict) else {}
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """A notification that belongs to this request (progress, a log line)."""
+        await self.session.connection.notify(method, params, related_request_id=self.request.id)
+
+    async def send_request(self, method: str, params: dict[str, Any] | None = None,
+                           timeout: float | None = None) -> Any:
+        """A question back to the client, asked while answering this request (sampling, elicitation)."""
+        return await self.session.connection.request(method, params, timeout, related_request_id=self.request.id)
+
+    async def ping(self, timeout: float | None = 10.0) -> None:
+        await self.send_request("ping", timeout=timeout)
+# --8<-- [end:context]
+
+    # --8<-- [start:close_sse_stream]
+    def close_sse_stream(self, retry_ms: int | None = None) -> bool:
+        """End the HTTP connection carrying this request's SSE stream, without ending the stream.
+
+        The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the response
+        included (the spec's "polling", SEP-1699). A server does this to avoid holding a connection
+        open for a long task. False when the request did not arrive over a cable with such streams.
+        """
+        transport = self.session.connection.transport
+        if not isinstance(transport, ClosesRequestStreams):
+            return False
+        return transport.close_request_stream(self.request.id, retry_ms)
+    # --8<-- [end:close_sse_stream]
+
+
+class ServerApp(Protocol):
+    """What a session needs from the server it serves (:class:`minimcp.server.Server` is one).
+
+    ``handle`` answers any method past the handshake, raising ``RpcError(METHOD_NOT_FOUND)`` for
+    methods it does not know, and ``knows`` says whether it has a method at all.
+    """
+
+    protocol_versions: tuple[str, ...]
+
+    def info(self) -> dict[str, Any]: ...
+
+    def capabilities(self) -> dict[str, Any]: ...
+
+    def instructions(self) -> str | None: ...
+
+    def knows(self, method: str) -> bool: ...
+
+    async def handle(self, context: RequestContext) -> Any: ...
+
+    async def handle_notification(self, session: ServerSession, notification: Notification) -> None: ...
+
+
+# --8<-- [start:server_session]
+class ServerSession:
+    """The server's half of one client's session: lifecycle state, then dispatch to the app."""
+
+    def __init__(self, transport: Transport, app: ServerApp) -> None:
+        self.app = app
+        self.lifecycle = Lifecycle()
+        self.protocol_version: str | None = None
+        self.client_info: dict[str, Any] = {}
+        self.client_capabilities: dict[str, Any] = {}
+        #: The least severe log level this session's client wants to hear, chosen with
+        #: ``logging/setLevel`` (see :mod:`minimcp.server.logs`); None until the client chooses.
+        self.log_level: str | None = None
+        self.connection = Connection(transport, self._on_request, self._on_notification)
+
+    @property
+    def state(self) -> str:
+        """``new``, ``initializing`` or ``ready``: see :class:`~minimcp.session.lifecycle.Lifecycle`."""
+        return self.lifecycle.state
+
+    async def run(self) -> None:
+        """Serve until the client goes away."""
+        await self.connection.run()
+
+    async def _on_request(self, request: Request) -> Any:
+        method = request.method
+        if method == "initialize":
+            return self._initialize(request.params or {})
+        if method == "ping":  # allowed in every state, in both directions (basic/utilities/ping)
+            return {}
+        if not self.app.knows(method):
+            # Also what a 2026-07-28 client's probe `server/discover` gets, so that it falls back
+            # to the initialize handshake: -32601 says "I am an older server", not "I am broken".
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        self.lifecycle.check_request(method)
+        return await self.app.handle(RequestContext(self, request))
+    # --8<-- [end:server_session]
+
+    # --8<-- [start:initialize]
+    def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
+        agreed = self.lifecycle.initialize(params, self.app.protocol_versions)
+        self.protocol_version = agreed.protocol_version
+        self.client_info, self.client_capabilities = agreed.client_info, agreed.client_capabilities
+        result: dict[str, Any] = {
+            "protocolVersion": self.protocol_version,
+            "capabilities": self.app.capabilities(),
+            "serverInfo": self.app.info(),
+        }
+        if instructions := self.app.instructions():
+            result["instructions"] = instructions
+        return result
+    # --8<-- [end:initialize]
+
+    # --8<-- [start:initialized]
+    async def _on_notification(self, notification: Notification) -> None:
+        if notification.method == "notifications/initialized":
+            self.lifecycle.initialized()
+            return
+        await self.app.handle_notification(self, notification)
+    # --8<-- [end:initialized]
+
+    # -- the server speaks first ----------------------------------------------------------------
+    # --8<-- [start:server_ping]
+    async def ping(self, timeout: float | None = 10.0) -> None:
+        """Ask the client whether it is still there (an empty result means yes)."""
+        await self.connection.request("ping", timeout=timeout)
+    # --8<-- [end:server_ping]
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None,
+                     related_request_id: RequestId | None = None) -> None:
+        """A notification of the server's own (``list_changed``), or, with ``related_request_id``, one
+        that belongs to a request being answered."""
+        await self.connection.notify(method, params, related_request_id)
+
+    async def request(self, method: str, params: dict[str, Any] | None = None,
+                      timeout: float | None = None) -> Any:
+        return await self.connection.request(method, params, timeout)
+
+

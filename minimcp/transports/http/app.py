@@ -1,0 +1,295 @@
+"""Streamable HTTP: the same server over POST, GET and DELETE, with resumable SSE (lesson 08).
+
+One URL, the **MCP endpoint** (``http://127.0.0.1:8000/mcp``), and three HTTP methods
+(spec 2025-11-25, basic/transports, "Streamable HTTP"):
+
+* **POST** carries one JSON-RPC message from the client. A notification or a response is answered
+  ``202 Accepted``. A request is answered either with one JSON object (``application/json``) or with
+  an SSE stream (``text/event-stream``) that carries the request's progress and ends with its
+  response. The server chooses: a request answered quickly gets JSON; one that sends something
+  before its answer (progress, a log line, a question back) or that is still running after
+  ``stream_after`` seconds gets a stream.
+* **GET** opens the *announcement channel*: an SSE stream for what the server says on its own, such
+  as ``notifications/tools/list_changed``. With a ``Last-Event-ID`` header it instead *resumes* a
+  stream that dropped (a POST's or the GET's own): the server replays what came after that event.
+* **DELETE** ends the session.
+
+The ``initialize`` response carries an ``Mcp-Session-Id`` header; every later request carries it
+back, and ``MCP-Protocol-Version`` too. Behind each session id sits an ordinary session served by
+``server.serve`` over a :class:`~minimcp.transports.http.sessions.SessionTransport`, exactly as over
+stdio and WebSocket: this module turns HTTP requests into messages on that transport, and the session
+module routes the messages the session sends onto the right SSE stream. Neither knows anything of
+tools, resources or prompts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable
+from typing import Protocol
+
+from minimcp.rpc.connection import Servable
+from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, PARSE_ERROR, ErrorResponse, Request, RpcError, parse
+from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
+from minimcp.transports.framing import DEFAULT_MAX_FRAME
+from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
+from minimcp.transports.http.asgi import (
+    HttpRequest,
+    Receive,
+    Refusal,
+    Scope,
+    Send,
+    read_body,
+    send_refusal,
+    send_response,
+)
+from minimcp.transports.http.routing import answer_as
+from minimcp.transports.http.sessions import HttpSession, SessionManager
+from minimcp.transports.http.streams import CloseConnection, Exchange, pump
+
+log = logging.getLogger("minimcp.http")
+
+SESSION_HEADER = "mcp-session-id"
+VERSION_HEADER = "mcp-protocol-version"
+
+
+class McpServer(Servable, Protocol):
+    """What the endpoint needs of the server behind it (:class:`minimcp.server.Server` is one): ``serve``
+    a session over a transport, the protocol versions it speaks, and whether it has a method at all."""
+
+    protocol_versions: tuple[str, ...]
+
+    def knows(self, method: str) -> bool: ...
+
+
+# --8<-- [start:app]
+class StreamableHTTP:
+    """The ASGI application: one MCP endpoint in front of one server."""
+
+    def __init__(self, server: McpServer, *, path: str = "/mcp", event_store: EventStore | None = None,
+                 allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = (),
+                 max_body: int = DEFAULT_MAX_FRAME, max_sessions: int = 1000,
+                 session_timeout: float = 600.0, stream_after: float = 0.5, retry_ms: int = 1000,
+                 keepalive: float = 15.0, max_streams: int = 100) -> None:
+        self.server = server
+        self.path = path
+        self.event_store = event_store if event_store is not None else MemoryEventStore()
+        self.manager = SessionManager(server, self.event_store, max_sessions=max_sessions,
+                                      session_timeout=session_timeout, max_streams=max_streams)
+        self.allowed_hosts = {host.lower() for host in allowed_hosts}  # besides this machine's names
+        self.allowed_origins = {origin.lower().rstrip("/") for origin in allowed_origins}
+        self.max_body = max_body  # bytes in one POST
+        self.stream_after = stream_after  # seconds a request may take and still be answered as JSON
+        self.retry_ms = retry_ms  # what the priming event tells clients to wait before reconnecting
+        self.keepalive = keepalive  # seconds of silence before a stream gets a keep-alive comment
+
+    @property
+    def sessions(self) -> dict[str, HttpSession]:
+        """Every open session, by id."""
+        return self.manager.sessions
+
+    async def close(self) -> None:
+        """End every session (their open streams close too): the server is going away."""
+        await self.manager.close()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        self.manager.start_reaper()
+        request = HttpRequest.from_scope(scope)
+        try:
+            self.check_guards(request)
+            if request.method == "POST":
+                await self.post(request, receive, send)
+            elif request.method == "GET":
+                await self.get(request, receive, send)
+            else:  # DELETE (check_guards let nothing else through)
+                session = self.session_for(request)
+                await session.end()
+                await send_response(send, 200)
+        except Refusal as refusal:
+            await send_refusal(send, refusal)
+        except ConnectionError as error:
+            log.debug("%s %s: %s", request.method, request.path, error)
+    # --8<-- [end:app]
+
+    # --8<-- [start:guards]
+    def check_guards(self, request: HttpRequest) -> None:
+        """What every request must pass before anything else happens."""
+        # DNS rebinding: a web page from evil.example can make the browser resolve evil.example to
+        # 127.0.0.1 and talk to us. The browser still sends `Host: evil.example` and its `Origin`.
+        host = request.headers.get("host", "")
+        if not host_allowed(host, self.allowed_hosts):
+            raise Refusal(421, f"Misdirected request: host {hostname_of(host)!r} is not served here")
+        origin = request.headers.get("origin")
+        if origin is not None and not origin_allowed(origin, self.allowed_origins):  # lesson 07's rule too
+            raise Refusal(403, f"Forbidden: origin {origin!r} is not allowed")
+        if request.path != self.path:
+            raise Refusal(404, f"Not found: the MCP endpoint is {self.path}")
+        if request.method not in ("POST", "GET", "DELETE"):
+            raise Refusal(405, f"Method not allowed: {request.method}", headers={"allow": "GET, POST, DELETE"})
+
+    # --8<-- [end:guards]
+
+    # --8<-- [start:session_for]
+    def session_for(self, request: HttpRequest) -> HttpSession:
+        """The session a request names: 400 without an id, 404 for one we do not (or no longer) know."""
+        session_id = request.headers.get(SESSION_HEADER)
+        if session_id is None:
+            raise Refusal(400, "Bad Request: missing Mcp-Session-Id header")
+        session = self.manager.sessions.get(session_id)
+        if session is None:
+            raise Refusal(404, "Session not found: it expired or was ended; initialize a new one")
+        version = request.headers.get(VERSION_HEADER)
+        versions = self.server.protocol_versions
+        if version is not None and version not in versions:
+            raise Refusal(400, f"Bad Request: unsupported MCP-Protocol-Version {version!r} "
+                          f"(supported: {', '.join(versions)})")
+        session.last_active = time.monotonic()
+        return session
+    # --8<-- [end:session_for]
+
+    # --8<-- [start:post]
+    async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
+        if not (request.accepts("application/json") and request.accepts("text/event-stream")):
+            raise Refusal(406, "Not Acceptable: Accept must list application/json and text/event-stream")
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            raise Refusal(415, "Unsupported Media Type: the body must be application/json")
+        body = await read_body(receive, self.max_body)
+        try:
+            text = body.decode("utf-8")
+            message = parse(text)
+        except UnicodeDecodeError:
+            raise Refusal(400, "Parse error: the body is not UTF-8", PARSE_ERROR) from None
+        except RpcError as error:  # not JSON (-32700), or not one JSON-RPC message (-32600)
+            raise Refusal(400, error.message, error.code, request_id=error.id) from None
+
+        if isinstance(message, Request) and message.method == "initialize" \
+                and SESSION_HEADER not in request.headers:
+            session = self.manager.new_session()
+        else:
+            try:
+                session = self.session_for(request)
+            except Refusal as refusal:
+                # A request no session could answer (the 2026-07-28 probe `server/discover`) gets
+                # "method not found", so that a newer client falls back to the handshake.
+                if refusal.status == 400 and isinstance(message, Request) \
+                        and not self.server.knows(message.method) and message.method != "ping":
+                    raise Refusal(400, f"Method not found: {message.method}", METHOD_NOT_FOUND,
+                                  request_id=message.id) from None
+                raise
+        if not isinstance(message, Request):  # a notification, or the client's answer to us
+            session.deliver(text)
+            await send_response(send, 202)
+            return
+        if message.id in session.exchanges:
+            raise Refusal(400, f"Request id {message.id!r} is already in use", request_id=message.id)
+        session.busy += 1
+        try:
+            await self.answer(session, message, text, send, receive)
+        finally:
+            session.busy -= 1
+            session.last_active = time.monotonic()
+    # --8<-- [end:post]
+
+    # --8<-- [start:answer]
+    async def answer(self, session: HttpSession, request: Request, text: str, send: Send,
+                     receive: Receive) -> None:
+        """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
+        exchange = session.exchanges[request.id] = Exchange()
+        session.deliver(text)
+        initialize = request.method == "initialize"
+        try:  # initialize is always quick and never streams: its answer must say if a session exists
+            await asyncio.wait_for(exchange.arrived, None if initialize else self.stream_after)
+        except asyncio.TimeoutError:
+            pass  # still running, with nothing said yet: stream it
+        how = answer_as(exchange.first())
+        if how == "gone":
+            raise Refusal(404, "Session not found: it was ended while the request ran")
+        if how == "json":
+            await self.answer_json(session, exchange.answer(), initialize, send)
+        else:
+            await self.answer_sse(session, exchange, initialize, send, receive)
+
+    async def answer_json(self, session: HttpSession, answer: str, initialize: bool, send: Send) -> None:
+        """The answer came before anything else: one plain JSON body."""
+        headers = {}
+        if initialize:
+            if isinstance(parse(answer), ErrorResponse):
+                await session.end()  # a failed handshake opens no session
+            else:
+                headers[SESSION_HEADER] = session.id
+        await send_response(send, 200, answer.encode(), "application/json", headers)
+
+    async def answer_sse(self, session: HttpSession, exchange: Exchange, initialize: bool, send: Send,
+                         receive: Receive) -> None:
+        """A stream. Its first event primes the client with an id to resume from; then comes what the
+        request said while we waited, then (route() sends straight to the stream from now on) the rest."""
+        stream = exchange.stream = session.new_stream()
+        closing: list[CloseConnection] = []
+
+        def earlier() -> list[tuple[str, bool]]:
+            waiting, exchange.pending = exchange.pending, []
+            closing.extend(item for item in waiting if isinstance(item, CloseConnection))
+            return [item for item in waiting if isinstance(item, tuple)]
+
+        listener, priming = await stream.open(earlier)
+        if closing:
+            stream.close_connection(closing[0].retry_ms)
+        headers = {SESSION_HEADER: session.id} if initialize else {}
+        await pump(send, receive, stream, listener, [priming], headers, self.retry_ms, self.keepalive)
+    # --8<-- [end:answer]
+
+    # --8<-- [start:get]
+    async def get(self, request: HttpRequest, receive: Receive, send: Send) -> None:
+        if not request.accepts("text/event-stream"):
+            raise Refusal(406, "Not Acceptable: Accept must list text/event-stream")
+        session = self.session_for(request)
+        last_event_id = request.headers.get("last-event-id")
+        if last_event_id is None:  # the announcement channel, from now on
+            stream = session.announcements
+            listener, priming = await stream.open()
+            first = [priming]
+        else:  # resuming a stream: replay what came after that event, then go on
+            stream_id = _stream_of(last_event_id)
+            found = session.streams.get(stream_id) if stream_id else None
+            if found is None:
+                raise Refusal(400, f"Bad Request: Last-Event-ID {last_event_id!r} names no stream "
+                              "of this session")
+            stream = found
+            listener = stream.attach()
+            try:
+                _, first = await self.event_store.events_after(last_event_id)
+            except UnknownEventId as error:
+                stream.detach(listener)
+                raise Refusal(400, f"Bad Request: cannot resume: {error}") from None
+        session.busy += 1
+        try:
+            await pump(send, receive, stream, listener, first, {}, self.retry_ms, self.keepalive)
+        finally:
+            session.busy -= 1
+            session.last_active = time.monotonic()
+    # --8<-- [end:get]
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            event = await receive()
+            if event["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif event["type"] == "lifespan.shutdown":
+                await self.manager.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def _stream_of(event_id: str) -> str | None:
+    try:
+        return parse_event_id(event_id)[0]
+    except UnknownEventId:
+        return None

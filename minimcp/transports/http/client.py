@@ -1,0 +1,300 @@
+"""The client's side of Streamable HTTP (lesson 08), on httpx.
+
+:class:`HttpClientTransport` is a Transport like the stdio and WebSocket ones: ``send`` one message,
+``receive`` the next. Underneath, every message the client sends is its own POST, and what comes back
+arrives three ways:
+
+* a JSON body, for a request answered quickly;
+* an SSE stream on the POST, for a request that takes longer (its progress, then its answer);
+* the GET stream, the *announcement channel*, for what the server says on its own.
+
+The transport keeps what the spec asks a client to keep (basic/transports): the ``Mcp-Session-Id``
+from the ``initialize`` response, sent back on every request with ``MCP-Protocol-Version``; the last
+event id of every stream, so that a dropped stream is **resumed** with ``GET`` and
+``Last-Event-ID`` after the server's ``retry`` delay, a bounded number of times; on ``404`` for its
+session id, a **new session** (the handshake again, then the message that failed); and on
+``close()``, a ``DELETE`` that ends the session.
+
+:func:`minimcp.client.http_client` gives an initialized :class:`~minimcp.client.Client` over it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from minimcp.rpc.aio import TaskKeeper
+from minimcp.rpc.jsonrpc import (
+    INTERNAL_ERROR,
+    ErrorResponse,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+    encode,
+    parse,
+)
+from minimcp.transports.http.handshake import Handshake, SessionExpired, content_type
+from minimcp.transports.sse import SSEParser
+
+log = logging.getLogger("minimcp.http_client")
+
+
+# --8<-- [start:transport]
+class HttpClientTransport:
+    """A Transport over Streamable HTTP: POST to send, JSON or SSE to receive, GET to listen."""
+
+    def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
+                 timeout: float = 30.0, http: httpx.AsyncClient | None = None,
+                 listen: bool = True, on_http: Callable[[str], None] | None = None) -> None:
+        self.url = url
+        self.session_id: str | None = None
+        self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
+        self.max_retries = max_retries  # reconnections in a row before a stream is given up
+        self.listen = listen  # open the GET announcement channel after the handshake
+        self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
+        self.last_event_ids: dict[str, str] = {}  # "get", or a request id → the last event id seen
+        # Each request in flight needs a connection of its own (HTTP/1.1); keeping them all alive
+        # (httpx keeps 20 by default) spares a new TCP connection per request when many are in flight.
+        self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(timeout, read=None), headers=headers,
+                                               limits=httpx.Limits(max_connections=None,
+                                                                   max_keepalive_connections=256))
+        self._own_http = http is None
+        self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._tasks = TaskKeeper()  # the GET channel, and each answer being read
+        self._closed = False
+    # --8<-- [end:transport]
+
+    # -- sending ------------------------------------------------------------------------------------
+    # --8<-- [start:send]
+    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+        kind = parse(message)
+        self.handshake.sent(kind)
+        try:
+            response = await self._post(message, kind)
+        except SessionExpired:
+            await self._new_session()  # the spec: on 404, start a new session, then try again
+            response = await self._post(message, kind)
+        if isinstance(kind, Notification) and kind.method == "notifications/initialized" and self.listen:
+            self._spawn(self._listen())
+
+        if response is None or not isinstance(kind, Request):  # only a request's answer has a body
+            return
+        if content_type(response) == "text/event-stream":  # a stream is read in the background
+            self._spawn(self._read_answer(kind, response))
+        else:  # one JSON object (or an error), already on its way: read it now
+            await self._read_answer(kind, response)
+
+    async def _post(self, message: str, kind: Any) -> httpx.Response | None:
+        """POST one message. A request's response comes back open (JSON or SSE still to read)."""
+        request = self._http.build_request("POST", self.url, content=message.encode(), headers=self._headers(
+            {"accept": "application/json, text/event-stream", "content-type": "application/json"}))
+        response = await self._http.send(request, stream=True)
+        self._trace(f"POST {_describe(kind)} -> {response.status_code} {content_type(response)}")
+        if response.status_code == 404 and self.session_id is not None:
+            await response.aclose()
+            raise SessionExpired()
+        if isinstance(kind, Request) and kind.method == "initialize" and response.status_code == 200:
+            self.session_id = response.headers.get("mcp-session-id")
+        if response.status_code == 202 or not isinstance(kind, Request):
+            body = await response.aread()
+            await response.aclose()
+            if response.status_code >= 400:
+                raise RpcError(INTERNAL_ERROR, f"HTTP {response.status_code}: {body.decode(errors='replace')}")
+            return None
+        return response
+    # --8<-- [end:send]
+
+    def _headers(self, extra: dict[str, str]) -> dict[str, str]:
+        headers = dict(extra)
+        if self.session_id is not None:
+            headers["mcp-session-id"] = self.session_id
+        if self.handshake.protocol_version is not None:
+            headers["mcp-protocol-version"] = self.handshake.protocol_version
+        return headers
+
+    # -- receiving ----------------------------------------------------------------------------------
+    async def receive(self) -> str | None:
+        return await self._inbox.get()
+
+    def _deliver(self, message: str) -> None:
+        """Hand a message from the server to the connection (and learn the version from initialize's answer)."""
+        self.handshake.received(message)
+        self._inbox.put_nowait(message)
+
+    # --8<-- [start:read_answer]
+    async def _read_answer(self, request: Request, response: httpx.Response) -> None:
+        """Read a POSTed request's answer: one JSON object, or an SSE stream resumed as often as needed."""
+        try:
+            if response.status_code >= 400:
+                self._deliver(await self._error_for(request, response))
+                return
+            if content_type(response) == "application/json":
+                self._deliver((await response.aread()).decode())
+                return
+            if content_type(response) != "text/event-stream":
+                raise RpcError(INTERNAL_ERROR, f"unexpected Content-Type {content_type(response)!r}")
+            key = f"request {request.id}"
+            try:
+                if not await self._follow(key, response, until_answer=True):
+                    self._give_up(request, "the answer's stream dropped and could not be resumed")
+            finally:
+                self.last_event_ids.pop(key, None)
+        except Exception as error:  # the connection failed: the request will never be answered
+            if isinstance(error, (httpx.HTTPError, RpcError)):  # the network, or what the server sent
+                log.debug("reading the answer to #%s failed: %s", request.id, error)
+            else:  # anything else is a bug here: say so loudly (the caller still gets its error answer)
+                log.warning("reading the answer to #%s failed", request.id, exc_info=error)
+            self._give_up(request, f"{type(error).__name__}: {error}")
+        finally:
+            await response.aclose()
+
+    async def _follow(self, key: str, response: httpx.Response | None, *, until_answer: bool) -> bool:
+        """Read one SSE stream to its end; on a drop, resume it with ``Last-Event-ID``.
+
+        True once the stream is complete (for a POST: its answer arrived); False after
+        ``max_retries`` failed reconnections in a row, or when there is nothing to resume from.
+        """
+        retry_ms, failures = 1000, 0
+        while True:
+            if response is not None:
+                parser = SSEParser()
+                try:
+                    async for chunk in response.aiter_bytes():
+                        for event in parser.feed(chunk):
+                            failures = 0  # this connection brought something: the count starts again
+                            if event.id is not None:
+                                self.last_event_ids[key] = event.id
+                            if not event.data:  # a priming event: only its id (and retry) matter
+                                continue
+                            self._deliver(event.data)
+                            if until_answer and isinstance(parse(event.data), (Response, ErrorResponse)):
+                                return True
+                except (httpx.HTTPError, RpcError) as error:
+                    log.debug("stream %s dropped: %s", key, error)
+                finally:
+                    await response.aclose()
+                    response = None
+                retry_ms = parser.retry if parser.retry is not None else retry_ms
+                failures += 1  # ended without the answer, on purpose or not: come back after retry_ms
+            last_event_id = self.last_event_ids.get(key)
+            if self._closed or last_event_id is None or failures > self.max_retries:
+                return False
+            await asyncio.sleep(retry_ms / 1000)
+            try:
+                response = await self._get(last_event_id)
+            except SessionExpired:
+                return False
+            except httpx.HTTPError as error:
+                log.debug("resuming %s failed: %s", key, error)
+                failures += 1
+                continue
+            if response.status_code != 200:  # the server cannot resume this stream
+                await response.aclose()
+                return False
+    # --8<-- [end:read_answer]
+
+    async def _get(self, last_event_id: str | None) -> httpx.Response:
+        headers = self._headers({"accept": "text/event-stream"})
+        if last_event_id is not None:
+            headers["last-event-id"] = last_event_id
+        request = self._http.build_request("GET", self.url, headers=headers)
+        response = await self._http.send(request, stream=True)
+        resumed = f" (Last-Event-ID {last_event_id})" if last_event_id else ""
+        self._trace(f"GET{resumed} -> {response.status_code} {content_type(response)}")
+        if response.status_code == 404:
+            await response.aclose()
+            raise SessionExpired()
+        return response
+
+    # --8<-- [start:listen]
+    async def _listen(self) -> None:
+        """The announcement channel: a GET stream, resumed after every drop, for the session's life."""
+        key = f"get {self.session_id}"  # a new session's channel is a new stream
+        try:
+            response = await self._get(None)
+        except (SessionExpired, httpx.HTTPError) as error:
+            log.debug("no announcement channel: %s", error)
+            return
+        if response.status_code != 200:  # 405: this server has no GET stream, and that is allowed
+            await response.aclose()
+            return
+        await self._follow(key, response, until_answer=False)
+    # --8<-- [end:listen]
+
+    async def _error_for(self, request: Request, response: httpx.Response) -> str:
+        """An HTTP error as the JSON-RPC error answering ``request`` (the server's own, if it sent one)."""
+        body = await response.aread()
+        try:
+            kind = parse(body)
+        except RpcError:
+            kind = None
+        if isinstance(kind, ErrorResponse):
+            return encode(ErrorResponse(request.id, kind.code, kind.message, kind.data))
+        return encode(ErrorResponse(request.id, INTERNAL_ERROR,
+                                    f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}"))
+
+    def _give_up(self, request: Request, why: str) -> None:
+        self._inbox.put_nowait(encode(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}")))
+
+    # -- sessions -----------------------------------------------------------------------------------
+    async def _new_session(self) -> None:
+        """The old session is gone: the handshake again, quietly, with the first one's parameters."""
+        initialize, initialized = self.handshake.initialize, self.handshake.initialized
+        if initialize is None:
+            raise SessionExpired("the session expired before it was initialized")
+        log.info("session %s expired: starting a new one", self.session_id)
+        self.session_id = None
+        self.handshake.sent(initialize)  # forgets the old version
+        response = await self._post(encode(initialize), initialize)
+        assert response is not None
+        try:
+            if response.status_code != 200:
+                raise RpcError(INTERNAL_ERROR, f"a new session could not be started: HTTP {response.status_code}")
+            await self.handshake.read_answer(response)
+        finally:
+            await response.aclose()
+        if initialized is not None:
+            await self._post(encode(initialized), initialized)
+            if self.listen:
+                self._spawn(self._listen())
+
+    # -- lifetime -----------------------------------------------------------------------------------
+    def _spawn(self, work: Any) -> None:
+        self._tasks.spawn(work)
+
+    def _trace(self, line: str) -> None:
+        if self.on_http is not None:
+            self.on_http(line)
+
+    # --8<-- [start:close]
+    async def close(self) -> None:
+        """Stop listening, end the session with DELETE (a server may refuse with 405), let go."""
+        if self._closed:
+            return
+        self._closed = True
+        self._tasks.cancel_all()
+        await self._tasks.wait()
+        if self.session_id is not None:
+            try:
+                response = await self._http.delete(self.url, headers=self._headers({}))
+                self._trace(f"DELETE -> {response.status_code}")
+            except httpx.HTTPError as error:
+                log.debug("DELETE failed: %s", error)
+        if self._own_http:
+            await self._http.aclose()
+        self._inbox.put_nowait(None)
+    # --8<-- [end:close]
+
+
+def _describe(kind: Any) -> str:
+    if isinstance(kind, Request):
+        return f"{kind.method} #{kind.id}"
+    if isinstance(kind, Notification):
+        return kind.method
+    return f"answer #{kind.id}"

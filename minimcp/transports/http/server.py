@@ -1,0 +1,69 @@
+"""Running the Streamable HTTP endpoint on uvicorn, in this event loop (lesson 08).
+
+``start_http(server)`` binds a socket on 127.0.0.1 (a free port unless told), serves the
+:class:`~minimcp.transports.http.app.StreamableHTTP` application on it with uvicorn, and returns a
+:class:`HttpServer` with its ``url`` and a ``close()``. ``python -m minimcp serve --transport http``
+is the same, until Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from typing import Any
+
+from minimcp.transports.guard import LOOPBACK_HOSTS
+from minimcp.transports.http.app import McpServer, StreamableHTTP
+
+
+# --8<-- [start:serve]
+class HttpServer:
+    """A running Streamable HTTP server (uvicorn in this event loop): its ``url``, and ``close()``."""
+
+    def __init__(self, app: StreamableHTTP, sock: socket.socket, host: str) -> None:
+        import uvicorn
+
+        self.app = app
+        self.port = sock.getsockname()[1]
+        shown_host = f"[{host}]" if ":" in host else host
+        self.url = f"http://{shown_host}:{self.port}{app.path}"
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+        self._uvicorn = uvicorn.Server(config)
+        # The event loop is the caller's, and so is Ctrl+C: uvicorn must not take the signal handlers.
+        self._uvicorn.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
+        self._task = asyncio.get_running_loop().create_task(self._uvicorn.serve(sockets=[sock]))
+
+    async def wait_started(self, timeout: float = 10.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self._uvicorn.started:
+            if self._task.done():
+                self._task.result()  # it failed to start: raise why
+            if loop.time() > deadline:
+                raise TimeoutError("the HTTP server did not start")
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        await self.app.close()  # end the sessions first, so no open stream holds the shutdown up
+        self._uvicorn.should_exit = True
+        await asyncio.wait_for(asyncio.shield(self._task), 10)
+
+    async def serve_forever(self) -> None:
+        await self._task
+
+
+async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, **options: Any) -> HttpServer:
+    """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port)."""
+    # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
+    # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                         socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
+        options.setdefault("allowed_hosts", [host])
+    running = HttpServer(StreamableHTTP(server, **options), sock, host)
+    await running.wait_started()
+    return running
+# --8<-- [end:serve]

@@ -1,0 +1,192 @@
+"""The sessions of a Streamable HTTP endpoint: each one a cable to a ServerSession (lesson 08).
+
+Behind each ``Mcp-Session-Id`` sits an :class:`HttpSession`: a :class:`SessionTransport` (a
+Transport like any other, over which the server runs an ordinary session), the SSE streams of that
+session, and the POSTed requests still waiting for their answers. The :class:`SessionManager` opens
+sessions, finds them by id, caps their number, and ends the ones nobody has used for a while.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+
+from minimcp.rpc.aio import TaskKeeper
+from minimcp.rpc.connection import Servable
+from minimcp.rpc.jsonrpc import ErrorResponse, RequestId, Response, parse
+from minimcp.transports.event_store import EventStore
+from minimcp.transports.http.asgi import Refusal
+from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
+from minimcp.transports.http.streams import CloseConnection, Exchange, Stream
+
+log = logging.getLogger("minimcp.http")
+
+
+# --8<-- [start:session_transport]
+class SessionTransport:
+    """The cable between one HTTP session and its ServerSession: a Transport like any other.
+
+    ``receive`` returns what clients POSTed; ``send`` hands the session's messages, with the id of
+    the request each belongs to, to :meth:`HttpSession.route`, which puts each on the right stream.
+    """
+
+    def __init__(self, session: HttpSession) -> None:
+        self.http_session = session
+        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+        await self.http_session.route(message, related_request_id)
+
+    async def receive(self) -> str | None:
+        return await self.inbox.get()
+
+    async def close(self) -> None:
+        self.inbox.put_nowait(None)
+
+    def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool:
+        """What a handler's ``context.close_sse_stream()`` asks: :meth:`HttpSession.close_request_connection`."""
+        return self.http_session.close_request_connection(request_id, retry_ms)
+# --8<-- [end:session_transport]
+
+
+class HttpSession:
+    """One MCP session over HTTP: a ServerSession, its streams, and the requests in flight."""
+
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+        # 16 random bytes (128 bits) as 32 hex digits: unguessable, and only visible ASCII, as the spec requires.
+        self.id = secrets.token_hex(16)
+        self.transport = SessionTransport(self)
+        self.exchanges: dict[RequestId, Exchange] = {}  # POSTed requests not yet answered
+        self.streams: dict[str, Stream] = {}  # every stream of this session, by id, for resumption
+        self.announcements = self.new_stream()  # the GET stream: one per session, for its whole life
+        self.last_active = time.monotonic()
+        self.busy = 0  # HTTP requests of this session being served right now (open streams included)
+        self.ended = False
+        self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
+        self.task.add_done_callback(lambda _task: manager.forget(self))
+
+    def new_stream(self) -> Stream:
+        stream = Stream(self.manager.event_store)
+        self.streams[stream.id] = stream
+        self._forget_old_streams()
+        return stream
+
+    def _forget_old_streams(self) -> None:
+        """Keep at most ``max_streams`` finished POST streams: a long session must not grow forever."""
+        finished = [s for s in self.streams.values() if s.final_event is not None and s.listener is None]
+        for stream in finished[: max(0, len(finished) - self.manager.max_streams)]:
+            del self.streams[stream.id]
+
+    # --8<-- [start:route]
+    async def route(self, message: str, related_request_id: RequestId | None) -> None:
+        """Put one message from the server on exactly one stream (the rule: :func:`stream_for`)."""
+        final = isinstance(parse(message), (Response, ErrorResponse))
+        where = stream_for(final, related_request_id, self.exchanges)
+        if where == DROP:  # its POST is gone (the session is ending): nobody can receive it
+            log.debug("dropping an answer with no request waiting: %s", message[:100])
+        elif where == ANNOUNCEMENTS:
+            await self.announcements.send(message)
+        else:
+            exchange = self.exchanges.pop(where) if final else self.exchanges[where]
+            if exchange.stream is not None:
+                await exchange.stream.send(message, final=final)
+            else:
+                exchange.put((message, final))
+    # --8<-- [end:route]
+
+    def deliver(self, message: str) -> None:
+        """Hand a POSTed message to the ServerSession."""
+        self.transport.inbox.put_nowait(message)
+
+    def close_request_connection(self, request_id: RequestId, retry_ms: int | None) -> bool:
+        """End the connection under a request's stream; the client resumes it after ``retry_ms``."""
+        exchange = self.exchanges.get(request_id)
+        if exchange is None:
+            return False
+        if exchange.stream is not None:
+            exchange.stream.close_connection(retry_ms)
+        else:  # not streaming yet: the POST will open the stream, then close the connection
+            exchange.put(CloseConnection(retry_ms))
+        return True
+
+    # --8<-- [start:end_session]
+    async def end(self) -> None:
+        """End the session: stop its ServerSession, close its streams, forget its events."""
+        if self.ended:
+            return
+        self.ended = True
+        self.manager.forget(self)
+        self.task.cancel()  # the client is gone for good: requests still running are cancelled
+        await asyncio.gather(self.task, return_exceptions=True)
+        for exchange in self.exchanges.values():
+            exchange.put(None)  # a POST still deciding: the session is gone
+        self.exchanges.clear()
+        for stream in list(self.streams.values()):
+            stream.close_connection()
+            await self.manager.event_store.forget(stream.id)
+    # --8<-- [end:end_session]
+
+
+class SessionManager:
+    """Every session of one endpoint: opened on ``initialize``, found by id, ended when idle."""
+
+    def __init__(self, server: Servable, event_store: EventStore, *, max_sessions: int = 1000,
+                 session_timeout: float = 600.0, max_streams: int = 100) -> None:
+        self.server = server  # what each session serves: server.serve(transport)
+        self.event_store = event_store
+        self.max_sessions = max_sessions
+        self.session_timeout = session_timeout  # seconds without any request before a session expires
+        self.max_streams = max_streams  # finished POST streams kept per session, for late resumption
+        self.sessions: dict[str, HttpSession] = {}
+        self.closing = False  # set by close(): from then on, no new session is opened
+        self._reaper: asyncio.Task[None] | None = None
+        self._ending = TaskKeeper()  # expired sessions being ended
+
+    # --8<-- [start:new_session]
+    def new_session(self) -> HttpSession:
+        if self.closing:  # a session opened now would outlive close(), and its streams hold the shutdown up
+            raise Refusal(503, "Service unavailable: the server is shutting down")
+        if len(self.sessions) >= self.max_sessions:
+            self.expire_sessions()
+        if len(self.sessions) >= self.max_sessions:
+            raise Refusal(503, f"Service unavailable: {self.max_sessions} sessions already open",
+                          headers={"retry-after": "10"})
+        session = HttpSession(self)
+        self.sessions[session.id] = session
+        return session
+    # --8<-- [end:new_session]
+
+    def forget(self, session: HttpSession) -> None:
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+
+    # --8<-- [start:expiry]
+    def expire_sessions(self) -> None:
+        """End the sessions nobody has used for ``session_timeout`` seconds."""
+        now = time.monotonic()
+        for session in list(self.sessions.values()):
+            if session.busy == 0 and now - session.last_active > self.session_timeout:
+                log.info("session %s… expired", session.id[:8])
+                self.forget(session)  # at once: its place is free now, and its id gets 404 from now on
+                self._ending.spawn(session.end())
+
+    def start_reaper(self) -> None:
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.get_running_loop().create_task(self._reap())
+
+    async def _reap(self) -> None:
+        while True:
+            await asyncio.sleep(max(0.05, min(self.session_timeout / 4, 30.0)))
+            self.expire_sessions()
+    # --8<-- [end:expiry]
+
+    async def close(self) -> None:
+        """End every session (their open streams close too): the server is going away."""
+        self.closing = True
+        if self._reaper is not None:
+            self._reaper.cancel()
+        await asyncio.gather(*(session.end() for session in list(self.sessions.values())))
+        await self._ending.wait()

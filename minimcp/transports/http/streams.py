@@ -1,0 +1,189 @@
+"""The SSE streams of one Streamable HTTP session, and the writing of one connection (lesson 08).
+
+A *stream* (the answer to one POST, or the GET announcement channel) outlives the HTTP connections
+that carry it: every message is stored in the event store first, then written to whichever
+connection is attached now. :func:`pump` writes one connection: its priming event or its replay,
+then live events, until the stream's last event, a close, or the client's disconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from minimcp.rpc.connection import log_send_failure
+from minimcp.transports.event_store import EventStore, StoredEvent, new_stream_id
+from minimcp.transports.http.asgi import Receive, Send
+from minimcp.transports.http.routing import First
+from minimcp.transports.sse import format_comment, format_event
+
+
+@dataclass(frozen=True)
+class CloseConnection:
+    """Put in a listener's queue: end this HTTP connection (the stream itself lives on)."""
+
+    retry_ms: int | None = None
+
+
+#: What one open connection still has to write: events, or the order to close.
+Listener = asyncio.Queue[StoredEvent | CloseConnection]
+
+
+# --8<-- [start:stream]
+class Stream:
+    """One SSE stream of a session: the answer to one POST, or the GET announcement channel.
+
+    A stream outlives its HTTP connections. Every message is first stored in the event store (which
+    gives it its id), then handed to the connection attached right now, if there is one. When a
+    connection drops, nothing is lost: the client comes back with ``Last-Event-ID`` and a new
+    connection is attached, which first replays what the store has after that id.
+    """
+
+    def __init__(self, store: EventStore, stream_id: str | None = None) -> None:
+        self.id = stream_id or new_stream_id()
+        self.store = store
+        self.listener: Listener | None = None  # the connection attached now, if any
+        self.final_event: str | None = None  # a POST stream ends after its response's event
+        self._lock = asyncio.Lock()  # events are stored and delivered in the order they were sent
+
+    async def send(self, message: str, *, final: bool = False) -> None:
+        async with self._lock:
+            await self._append(message, final)
+
+    async def open(
+        self, earlier: Callable[[], Iterable[tuple[str, bool]]] = list,
+    ) -> tuple[Listener, StoredEvent]:
+        """Attach a new connection and store its priming event, then the messages ``earlier()`` gives
+        (what a request said before its stream existed), with no other message slipping in between.
+
+        The priming event must be the first event the connection writes, with an id below those of
+        the messages after it, and the messages must keep their order, even when the store's
+        ``append`` takes a while (a store over the network): hence the lock.
+        """
+        async with self._lock:
+            listener = self.attach()
+            priming = StoredEvent(await self.store.append(self.id, ""), "")
+            for message, final in earlier():
+                await self._append(message, final)
+        return listener, priming
+
+    async def _append(self, message: str, final: bool) -> None:
+        event = StoredEvent(await self.store.append(self.id, message), message)
+        if final:
+            self.final_event = event.id
+        if self.listener is not None:
+            self.listener.put_nowait(event)
+
+    def attach(self) -> Listener:
+        """A new connection for this stream. The newest wins: a previous one is closed."""
+        if self.listener is not None:
+            self.listener.put_nowait(CloseConnection())
+        self.listener = asyncio.Queue()
+        return self.listener
+
+    def detach(self, listener: Listener) -> None:
+        if self.listener is listener:
+            self.listener = None
+
+    def close_connection(self, retry_ms: int | None = None) -> None:
+        """End the connection attached now (if any); the client will resume after ``retry_ms``."""
+        if self.listener is not None:
+            self.listener.put_nowait(CloseConnection(retry_ms))
+            self.listener = None
+# --8<-- [end:stream]
+
+
+class Exchange:
+    """What the session says about one POSTed request, until the POST decides JSON or SSE.
+
+    Before the decision, messages wait in ``pending`` (``None`` there: the session ended), and
+    ``arrived`` tells the POST that the first one came; after it, they go straight to ``stream``.
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, bool] | CloseConnection | None] = []
+        self.arrived: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.stream: Stream | None = None
+
+    def put(self, item: tuple[str, bool] | CloseConnection | None) -> None:
+        self.pending.append(item)
+        if not self.arrived.done():
+            self.arrived.set_result(None)
+
+    def first(self) -> First | None:
+        """What came first (see :func:`minimcp.transports.http.routing.answer_as`), or None: nothing yet."""
+        if not self.pending:
+            return None
+        item = self.pending[0]
+        if item is None:
+            return "ended"
+        if isinstance(item, CloseConnection):
+            return "close"
+        return "answer" if item[1] else "message"
+
+    def answer(self) -> str:
+        """The answer, when it came first."""
+        item = self.pending[0]
+        assert isinstance(item, tuple) and item[1], "the answer did not come first"
+        return item[0]
+
+
+# --8<-- [start:pump]
+async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener, first: list[StoredEvent],
+               headers: dict[str, str], retry_ms: int, keepalive: float) -> None:
+    """Write one SSE connection: the headers, the ``first`` events (priming or replay), then live ones.
+
+    Ends when the stream's last event is written, when the server closes the connection, or when the
+    client goes away. Events are already stored: whatever this connection fails to deliver, the next
+    one replays.
+    """
+    raw_headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
+    raw_headers += [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+
+    async def watch_disconnect() -> None:  # the client hung up: this connection is over
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        listener.put_nowait(CloseConnection())
+
+    watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+    written: set[str] = set()
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": raw_headers})
+        for event in first:
+            await write_event(send, event, retry_ms if not event.data else None)
+            written.add(event.id)
+        if stream.final_event in written:
+            return
+        while True:
+            try:
+                item = await asyncio.wait_for(listener.get(), keepalive)
+            except asyncio.TimeoutError:  # nothing to say for a while: a comment keeps proxies patient
+                await send({"type": "http.response.body", "body": format_comment("keep-alive"),
+                            "more_body": True})
+                continue
+            if isinstance(item, CloseConnection):
+                if item.retry_ms is not None:  # "come back in retry_ms": a retry field, then the end
+                    await send({"type": "http.response.body", "body": format_event(retry=item.retry_ms),
+                                "more_body": True})
+                return
+            if item.id in written:  # already sent in the replay
+                continue
+            await write_event(send, item)
+            written.add(item.id)
+            if item.id == stream.final_event:  # the response: this stream is complete
+                return
+    finally:
+        watcher.cancel()
+        stream.detach(listener)
+        try:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except Exception as error:  # the connection may be gone already: nothing left to end
+            log_send_failure("the end of an SSE response", error)
+
+
+async def write_event(send: Send, event: StoredEvent, retry_ms: int | None = None) -> None:
+    """One stored event on the wire. An empty one is a priming event: its id, empty data, and ``retry``."""
+    body = format_event(event.data, id=event.id, retry=retry_ms)
+    await send({"type": "http.response.body", "body": body, "more_body": True})
+# --8<-- [end:pump]
