@@ -48,6 +48,7 @@ class ServerCore:
         self.sessions: set[ServerSession] = set()  # every client connected right now
         self.page_size = page_size  # how many items one tools/list (resources/list…) page carries
         self._background = TaskKeeper()  # notifications on their way out
+        self._at_session_end: list[Callable[[ServerSession], None]] = []  # what features forget then
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
         """Register the handler of a request method: ``@server.method("tools/list")``."""
@@ -75,7 +76,13 @@ class ServerCore:
             await session.run()
         finally:
             self.sessions.discard(session)
+            for forget in self._at_session_end:  # nothing may keep a session alive once it is over
+                forget(session)
     # --8<-- [end:server]
+
+    def at_session_end(self, forget: Callable[[ServerSession], None]) -> None:
+        """Call ``forget(session)`` when a session ends: a feature drops what it kept for that client."""
+        self._at_session_end.append(forget)
 
     # -- telling every client at once ------------------------------------------------------------
     # --8<-- [start:broadcast]

@@ -33,7 +33,7 @@ from minimcp.rpc.connection import log_send_failure
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import contents_for
 from minimcp.server.core import ServerCore
-from minimcp.server.files import Directory, read_file, resolve_inside
+from minimcp.server.files import MAX_FILE_BYTES, Directory, not_found, read_file, resolve_inside
 from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue
 from minimcp.server.uri_templates import compile_template, match_template
@@ -41,12 +41,6 @@ from minimcp.session.server import RequestContext, ServerSession
 
 log = logging.getLogger("minimcp.resources")
 
-#: MCP's own error code for a URI that names nothing (server/resources, "Error Handling").
-RESOURCE_NOT_FOUND = -32002
-
-
-def not_found(uri: str) -> RpcError:
-    return RpcError(RESOURCE_NOT_FOUND, "Resource not found", {"uri": uri})
 
 
 @dataclass
@@ -102,6 +96,7 @@ class ResourceRegistry(Catalogue[Resource]):
                    "resources/unsubscribe": self.unsubscribe}
         # The catalogue holds the fixed resources, by URI; templates and folders are kept beside it.
         super().__init__(server, "resources", methods, {"subscribe": True, "listChanged": True})
+        server.at_session_end(self._forget_session)
     # --8<-- [end:registry]
 
     # -- registering ------------------------------------------------------------------------------
@@ -126,9 +121,9 @@ class ResourceRegistry(Catalogue[Resource]):
         self.changed()
         return template
 
-    def add_directory(self, folder: str | os.PathLike[str]) -> Directory:
+    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> Directory:
         """Serve the files of ``folder`` as ``file://`` resources (read-only, never outside it)."""
-        directory = Directory(Path(folder).resolve(strict=True))
+        directory = Directory(Path(folder).resolve(strict=True), max_bytes)
         if not directory.folder.is_dir():
             raise NotADirectoryError(str(folder))
         self._directories.append(directory)
@@ -161,7 +156,7 @@ class ResourceRegistry(Catalogue[Resource]):
         for directory in self._directories:
             path = resolve_inside(directory.folder, uri)
             if path is not None:
-                return {"contents": [read_file(uri, path)]}
+                return {"contents": [read_file(uri, directory.folder, path, directory.max_bytes)]}
         for template in self._templates.values():
             variables = match_template(template.pattern, uri)
             if variables is not None:
@@ -197,13 +192,15 @@ class ResourceRegistry(Catalogue[Resource]):
         self._subscriptions.get(context.session, set()).discard(uri)
         return {}
 
+    def _forget_session(self, session: ServerSession) -> None:
+        """A client left: its subscriptions go with it (else they would keep its session alive)."""
+        self._subscriptions.pop(session, None)
+
     async def updated(self, uri: str) -> None:
         """Tell every session subscribed to ``uri`` that it changed (and nobody else)."""
         # A change of the resource belongs to no request, whoever's request caused it.
         for session, uris in list(self._subscriptions.items()):
-            if session not in self.server.sessions:  # that client has gone: forget it
-                del self._subscriptions[session]
-            elif uri in uris:
+            if uri in uris:
                 try:
                     await session.notify("notifications/resources/updated", {"uri": uri})
                 except Exception as error:  # one broken cable must not stop the others' notices

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from minimcp.server.completion import CompletionRegistry
 from minimcp.server.core import ServerCore
-from minimcp.server.files import Directory
+from minimcp.server.files import MAX_FILE_BYTES, Directory
 from minimcp.server.logs import LoggingRegistry
 from minimcp.server.prompts import Prompt, PromptArgument, PromptRegistry
 from minimcp.server.resources import Resource, ResourceRegistry, ResourceTemplate
@@ -132,9 +132,9 @@ class Server(ServerCore):
                      **options: Any) -> ResourceTemplate:
         return self.resources.add_template(uri_template, function, name, **options)
 
-    def add_directory(self, folder: str | os.PathLike[str]) -> Directory:
+    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> Directory:
         """Serve a folder's files as ``file://`` resources, guarded against reads outside it."""
-        return self.resources.add_directory(folder)
+        return self.resources.add_directory(folder, max_bytes)
 
     async def resource_updated(self, uri: str) -> None:
         """Tell the sessions subscribed to ``uri`` that it changed."""

@@ -75,6 +75,7 @@ class _Stream:
     events: deque[StoredEvent]
     next_number: int = 0
     last_used: float = field(default=0.0)
+    size: int = 0  # bytes of data kept in ``events``
 
 
 # --8<-- [start:memory]
@@ -82,10 +83,14 @@ class MemoryEventStore:
     """An :class:`EventStore` in this process's memory, bounded and with expiry."""
 
     def __init__(self, max_events: int = 1000, max_streams: int = 10_000, ttl: float = 600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 max_bytes: int = 64 * 1024 * 1024, clock: Callable[[], float] = time.monotonic) -> None:
         self.max_events = max_events  # per stream: the oldest are forgotten first
         self.max_streams = max_streams  # in all: the least recently used stream is forgotten first
         self.ttl = ttl  # seconds a stream is kept after it was last used
+        # In all, in bytes: a count alone is no bound, since a client chooses what its events carry
+        # (a 1 MB progressToken is copied into every progress notice).
+        self.max_bytes = max_bytes
+        self.size = 0  # bytes kept now, in all streams
         self._clock = clock
         self._streams: OrderedDict[str, _Stream] = OrderedDict()  # least recently used first
 
@@ -96,12 +101,16 @@ class MemoryEventStore:
         if stream is None:
             stream = self._streams[stream_id] = _Stream(deque(maxlen=self.max_events))
             while len(self._streams) > self.max_streams:
-                self._streams.popitem(last=False)
+                self._drop(next(iter(self._streams)))
         event = StoredEvent(f"{stream_id}-{stream.next_number}", data)
         stream.next_number += 1
-        stream.events.append(event)  # a full deque drops its oldest event by itself
+        if len(stream.events) == self.max_events:  # the deque is about to drop its oldest event
+            self._shrink(stream, len(stream.events[0].data.encode()))
+        stream.events.append(event)
+        self._grow(stream, len(data.encode()))
         stream.last_used = now
         self._streams.move_to_end(stream_id)
+        self._keep_within_budget(stream_id)
         return event.id
 
     async def events_after(self, event_id: str) -> tuple[str, list[StoredEvent]]:
@@ -123,7 +132,7 @@ class MemoryEventStore:
         return stream_id, list(itertools.islice(stream.events, number + 1 - first_number, None))
 
     async def forget(self, stream_id: str) -> None:
-        self._streams.pop(stream_id, None)
+        self._drop(stream_id)
 
     def _expire(self, now: float) -> None:
         """Forget the streams unused for longer than ``ttl`` (they are at the front)."""
@@ -131,7 +140,32 @@ class MemoryEventStore:
             stream_id, stream = next(iter(self._streams.items()))
             if now - stream.last_used <= self.ttl:
                 break
-            del self._streams[stream_id]
+            self._drop(stream_id)
+
+    def _keep_within_budget(self, current: str) -> None:
+        """Over ``max_bytes``: forget the least recently used streams, then the current one's oldest events.
+
+        The newest event always stays, even alone over the budget: it is the one a client resumes to.
+        """
+        while self.size > self.max_bytes and len(self._streams) > 1:
+            oldest = next(iter(self._streams))
+            self._drop(oldest if oldest != current else list(self._streams)[1])
+        stream = self._streams[current]
+        while self.size > self.max_bytes and len(stream.events) > 1:
+            self._shrink(stream, len(stream.events.popleft().data.encode()))
+
+    def _grow(self, stream: _Stream, size: int) -> None:
+        stream.size += size
+        self.size += size
+
+    def _shrink(self, stream: _Stream, size: int) -> None:
+        stream.size -= size
+        self.size -= size
+
+    def _drop(self, stream_id: str) -> None:
+        stream = self._streams.pop(stream_id, None)
+        if stream is not None:
+            self.size -= stream.size
 
     def __len__(self) -> int:
         """How many events are kept, in all streams."""
@@ -142,6 +176,13 @@ class MemoryEventStore:
 def parse_event_id(event_id: str) -> tuple[str, int]:
     """``"9c1e4f2a7b3d-5"`` → ``("9c1e4f2a7b3d", 5)``; :class:`UnknownEventId` if malformed."""
     stream_id, _, number = event_id.rpartition("-")
-    if not stream_id or not (number.isascii() and number.isdigit()):
-        raise UnknownEventId(f"malformed event id {event_id!r}")
+    # 18 digits are more events than any stream will ever hold; a longer number is an attack on int()
+    # (Python refuses to convert more than 4,300 digits) or a mistake, and is refused the same way.
+    if not stream_id or not (number.isascii() and number.isdigit()) or len(number) > 18:
+        raise UnknownEventId(f"malformed event id {shorten(event_id)!r}")
     return stream_id, int(number)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, for an error message that repeats what a client sent."""
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -55,7 +55,7 @@ from minimcp import __version__
 from minimcp.rpc.connection import ConnectionClosed, Servable
 from minimcp.rpc.jsonrpc import RequestId
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
-from minimcp.transports.guard import is_loopback, origin_allowed
+from minimcp.transports.guard import LOOPBACK_HOSTS, host_allowed, hostname_of, is_loopback, origin_allowed
 
 log = logging.getLogger("minimcp.websocket")
 
@@ -137,13 +137,14 @@ Guard = Callable[[ServerConnection, Request], "HttpResponse | None"]
 
 
 # --8<-- [start:guard]
-def handshake_guard(path: str, allowed_origins: Iterable[str] = ()) -> Guard:
+def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_hosts: Iterable[str] = ()) -> Guard:
     """websockets' ``process_request`` hook: refuse an upgrade before any session exists.
 
     It runs on the HTTP request of the handshake. Returning a response refuses the upgrade with it;
     returning None lets websockets go on (and negotiate the subprotocol: no ``mcp``, HTTP 400).
     """
     allowed = tuple(allowed_origins)
+    hosts = tuple(allowed_hosts)
 
     def check(connection: ServerConnection, request: Request) -> HttpResponse | None:
         # Browsers let any web page open a WebSocket to any address, 127.0.0.1 included: no
@@ -153,6 +154,13 @@ def handshake_guard(path: str, allowed_origins: Iterable[str] = ()) -> Guard:
             origin = request.headers.get("Origin")
         except MultipleValuesError:
             return connection.respond(400, "Bad Request: more than one Origin header\n")
+        try:
+            host = request.headers.get("Host", "")
+        except MultipleValuesError:
+            return connection.respond(400, "Bad Request: more than one Host header\n")
+        if not host_allowed(host, hosts):  # DNS rebinding: the same rule as Streamable HTTP's
+            refused = hostname_of(host)[:60]
+            return connection.respond(421, f"Misdirected Request: host {refused!r} is not served here\n")
         if origin is not None and not origin_allowed(origin, allowed):
             return connection.respond(403, f"Forbidden: origin {origin!r} is not allowed\n")
         if urlsplit(request.path).path != path:
@@ -190,13 +198,17 @@ class WebSocketServer:
 
 
 async def start_websocket(server: Servable, host: str = "127.0.0.1", port: int = 0, path: str = DEFAULT_PATH,
-                          allowed_origins: Iterable[str] = (), *, max_size: int = MAX_MESSAGE,
-                          ping_interval: float | None = 20.0, ping_timeout: float | None = 20.0,
-                          **options: Any) -> WebSocketServer:
+                          allowed_origins: Iterable[str] = (), *, allowed_hosts: Iterable[str] = (),
+                          max_size: int = MAX_MESSAGE, ping_interval: float | None = 20.0,
+                          ping_timeout: float | None = 20.0, **options: Any) -> WebSocketServer:
     """Serve ``server`` at ``ws://host:port/path`` (port 0: any free port) and return at once.
 
-    Every accepted socket gets its own session; ``options`` go to websockets' ``serve``.
+    Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The ``Host``
+    header must name this machine, or ``host`` itself, or one of ``allowed_hosts``.
     """
+    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # as Streamable HTTP does
+        allowed_hosts = [*allowed_hosts, host]
+
     async def one_session(websocket: ServerConnection) -> None:
         await server.serve(WebSocketTransport(websocket))  # the whole of it: one session per socket
 
@@ -204,7 +216,7 @@ async def start_websocket(server: Servable, host: str = "127.0.0.1", port: int =
     options.setdefault("server_header", PRODUCT)
     listening = await serve(
         one_session, host, port,
-        process_request=handshake_guard(path, allowed_origins),
+        process_request=handshake_guard(path, allowed_origins, allowed_hosts),
         subprotocols=[SUBPROTOCOL],  # websockets refuses (HTTP 400) a client that offers no "mcp"
         max_size=max_size,  # a bigger message closes the connection with 1009
         ping_interval=ping_interval, ping_timeout=ping_timeout,  # keepalive; None turns it off

@@ -204,7 +204,10 @@ class StreamableHTTP:
         """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
         exchange = session.exchanges[request.id] = Exchange()
         session.deliver(text)
-        initialize = request.method == "initialize"
+        # Only the initialize that opened this session may end it (if it fails) or name it (if it works):
+        # a second initialize on a live session is refused by the session, and changes nothing here.
+        initialize = request.method == "initialize" and session.opening
+        session.opening = False
         try:  # initialize is always quick and never streams: its answer must say if a session exists
             await asyncio.wait_for(exchange.arrived, None if initialize else self.stream_after)
         except asyncio.TimeoutError:

@@ -65,6 +65,7 @@ class HttpSession:
         self.last_active = time.monotonic()
         self.busy = 0  # HTTP requests of this session being served right now (open streams included)
         self.ended = False
+        self.opening = True  # until the initialize that opened it is being answered
         self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
         self.task.add_done_callback(lambda _task: manager.forget(self))
 
@@ -79,6 +80,7 @@ class HttpSession:
         finished = [s for s in self.streams.values() if s.final_event is not None and s.listener is None]
         for stream in finished[: max(0, len(finished) - self.manager.max_streams)]:
             del self.streams[stream.id]
+            self.manager.background.spawn(self.manager.event_store.forget(stream.id))  # its events too
 
     # --8<-- [start:route]
     async def route(self, message: str, related_request_id: RequestId | None) -> None:
@@ -143,7 +145,7 @@ class SessionManager:
         self.sessions: dict[str, HttpSession] = {}
         self.closing = False  # set by close(): from then on, no new session is opened
         self._reaper: asyncio.Task[None] | None = None
-        self._ending = TaskKeeper()  # expired sessions being ended
+        self.background = TaskKeeper()  # expired sessions being ended, old streams being forgotten
 
     # --8<-- [start:new_session]
     def new_session(self) -> HttpSession:
@@ -171,7 +173,7 @@ class SessionManager:
             if session.busy == 0 and now - session.last_active > self.session_timeout:
                 log.info("session %s… expired", session.id[:8])
                 self.forget(session)  # at once: its place is free now, and its id gets 404 from now on
-                self._ending.spawn(session.end())
+                self.background.spawn(session.end())
 
     def start_reaper(self) -> None:
         if self._reaper is None or self._reaper.done():
@@ -189,4 +191,4 @@ class SessionManager:
         if self._reaper is not None:
             self._reaper.cancel()
         await asyncio.gather(*(session.end() for session in list(self.sessions.values())))
-        await self._ending.wait()
+        await self.background.wait()
