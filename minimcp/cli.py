@@ -16,13 +16,18 @@ import argparse
 import asyncio
 import importlib
 import logging
+import signal
 import sys
 from typing import Protocol
 
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
 from minimcp.examples.echo import serve_echo
+from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.server.server import Server
+from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT
+from minimcp.transports.http.server import DEFAULT_MAX_CONNECTIONS
+from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT
 from minimcp.transports.stdio import stdio_server_transport
 from minimcp.transports.websocket import DEFAULT_PORT as WS_PORT
 
@@ -46,8 +51,10 @@ def load_example(name: str) -> Server:
     return server
 
 
-async def serve(server: Server, transport: str, host: str, port: int) -> None:
+async def serve(server: Server, transport: str, host: str, port: int, options: argparse.Namespace) -> None:
     """Serve ``server`` over one transport until interrupted: the same object, whatever the cable."""
+    server.max_in_flight = options.max_in_flight
+    server.tools.timeout = options.tool_timeout
     if transport == "stdio":
         await server.serve(await stdio_server_transport())
         return
@@ -55,13 +62,58 @@ async def serve(server: Server, transport: str, host: str, port: int) -> None:
         from minimcp.transports.websocket import start_websocket
         running: Listening = await start_websocket(server, host, port)
     else:  # lesson 08
+        from minimcp.transports.event_store import MemoryEventStore
         from minimcp.transports.http.server import start_http
-        running = await start_http(server, host, port)
+        running = await start_http(
+            server, host, port, header_timeout=options.header_timeout, max_connections=options.max_connections,
+            max_sessions=options.max_sessions, session_timeout=options.session_timeout,
+            handshake_timeout=options.handshake_timeout,
+            event_store=MemoryEventStore(max_bytes=options.max_event_bytes))
     print(f"MCP endpoint: {running.url}", file=sys.stderr, flush=True)
-    try:
-        await running.serve_forever()
-    finally:
-        await running.close()
+    await serve_until_stopped(running)
+
+
+async def serve_until_stopped(running: Listening) -> None:
+    """Serve until Ctrl+C (or SIGTERM), then close in order: sessions end, streams close.
+
+    Left to itself, Ctrl+C cancels whatever is running at that instant, uvicorn's shutdown included,
+    and prints its tracebacks. Catching the signal turns it into an ordinary, orderly close.
+    """
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (NotImplementedError, RuntimeError):  # Windows: Ctrl+C stays a KeyboardInterrupt
+            pass
+    serving = asyncio.ensure_future(running.serve_forever())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    await running.close()
+    if serving.done() and not serving.cancelled():
+        serving.result()  # the server stopped by itself: say why, if it failed
+
+
+def add_limits(serving: argparse.ArgumentParser) -> None:
+    """The limits a server keeps against a client that asks too much: each has a name and a default."""
+    limits = serving.add_argument_group("limits (why each exists: lessons 01, 04 and 08)")
+    limits.add_argument("--max-in-flight", type=int, default=DEFAULT_MAX_IN_FLIGHT, metavar="N",
+                        help="requests of one client answered at once; more get -32000 (default %(default)s)")
+    limits.add_argument("--tool-timeout", type=float, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
+                        help="how long a tool may run (default %(default)s)")
+    limits.add_argument("--max-sessions", type=int, default=1000, metavar="N",
+                        help="http: sessions open at once (default %(default)s)")
+    limits.add_argument("--session-timeout", type=float, default=600.0, metavar="SECONDS",
+                        help="http: an unused session ends after this (default %(default)s)")
+    limits.add_argument("--handshake-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="http: a session never initialized ends after this (default %(default)s)")
+    limits.add_argument("--header-timeout", type=float, default=DEFAULT_HEADER_TIMEOUT, metavar="SECONDS",
+                        help="http: time to send a request's headers (default %(default)s)")
+    limits.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
+                        help="http: connections at once; more get 503 (default %(default)s)")
+    limits.add_argument("--max-event-bytes", type=int, default=64 * 1024 * 1024, metavar="BYTES",
+                        help="http: the event store's budget for resumption (default %(default)s)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -74,6 +126,7 @@ def parser() -> argparse.ArgumentParser:
     serving.add_argument("--host", default="127.0.0.1", help="network transports only (default 127.0.0.1)")
     serving.add_argument("--port", type=int, help="network transports only (default 8765 for ws, 8000 for http)")
     serving.add_argument("--log-level", default="WARNING", help="logging level, written to stderr")
+    add_limits(serving)
     echo = commands.add_parser("echo", help="lesson 02's JSON-RPC echo server, over stdio")
     echo.add_argument("--framing", choices=["ndjson", "content-length"], default="ndjson")
     demo = commands.add_parser("demo", help="show one layer at work, on its own")
@@ -89,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             port = args.port if args.port is not None else DEFAULT_PORTS.get(args.transport, 0)
-            asyncio.run(serve(load_example(args.example), args.transport, args.host, port))
+            asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))
         elif args.command == "echo":
             asyncio.run(serve_echo(args.framing))
         else:

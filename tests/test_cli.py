@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from minimcp.client import stdio_client, websocket_client
+from minimcp.client import http_client, stdio_client, websocket_client
 from minimcp.session import LATEST_PROTOCOL_VERSION
 from minimcp.transports.process import python_command
 
@@ -96,3 +96,35 @@ def test_an_unknown_demo_is_refused_with_the_list() -> None:
     assert done.returncode == 2
     assert "invalid choice: 'nope'" in done.stderr
     assert "connection" in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no SIGINT to send a child on Windows")
+async def test_ctrl_c_on_the_http_server_with_a_call_running_exits_quietly(repo_root) -> None:
+    """Ctrl+C while a client's long call streams: exit code 0, and not one traceback on stderr."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", "0", "--max-in-flight", "8",
+        cwd=str(repo_root), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert process.stderr is not None
+        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+        match = re.fullmatch(r"MCP endpoint: (http://127\.0\.0\.1:\d+/mcp)", line)
+        assert match, line
+        async with http_client(match[1], max_retries=0) as client:
+            call = asyncio.ensure_future(client.call_tool("run_analysis", {"steps": 100}, timeout=TIMEOUT))
+            await asyncio.sleep(0.5)  # the call is running, its stream open
+            process.send_signal(signal.SIGINT)
+            assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
+            call.cancel()
+        stderr = (await process.stderr.read()).decode()
+        assert "Traceback" not in stderr, stderr
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+def test_serve_names_every_limit() -> None:
+    done = run_cli("serve", "--help")
+    for option in ("--max-in-flight", "--tool-timeout", "--max-sessions", "--session-timeout",
+                   "--handshake-timeout", "--header-timeout", "--max-connections", "--max-event-bytes"):
+        assert option in done.stdout

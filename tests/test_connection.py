@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from minimcp.rpc import Connection, ConnectionClosed, Notification, Request, RpcError, TracingTransport, memory_pair
+from minimcp.rpc import (
+    Connection,
+    ConnectionClosed,
+    Notification,
+    Request,
+    RpcError,
+    TracingTransport,
+    memory_pair,
+)
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 
 TIMEOUT = 10.0

@@ -14,7 +14,17 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from minimcp.rpc import Connection, ErrorResponse, Notification, Request, Response, RpcError, encode, memory_pair, parse
+from minimcp.rpc import (
+    Connection,
+    ErrorResponse,
+    Notification,
+    Request,
+    Response,
+    RpcError,
+    encode,
+    memory_pair,
+    parse,
+)
 from minimcp.transports.framing import (
     ContentLengthDecoder,
     FrameError,

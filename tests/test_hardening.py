@@ -200,3 +200,112 @@ async def test_the_websocket_upgrade_refuses_a_foreign_host() -> None:
             await socket.send('{"jsonrpc":"2.0","id":1,"method":"ping"}')
             assert json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))["result"] == {}
 
+
+
+# -- 4. a client that trickles its headers is dropped; 5. half-open sessions do not hold the cap --
+async def test_a_slow_request_head_is_dropped_and_others_are_served() -> None:
+    from minimcp.transports.http.server import start_http
+    http = await start_http(build_server(step_delay=0), header_timeout=0.3)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
+        writer.write(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and then nothing more
+        await writer.drain()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        assert await asyncio.wait_for(reader.read(), TIMEOUT) == b""  # the server hung up
+        assert 0.2 < loop.time() - started < 3
+        writer.close()
+        async with raw_session(http.url) as raw:
+            await raw.ping()
+    finally:
+        await http.close()
+
+
+async def test_sessions_left_half_open_expire_and_free_the_cap() -> None:
+    async with running(build_server(step_delay=0), max_sessions=3, handshake_timeout=0.2) as http:
+        for _ in range(3):  # initialize, and never send notifications/initialized
+            async with raw_session(http.url, initialize=False) as raw:
+                assert (await raw.post(INITIALIZE)).status_code == 200
+        await asyncio.sleep(0.4)
+        async with raw_session(http.url) as raw:  # a place was free again: the half-open ones expired
+            await raw.ping()
+
+
+# -- 10. limits: requests in flight, a tool's run time, what an error repeats ---------------------
+async def test_too_many_requests_in_flight_are_refused_not_queued() -> None:
+    server = Server("busy")
+    release = asyncio.Event()
+
+    @server.tool()
+    async def wait() -> str:
+        """Waits until released."""
+        await release.wait()
+        return "done"
+
+    server.max_in_flight = 2
+    client_end, server_end = memory_pair()
+    serving = asyncio.ensure_future(server.serve(server_end))
+    await client_end.send(json.dumps(INITIALIZE))
+    await asyncio.wait_for(client_end.receive(), TIMEOUT)
+    await client_end.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    for n in (10, 11, 12):
+        await client_end.send(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                          "params": {"name": "wait"}}))
+    refused = json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))
+    assert refused == {"jsonrpc": "2.0", "id": 12, "error": {
+        "code": -32000, "message": "Server busy: 2 requests of this connection are already being answered"}}
+    release.set()
+    answers = {json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["id"] for _ in range(2)}
+    assert answers == {10, 11}
+    await client_end.send('{"jsonrpc":"2.0","id":13,"method":"ping"}')
+    assert json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["result"] == {}
+    await client_end.close()
+    await asyncio.wait_for(serving, TIMEOUT)
+
+
+async def test_a_tool_that_runs_too_long_gets_an_error_result() -> None:
+    server = Server("slow")
+
+    @server.tool()
+    async def hang() -> str:
+        """Never finishes."""
+        await asyncio.sleep(3600)
+        return "never"
+
+    server.tools.timeout = 0.1
+    async with connected(server) as client:
+        result = await client.call_tool("hang", timeout=TIMEOUT)
+        assert result == {"isError": True, "content": [
+            {"type": "text", "text": "Tool hang did not finish within 0.1 seconds"}]}
+        await client.ping(TIMEOUT)
+
+
+async def test_a_long_method_name_is_not_repeated_whole() -> None:
+    async with connected(build_server()) as client:
+        from minimcp.rpc import RpcError
+        with pytest.raises(RpcError) as caught:
+            await client.request("x" * 1_000_000, timeout=TIMEOUT)
+        assert caught.value.message == "Method not found: " + "x" * 100 + "…"
+        await client.ping(TIMEOUT)
+
+
+# -- 11. a plain function runs off the event loop --------------------------------------------------
+async def test_a_blocking_tool_does_not_hold_up_other_clients() -> None:
+    import time
+
+    server = Server("blocking")
+
+    @server.tool()
+    def sleepy() -> str:
+        """Blocks for a second, as a careless tool might (a slow file read, time.sleep)."""
+        time.sleep(1.0)
+        return "rested"
+
+    async with connected(server) as sleeper, connected(server) as other:
+        call = asyncio.ensure_future(sleeper.call_tool("sleepy", timeout=TIMEOUT))
+        await asyncio.sleep(0.1)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await other.ping(TIMEOUT)
+        assert loop.time() - started < 0.5, "the other client waited for the blocking tool"
+        assert (await call)["content"][0]["text"] == "rested"

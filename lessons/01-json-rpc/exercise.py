@@ -34,7 +34,16 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from minimcp.rpc import ConnectionClosed, ErrorResponse, Message, Notification, Request, RequestId, Response, RpcError
+from minimcp.rpc import (
+    ConnectionClosed,
+    ErrorResponse,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+)
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, from_dict, to_dict
 
 # ----------------------------------------------------------------------------------------------

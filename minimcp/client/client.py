@@ -42,8 +42,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from minimcp.rpc import Transport
 from minimcp.rpc.aio import call
-from minimcp.rpc.connection import Transport
 from minimcp.session.client import ClientSession, NotificationCallback, RequestCallback
 
 log = logging.getLogger("minimcp.client")

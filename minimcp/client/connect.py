@@ -19,7 +19,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from minimcp.client.client import Client
-from minimcp.rpc.connection import Transport
+from minimcp.rpc import Transport
 from minimcp.transports.http.client import HttpClientTransport
 from minimcp.transports.process import spawn
 from minimcp.transports.websocket import connect_websocket

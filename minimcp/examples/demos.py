@@ -25,7 +25,7 @@ from minimcp.host.host import Host
 from minimcp.host.rule_model import RuleModel
 from minimcp.rpc.cables import TracingTransport, memory_pair
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Request, RpcError, describe, encode, parse
+from minimcp.rpc.jsonrpc import Request, RpcError, describe, encode, method_not_found, parse
 from minimcp.server.pagination import page_result
 from minimcp.transports.event_store import MemoryEventStore, UnknownEventId, new_stream_id
 from minimcp.transports.process import python_command
@@ -56,7 +56,7 @@ async def connection() -> None:
         if request.method == "add":
             params = request.params or {}
             return {"sum": params.get("a", 0) + params.get("b", 0)}
-        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        raise method_not_found(request.method)
 
     left = Connection(TracingTransport(left_cable, lambda d, m: print("left ", d, m)))
     right = Connection(right_cable, on_request=right_answers)

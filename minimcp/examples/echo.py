@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Request, RpcError
+from minimcp.rpc.jsonrpc import Request, method_not_found
 from minimcp.transports.stdio import stdio_server_transport
 
 
@@ -19,7 +19,7 @@ async def echo(request: Request) -> Any:
     """The echo server's only handler."""
     if request.method == "echo":
         return request.params or {}
-    raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+    raise method_not_found(request.method)
 
 
 async def serve_echo(framing: str = "ndjson") -> None:

@@ -51,9 +51,9 @@ from minimcp.host.chat import (
 )
 from minimcp.host.router import DEFAULT_ROUTES, Route
 from minimcp.host.rule_model import RuleModel
+from minimcp.rpc import ConnectionClosed
 from minimcp.rpc.aio import call as call_maybe_async
 from minimcp.rpc.aio import resolve
-from minimcp.rpc.connection import ConnectionClosed
 from minimcp.rpc.jsonrpc import RpcError
 
 log = logging.getLogger("minimcp.host")

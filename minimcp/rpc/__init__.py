@@ -1,12 +1,12 @@
 """Layer 1, the messages (lesson 01): JSON-RPC 2.0 and a symmetric connection.
 
-:mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.connection` (the :class:`Transport`
-interface and the :class:`Connection` over it), :mod:`.cables` (an in-memory cable and a tracing tap),
+:mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.transport` (what a cable is),
+:mod:`.connection` (the :class:`Connection` over a cable), :mod:`.cables` (an in-memory cable and a tracing tap),
 :mod:`.aio` (two asyncio habits the whole stack shares).
 """
 
 from minimcp.rpc.cables import MemoryTransport, TracingTransport, memory_pair
-from minimcp.rpc.connection import Connection, ConnectionClosed, Servable, Transport
+from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import (
     ErrorResponse,
     Message,
@@ -18,6 +18,7 @@ from minimcp.rpc.jsonrpc import (
     encode,
     parse,
 )
+from minimcp.rpc.transport import ConnectionClosed, Servable, Transport
 
 __all__ = [
     "Connection", "ConnectionClosed", "ErrorResponse", "MemoryTransport", "Message", "Notification", "Request",

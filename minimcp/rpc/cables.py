@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from minimcp.rpc.connection import ConnectionClosed, Transport
 from minimcp.rpc.jsonrpc import RequestId
+from minimcp.rpc.transport import ConnectionClosed, Transport
 
 
 # --8<-- [start:memory]

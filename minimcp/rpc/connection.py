@@ -28,13 +28,12 @@ import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any
 
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
-    METHOD_NOT_FOUND,
     ErrorResponse,
     Message,
     Notification,
@@ -44,64 +43,28 @@ from minimcp.rpc.jsonrpc import (
     RpcError,
     describe,
     encode,
+    method_not_found,
     parse,
+    shorten,
 )
+from minimcp.rpc.transport import ConnectionClosed, Transport, log_send_failure
 
 log = logging.getLogger("minimcp.connection")
 
 
-# --8<-- [start:transport]
-class Transport(Protocol):
-    """Moves whole messages, as text, between two peers. Knows nothing of JSON-RPC or MCP.
-
-    ``receive`` returns one message's text, or None when the other side has gone for good. It may
-    raise :class:`~minimcp.rpc.jsonrpc.RpcError` for one bad frame (too large, not UTF-8) and still be
-    usable afterwards: the connection answers the error and reads on.
-
-    ``related_request_id`` names the incoming request a message belongs to (its answer, or a notice
-    sent while answering it), or is None. A cable with one stream (stdio, WebSocket) ignores it.
-    """
-
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None: ...
-
-    async def receive(self) -> str | None: ...
-
-    async def close(self) -> None: ...
-# --8<-- [end:transport]
-
-
 # --8<-- [start:defaults]
-class ConnectionClosed(Exception):
-    """The other side went away (or we closed) before the answer came."""
-
-
-#: What sending raises when the other side has simply gone: a closed cable, a broken pipe, a reset.
-PEER_GONE = (ConnectionClosed, ConnectionError)
-
-
-def log_send_failure(what: str, error: Exception) -> None:
-    """A message could not be sent. A peer that left is normal (a debug line); anything else is a bug
-    in a transport, and gets a warning with its traceback rather than hiding at debug level."""
-    if isinstance(error, PEER_GONE):
-        log.debug("could not send %s: the other side has gone (%s)", what, error)
-    else:
-        log.warning("could not send %s", what, exc_info=error)
-
+#: JSON-RPC leaves -32000 to -32099 to each implementation: ours for "too many requests at once".
+SERVER_BUSY = -32000
+#: How many requests of one peer a connection answers at once, unless told otherwise.
+DEFAULT_MAX_IN_FLIGHT = 256
 
 RequestHandler = Callable[[Request], Awaitable[Any]]
 NotificationHandler = Callable[[Notification], Awaitable[None]]
 
-class Servable(Protocol):
-    """Anything that serves one peer over one transport: a transport that accepts many peers (a
-    WebSocket or HTTP listener) calls ``serve`` once per peer. :class:`minimcp.server.Server` is one."""
-
-    async def serve(self, transport: Transport) -> None: ...
-
-
 
 async def no_such_method(request: Request) -> Any:
     """The default request handler: nothing is served yet."""
-    raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+    raise method_not_found(request.method)
 
 
 async def ignore(notification: Notification) -> None:
@@ -130,6 +93,8 @@ class Connection:
         self._transport_closed = False
         #: how long requests already received may still run once the other side stops sending
         self.grace_period = 1.0
+        #: how many of the other side's requests may be answered at once; more get SERVER_BUSY
+        self.max_in_flight = DEFAULT_MAX_IN_FLIGHT
         self.closed = asyncio.Event()
 
     # -- sending ---------------------------------------------------------------------------------
@@ -183,8 +148,13 @@ class Connection:
 
     def _dispatch(self, message: Request | Response | ErrorResponse) -> None:
         if isinstance(message, Request):
+            if len(self._handling) >= self.max_in_flight:  # a flood: refuse, rather than grow without end
+                error = RpcError(SERVER_BUSY, f"Server busy: {self.max_in_flight} requests of this connection "
+                                 "are already being answered", id=message.id)
+                self._spawn(self._reject(error))
+                return
             if message.id in self._handling:  # ids must be unique among requests in flight
-                error = RpcError(INVALID_REQUEST, f"Request id {message.id!r} is already in use",
+                error = RpcError(INVALID_REQUEST, f"Request id {shorten(repr(message.id))} is already in use",
                                  id=message.id)
                 self._spawn(self._reject(error))
                 return

@@ -149,6 +149,19 @@ def encode(message: Message) -> str:
 # --8<-- [end:to_dict]
 
 
+def shorten(text: str, limit: int = 100) -> str:
+    """``text`` cut to ``limit`` characters, for an error message that repeats what a peer sent.
+
+    A peer may send a method name of a megabyte: repeating it whole would make the error as large.
+    """
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def method_not_found(method: str) -> RpcError:
+    """The error for a method nobody serves (-32601), naming it (cut short if it is long)."""
+    return RpcError(METHOD_NOT_FOUND, f"Method not found: {shorten(method)}")
+
+
 # --8<-- [start:parse]
 def parse(text: str | bytes) -> Message:
     """Read one JSON-RPC message, or raise :class:`RpcError` with the code the peer deserves."""

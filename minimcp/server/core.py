@@ -17,8 +17,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.rpc.aio import TaskKeeper
-from minimcp.rpc.connection import Transport, log_send_failure
-from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Notification, RpcError
+from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
+from minimcp.rpc.jsonrpc import Notification, method_not_found
+from minimcp.rpc.transport import Transport, log_send_failure
 from minimcp.server.pagination import DEFAULT_PAGE_SIZE
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
 from minimcp.session.server import RequestContext, ServerSession
@@ -48,6 +49,8 @@ class ServerCore:
         self.sessions: set[ServerSession] = set()  # every client connected right now
         self.page_size = page_size  # how many items one tools/list (resources/list…) page carries
         self._background = TaskKeeper()  # notifications on their way out
+        self.max_in_flight = DEFAULT_MAX_IN_FLIGHT  # requests of one client answered at once
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop serving, once a client came
         self._at_session_end: list[Callable[[ServerSession], None]] = []  # what features forget then
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
@@ -70,7 +73,9 @@ class ServerCore:
 
     async def serve(self, transport: Transport) -> None:
         """Serve one client over ``transport`` until it goes away."""
+        self._loop = asyncio.get_running_loop()  # where announcements from other threads are sent
         session = ServerSession(transport, self)
+        session.connection.max_in_flight = self.max_in_flight
         self.sessions.add(session)
         try:
             await session.run()
@@ -103,11 +108,14 @@ class ServerCore:
     def announce(self, method: str, params: dict[str, Any] | None = None) -> None:
         """:meth:`broadcast`, from plain (not async) code such as ``add_tool``: send it soon.
 
-        With no event loop running there is no session either, so there is nobody to tell.
+        With no event loop running there is no session either, so there is nobody to tell; but a plain
+        tool runs in a worker thread (lesson 04): from there, the notice is handed to the server's loop.
         """
         try:
             asyncio.get_running_loop()
         except RuntimeError:
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.call_soon_threadsafe(self.announce, method, params)
             return
         if any(session.state == "ready" for session in self.sessions):
             self._background.spawn(self.broadcast(method, params))
@@ -132,7 +140,7 @@ class ServerCore:
     async def handle(self, context: RequestContext) -> Any:
         handler = self._handlers.get(context.request.method)
         if handler is None:
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {context.request.method}")
+            raise method_not_found(context.request.method)
         return await handler(context)
 
     async def handle_notification(self, session: ServerSession, notification: Notification) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, get_args, get_origin
 
-from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
 from minimcp.server.content import is_content_block, text_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, model_parameters
@@ -153,7 +153,7 @@ class PromptRegistry(Catalogue[Prompt]):
             raise RpcError(INVALID_PARAMS, 'prompts/get needs "name" (a string)')
         prompt = self.get(name)
         if prompt is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown prompt: {name}")
+            raise RpcError(INVALID_PARAMS, f"Unknown prompt: {shorten(name)}")
         arguments = prompt.check(context.params.get("arguments"))
         messages = to_messages(await call_handler(prompt.handler, arguments, context))
         if prompt.description:

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from minimcp.rpc.connection import log_send_failure
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.rpc.transport import log_send_failure
 from minimcp.server.content import contents_for
 from minimcp.server.core import ServerCore
 from minimcp.server.files import MAX_FILE_BYTES, Directory, not_found, read_file, resolve_inside

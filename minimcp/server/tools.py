@@ -25,6 +25,7 @@ a result), :mod:`minimcp.server.schema` (the input schema from a signature) and
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
@@ -34,10 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
 from minimcp.server.content import text_content, to_content
 from minimcp.server.core import ServerCore
-from minimcp.server.handlers import call_handler
+from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue
 from minimcp.server.schema import input_schema_for, make_validator, schema_problems
 from minimcp.session.server import RequestContext
@@ -46,6 +47,9 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 log = logging.getLogger("minimcp.tools")
+
+#: How long a tool may run, unless ``server.tools.timeout`` says otherwise.
+DEFAULT_TOOL_TIMEOUT = 300.0
 
 
 # -- results and errors -------------------------------------------------------------------------------
@@ -172,6 +176,9 @@ class ToolRegistry(Catalogue[Tool]):
         # listChanged: we promise to say so when tools come and go while a client is connected.
         super().__init__(server, "tools", {"tools/list": self.list_tools, "tools/call": self.call_tool},
                          {"listChanged": True})
+        #: Seconds a tool may run before its caller gets an error result (a hung tool would otherwise
+        #: hold its request, and its client's place in the server, until the session ends).
+        self.timeout = DEFAULT_TOOL_TIMEOUT
 
     def add(self, handler: Callable[..., Any], name: str | None = None, *, title: str | None = None,
             description: str | None = None, input_schema: dict[str, Any] | None = None,
@@ -210,18 +217,39 @@ class ToolRegistry(Catalogue[Tool]):
             raise RpcError(INVALID_PARAMS, '"arguments" must be an object')
         tool = self.get(name)
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+            raise RpcError(INVALID_PARAMS, f"Unknown tool: {shorten(name)}")
 
         # Tool execution errors: from here on the *model* hears what went wrong, as a result.
         problems = schema_problems(tool.input_validator, arguments)
         if problems:
             return error_result(f"Invalid arguments for tool {name}: {'; '.join(problems)}")
         try:
-            value = await call_handler(tool.handler, arguments, context)
+            value = await asyncio.wait_for(run_tool(tool, arguments, context), self.timeout)
         except ToolError as err:
             return error_result(str(err))
-        except Exception as exc:  # a bug in one tool must never take the server down
-            log.exception("tool %s failed", name)
-            return error_result(f"Tool {name} failed: {type(exc).__name__}: {exc}")
+        except asyncio.TimeoutError:
+            log.warning("tool %s ran out of time (%g s)", name, self.timeout)
+            return error_result(f"Tool {name} did not finish within {self.timeout:g} seconds")
+        except RpcError as err:  # the client refused a question back (sampling, elicitation): say so
+            return error_result(f"Tool {name} failed: RpcError: {err.message}")
+        except Exception:  # a bug in one tool must never take the server down, nor leak its details
+            log.exception("tool %s failed", name)  # the details (paths, values…) stay in our log
+            return error_result(f"Tool {name} failed with an internal error (the server's log has the details)")
         return tool.result(value)
     # --8<-- [end:call]
+
+
+# --8<-- [start:run_tool]
+async def run_tool(tool: Tool, arguments: dict[str, Any], context: RequestContext) -> Any:
+    """Run a tool's function. A plain function runs in a worker thread, not on the event loop.
+
+    The event loop serves every session of the server, one piece of work at a time: a plain function
+    that sleeps or reads a large file for 3 seconds would hold *every* client up for 3 seconds. In a
+    thread, it holds up only its own call. A coroutine function runs on the loop, as it should (it
+    ``await``s instead of blocking), and so does a function that asks for ``context``: the context
+    belongs to the event loop's world.
+    """
+    if inspect.iscoroutinefunction(tool.handler) or wants_context(tool.handler):
+        return await call_handler(tool.handler, arguments, context)
+    return await asyncio.to_thread(tool.handler, **arguments)
+# --8<-- [end:run_tool]

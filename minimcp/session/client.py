@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from minimcp.rpc.connection import Connection, Transport
-from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Notification, Request, RpcError
+from minimcp.rpc import Transport
+from minimcp.rpc.connection import Connection
+from minimcp.rpc.jsonrpc import Notification, Request, method_not_found
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS, HandshakeFailed, UnsupportedVersion
 
 NotificationCallback = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -87,7 +88,7 @@ class ClientSession:
             return {}
         if self.on_request is not None:
             return await self.on_request(request.method, request.params or {})
-        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        raise method_not_found(request.method)
     # --8<-- [end:client_answers]
 
     async def _on_notification(self, notification: Notification) -> None:

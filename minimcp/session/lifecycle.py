@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from minimcp.rpc.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, RpcError
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, RpcError, shorten
 
 # --8<-- [start:versions]
 #: The revision these lessons teach, and what we answer a client whose version we do not know.
@@ -81,7 +81,7 @@ class Lifecycle:
     def check_request(self, method: str) -> None:
         """Raise the spec's error if ``method`` may not be asked for in this state."""
         if self.state == "new" and method not in ALWAYS_ALLOWED:
-            raise RpcError(INVALID_REQUEST, f"Received {method!r} before initialization: "
+            raise RpcError(INVALID_REQUEST, f"Received {shorten(method)!r} before initialization: "
                            "send 'initialize' first")
 
     def initialize(self, params: dict[str, Any], supported: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS,

@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from minimcp.rpc.connection import Connection, Transport
-from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, Notification, Request, RequestId, RpcError
+from minimcp.rpc import Transport
+from minimcp.rpc.connection import Connection
+from minimcp.rpc.jsonrpc import Notification, Request, RequestId, method_not_found
 from minimcp.session.lifecycle import Lifecycle
 
 
@@ -130,7 +131,7 @@ class ServerSession:
         if not self.app.knows(method):
             # Also what a 2026-07-28 client's probe `server/discover` gets, so that it falls back
             # to the initialize handshake: -32601 says "I am an older server", not "I am broken".
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            raise method_not_found(method)
         self.lifecycle.check_request(method)
         return await self.app.handle(RequestContext(self, request))
     # --8<-- [end:server_session]

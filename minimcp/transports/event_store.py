@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from minimcp.rpc.jsonrpc import shorten
+
 
 class UnknownEventId(LookupError):
     """``Last-Event-ID`` names no event this store still has: unknown, forgotten, or malformed.
@@ -179,10 +181,6 @@ def parse_event_id(event_id: str) -> tuple[str, int]:
     # 18 digits are more events than any stream will ever hold; a longer number is an attack on int()
     # (Python refuses to convert more than 4,300 digits) or a mistake, and is refused the same way.
     if not stream_id or not (number.isascii() and number.isdigit()) or len(number) > 18:
-        raise UnknownEventId(f"malformed event id {shorten(event_id)!r}")
+        raise UnknownEventId(f"malformed event id {shorten(event_id, 60)!r}")
     return stream_id, int(number)
 
-
-def shorten(text: str, limit: int = 60) -> str:
-    """``text`` cut to ``limit`` characters, for an error message that repeats what a client sent."""
-    return text if len(text) <= limit else text[:limit] + "…"

@@ -15,7 +15,14 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 
-from minimcp.transports.stdio import CHUNK, ByteReader, ByteWriter, PipeTransport, ThreadedReader, ThreadedWriter
+from minimcp.transports.stdio import (
+    CHUNK,
+    ByteReader,
+    ByteWriter,
+    PipeTransport,
+    ThreadedReader,
+    ThreadedWriter,
+)
 
 log = logging.getLogger("minimcp.stdio")
 

@@ -52,7 +52,7 @@ from websockets.http11 import Response as HttpResponse
 from websockets.typing import Subprotocol
 
 from minimcp import __version__
-from minimcp.rpc.connection import ConnectionClosed, Servable
+from minimcp.rpc import ConnectionClosed, Servable
 from minimcp.rpc.jsonrpc import RequestId
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import LOOPBACK_HOSTS, host_allowed, hostname_of, is_loopback, origin_allowed

@@ -1,18 +1,6 @@
 """Streamable HTTP: the same server over POST, GET and DELETE, with resumable SSE (lesson 08).
 
-One URL, the **MCP endpoint** (``http://127.0.0.1:8000/mcp``), and three HTTP methods
-(spec 2025-11-25, basic/transports, "Streamable HTTP"):
-
-* **POST** carries one JSON-RPC message from the client. A notification or a response is answered
-  ``202 Accepted``. A request is answered either with one JSON object (``application/json``) or with
-  an SSE stream (``text/event-stream``) that carries the request's progress and ends with its
-  response. The server chooses: a request answered quickly gets JSON; one that sends something
-  before its answer (progress, a log line, a question back) or that is still running after
-  ``stream_after`` seconds gets a stream.
-* **GET** opens the *announcement channel*: an SSE stream for what the server says on its own, such
-  as ``notifications/tools/list_changed``. With a ``Last-Event-ID`` header it instead *resumes* a
-  stream that dropped (a POST's or the GET's own): the server replays what came after that event.
-* **DELETE** ends the session.
+The methods and what each is for are described in :mod:`minimcp.transports.http`.
 
 The ``initialize`` response carries an ``Mcp-Session-Id`` header; every later request carries it
 back, and ``MCP-Protocol-Version`` too. Behind each session id sits an ordinary session served by
@@ -30,8 +18,17 @@ import time
 from collections.abc import Iterable
 from typing import Protocol
 
-from minimcp.rpc.connection import Servable
-from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND, PARSE_ERROR, ErrorResponse, Request, RpcError, parse
+from minimcp.rpc import Servable
+from minimcp.rpc.jsonrpc import (
+    PARSE_ERROR,
+    ErrorResponse,
+    Notification,
+    Request,
+    RpcError,
+    method_not_found,
+    parse,
+    shorten,
+)
 from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
@@ -71,13 +68,14 @@ class StreamableHTTP:
     def __init__(self, server: McpServer, *, path: str = "/mcp", event_store: EventStore | None = None,
                  allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = (),
                  max_body: int = DEFAULT_MAX_FRAME, max_sessions: int = 1000,
-                 session_timeout: float = 600.0, stream_after: float = 0.5, retry_ms: int = 1000,
-                 keepalive: float = 15.0, max_streams: int = 100) -> None:
+                 session_timeout: float = 600.0, handshake_timeout: float = 30.0, stream_after: float = 0.5,
+                 retry_ms: int = 1000, keepalive: float = 15.0, max_streams: int = 100) -> None:
         self.server = server
         self.path = path
         self.event_store = event_store if event_store is not None else MemoryEventStore()
         self.manager = SessionManager(server, self.event_store, max_sessions=max_sessions,
-                                      session_timeout=session_timeout, max_streams=max_streams)
+                                      session_timeout=session_timeout, handshake_timeout=handshake_timeout,
+                                      max_streams=max_streams)
         self.allowed_hosts = {host.lower() for host in allowed_hosts}  # besides this machine's names
         self.allowed_origins = {origin.lower().rstrip("/") for origin in allowed_origins}
         self.max_body = max_body  # bytes in one POST
@@ -181,15 +179,17 @@ class StreamableHTTP:
                 # "method not found", so that a newer client falls back to the handshake.
                 if refusal.status == 400 and isinstance(message, Request) \
                         and not self.server.knows(message.method) and message.method != "ping":
-                    raise Refusal(400, f"Method not found: {message.method}", METHOD_NOT_FOUND,
-                                  request_id=message.id) from None
+                    unknown = method_not_found(message.method)
+                    raise Refusal(400, unknown.message, unknown.code, request_id=message.id) from None
                 raise
         if not isinstance(message, Request):  # a notification, or the client's answer to us
+            if isinstance(message, Notification) and message.method == "notifications/initialized":
+                session.initialized = True  # the handshake is complete: no longer half-open
             session.deliver(text)
             await send_response(send, 202)
             return
         if message.id in session.exchanges:
-            raise Refusal(400, f"Request id {message.id!r} is already in use", request_id=message.id)
+            raise Refusal(400, f"Request id {shorten(repr(message.id))} is already in use", request_id=message.id)
         session.busy += 1
         try:
             await self.answer(session, message, text, send, receive)

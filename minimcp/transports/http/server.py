@@ -15,20 +15,30 @@ from typing import Any
 
 from minimcp.transports.guard import LOOPBACK_HOSTS
 from minimcp.transports.http.app import McpServer, StreamableHTTP
+from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, with_header_timeout
+
+#: Open connections at once; more get 503 (well below the 1,024 files a process may usually open).
+DEFAULT_MAX_CONNECTIONS = 900
 
 
 # --8<-- [start:serve]
 class HttpServer:
     """A running Streamable HTTP server (uvicorn in this event loop): its ``url``, and ``close()``."""
 
-    def __init__(self, app: StreamableHTTP, sock: socket.socket, host: str) -> None:
+    def __init__(self, app: StreamableHTTP, sock: socket.socket, host: str, *,
+                 header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                 ) -> None:
         import uvicorn
 
         self.app = app
         self.port = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown_host}:{self.port}{app.path}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+        # Two limits uvicorn keeps for us: a connection beyond `max_connections` gets 503 at once (kept
+        # below the usual 1,024 open files, so the process never runs out), and a request whose head
+        # takes longer than `header_timeout` is dropped (a slow client holding a connection hostage).
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
+                                http=with_header_timeout(header_timeout), limit_concurrency=max_connections)
         self._uvicorn = uvicorn.Server(config)
         # The event loop is the caller's, and so is Ctrl+C: uvicorn must not take the signal handlers.
         self._uvicorn.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
@@ -53,8 +63,13 @@ class HttpServer:
         await self._task
 
 
-async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, **options: Any) -> HttpServer:
-    """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port)."""
+async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, *,
+                     header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                     **options: Any) -> HttpServer:
+    """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port).
+
+    ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…).
+    """
     # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
     # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
@@ -63,7 +78,8 @@ async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, 
     sock.bind((host, port))
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
-    running = HttpServer(StreamableHTTP(server, **options), sock, host)
+    running = HttpServer(StreamableHTTP(server, **options), sock, host, header_timeout=header_timeout,
+                         max_connections=max_connections)
     await running.wait_started()
     return running
 # --8<-- [end:serve]

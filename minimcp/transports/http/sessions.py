@@ -13,8 +13,8 @@ import logging
 import secrets
 import time
 
+from minimcp.rpc import Servable
 from minimcp.rpc.aio import TaskKeeper
-from minimcp.rpc.connection import Servable
 from minimcp.rpc.jsonrpc import ErrorResponse, RequestId, Response, parse
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
@@ -66,6 +66,8 @@ class HttpSession:
         self.busy = 0  # HTTP requests of this session being served right now (open streams included)
         self.ended = False
         self.opening = True  # until the initialize that opened it is being answered
+        self.initialized = False  # until the client confirms the handshake (notifications/initialized)
+        self.created = time.monotonic()
         self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
         self.task.add_done_callback(lambda _task: manager.forget(self))
 
@@ -136,11 +138,14 @@ class SessionManager:
     """Every session of one endpoint: opened on ``initialize``, found by id, ended when idle."""
 
     def __init__(self, server: Servable, event_store: EventStore, *, max_sessions: int = 1000,
-                 session_timeout: float = 600.0, max_streams: int = 100) -> None:
+                 session_timeout: float = 600.0, handshake_timeout: float = 30.0, max_streams: int = 100) -> None:
         self.server = server  # what each session serves: server.serve(transport)
         self.event_store = event_store
         self.max_sessions = max_sessions
         self.session_timeout = session_timeout  # seconds without any request before a session expires
+        # Seconds a session may stay half-open (initialize answered, initialized never sent). Opening
+        # sessions costs one request each: a flood of them must not hold the cap for session_timeout.
+        self.handshake_timeout = handshake_timeout
         self.max_streams = max_streams  # finished POST streams kept per session, for late resumption
         self.sessions: dict[str, HttpSession] = {}
         self.closing = False  # set by close(): from then on, no new session is opened
@@ -167,10 +172,11 @@ class SessionManager:
 
     # --8<-- [start:expiry]
     def expire_sessions(self) -> None:
-        """End the sessions nobody has used for ``session_timeout`` seconds."""
+        """End the sessions nobody has used for ``session_timeout`` seconds, and the half-open ones."""
         now = time.monotonic()
         for session in list(self.sessions.values()):
-            if session.busy == 0 and now - session.last_active > self.session_timeout:
+            half_open = not session.initialized and now - session.created > self.handshake_timeout
+            if session.busy == 0 and (half_open or now - session.last_active > self.session_timeout):
                 log.info("session %s… expired", session.id[:8])
                 self.forget(session)  # at once: its place is free now, and its id gets 404 from now on
                 self.background.spawn(session.end())
@@ -181,7 +187,7 @@ class SessionManager:
 
     async def _reap(self) -> None:
         while True:
-            await asyncio.sleep(max(0.05, min(self.session_timeout / 4, 30.0)))
+            await asyncio.sleep(max(0.05, min(self.session_timeout / 4, self.handshake_timeout / 4, 30.0)))
             self.expire_sessions()
     # --8<-- [end:expiry]
 

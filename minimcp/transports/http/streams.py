@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from minimcp.rpc.connection import log_send_failure
+from minimcp.rpc.transport import log_send_failure
 from minimcp.transports.event_store import EventStore, StoredEvent, new_stream_id
 from minimcp.transports.http.asgi import Receive, Send
 from minimcp.transports.http.routing import First
