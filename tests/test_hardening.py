@@ -221,6 +221,30 @@ async def test_a_slow_request_head_is_dropped_and_others_are_served() -> None:
         await http.close()
 
 
+async def test_connections_over_the_limit_are_refused_at_once() -> None:
+    """Slow clients cannot hold more than max_connections: one more is closed before it says a word."""
+    from minimcp.transports.http.server import start_http
+    http = await start_http(build_server(step_delay=0), max_connections=4, header_timeout=30)
+    held = []
+    try:
+        for _ in range(4):  # four slow clients, each holding a connection without a word
+            held.append(await asyncio.open_connection("127.0.0.1", http.port))
+        await asyncio.sleep(0.1)
+        reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
+        assert await asyncio.wait_for(reader.read(), TIMEOUT) == b""  # refused: closed at once
+        writer.close()
+        for _, held_writer in held:
+            held_writer.close()
+        held.clear()
+        await asyncio.sleep(0.1)
+        async with raw_session(http.url) as raw:  # the honest client after them is served
+            await raw.ping()
+    finally:
+        for _, held_writer in held:
+            held_writer.close()
+        await http.close()
+
+
 async def test_sessions_left_half_open_expire_and_free_the_cap() -> None:
     async with running(build_server(step_delay=0), max_sessions=3, handshake_timeout=0.2) as http:
         for _ in range(3):  # initialize, and never send notifications/initialized

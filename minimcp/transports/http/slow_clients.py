@@ -41,6 +41,12 @@ def with_header_timeout(seconds: float) -> type:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            limit = self.limit_concurrency
+            if limit is not None and len(self.connections) > limit:
+                # uvicorn answers 503 only once a request's head is complete, and a slow client never
+                # completes one: refuse the connection itself, before the process runs out of files.
+                transport.close()
+                return
             self._arm()  # the first request's head is due now
 
         def on_message_begin(self) -> None:
