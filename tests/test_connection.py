@@ -145,7 +145,8 @@ async def test_duplicate_id_in_flight_is_rejected(raw_pair) -> None:
     await peer.send({"jsonrpc": "2.0", "id": 7, "method": "wait"})
     rejected = await peer.recv()
     assert rejected == {"jsonrpc": "2.0", "id": 7,
-                        "error": {"code": INVALID_REQUEST, "message": "Request id 7 is already in use"}}
+                        "error": {"code": INVALID_REQUEST, "message": (
+            "Request id 7 was already used in this session, by a request still being answered")}}
     release.set()
     assert await peer.recv() == {"jsonrpc": "2.0", "id": 7, "result": {"waited": True}}
     # Once answered, the id is free again.

@@ -253,7 +253,8 @@ async def test_a_request_id_already_in_flight_is_refused() -> None:
             assert first.status_code == 200
             again = await raw.post(slow)
             assert again.status_code == 400
-            assert again.json()["error"] == {"code": INVALID_REQUEST, "message": "Request id 7 is already in use"}
+            assert again.json()["error"] == {"code": INVALID_REQUEST, "message": (
+            "Request id 7 was already used in this session, by a request still being answered")}
             answer = messages(await read_events(first))[-1]
             assert answer["id"] == 7 and "Analysed 12 courses" in answer["result"]["content"][0]["text"]
         await raw.ping()

@@ -120,7 +120,34 @@ _EXTERNAL_FETCH = re.compile(
 )
 
 
+# A heading of a rendered notebook, with its id and its inner HTML.
+_HEADING = re.compile(r'<h([1-6]) id="([^"]+)">(.*?)</h\1>', re.S)
+
+
+def _toc_slug(inner_html: str) -> str:
+    """The anchor the page's table of contents links to for a heading: mkdocs-jupyter builds it from the
+    heading's text *without* its inline code, while the heading's own id keeps the code's words."""
+    text = re.sub(r"<code>.*?</code>", "", inner_html, flags=re.S)
+    text = re.sub(r'<a class="anchor-link".*?</a>', "", text, flags=re.S)
+    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def fix_notebook_toc(output: str) -> str:
+    """Point every contents link of a notebook page at the heading it means (a heading that holds inline
+    code, such as "4. `server/discover`: …", otherwise gets a link to an id that does not exist)."""
+    ids = set(re.findall(r'\bid="([^"]+)"', output))
+    for _, heading_id, inner in _HEADING.findall(output):
+        slug = _toc_slug(inner)
+        if slug and slug != heading_id and slug not in ids:
+            output = output.replace(f'href="#{slug}"', f'href="#{heading_id}"')
+    return output
+
+
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        output = fix_notebook_toc(output)
     match = _EXTERNAL_FETCH.search(output)
     if match:
         start = max(match.start() - 40, 0)

@@ -33,7 +33,6 @@ from typing import Any
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
-    INVALID_REQUEST,
     ErrorResponse,
     Message,
     Notification,
@@ -43,9 +42,9 @@ from minimcp.rpc.jsonrpc import (
     RpcError,
     describe,
     encode,
+    id_reused,
     method_not_found,
     parse,
-    shorten,
 )
 from minimcp.rpc.transport import ConnectionClosed, Transport, log_send_failure
 
@@ -154,9 +153,7 @@ class Connection:
                 self._spawn(self._reject(error))
                 return
             if message.id in self._handling:  # ids must be unique among requests in flight
-                error = RpcError(INVALID_REQUEST, f"Request id {shorten(repr(message.id))} is already in use",
-                                 id=message.id)
-                self._spawn(self._reject(error))
+                self._spawn(self._reject(id_reused(message.id)))
                 return
             task = self._spawn(self._answer(message))
             self._handling[message.id] = task

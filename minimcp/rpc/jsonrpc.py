@@ -157,6 +157,15 @@ def shorten(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def id_reused(request_id: RequestId) -> RpcError:
+    """The error for a request whose id names another request still being answered (-32600).
+
+    The spec: an id "MUST NOT have been previously used by the requestor within the same session".
+    """
+    return RpcError(INVALID_REQUEST, f"Request id {shorten(repr(request_id))} was already used in this "
+                    "session, by a request still being answered", id=request_id)
+
+
 def method_not_found(method: str) -> RpcError:
     """The error for a method nobody serves (-32601), naming it (cut short if it is long)."""
     return RpcError(METHOD_NOT_FOUND, f"Method not found: {shorten(method)}")

@@ -25,9 +25,9 @@ from minimcp.rpc.jsonrpc import (
     Notification,
     Request,
     RpcError,
+    id_reused,
     method_not_found,
     parse,
-    shorten,
 )
 from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
@@ -189,7 +189,8 @@ class StreamableHTTP:
             await send_response(send, 202)
             return
         if message.id in session.exchanges:
-            raise Refusal(400, f"Request id {shorten(repr(message.id))} is already in use", request_id=message.id)
+            reused = id_reused(message.id)
+            raise Refusal(400, reused.message, reused.code, request_id=message.id)
         session.busy += 1
         try:
             await self.answer(session, message, text, send, receive)
