@@ -1,4 +1,4 @@
-"""The course's one command line, ``python -m minimcp``.
+"""The course's one command line: python -m minimcp COMMAND.
 
     python -m minimcp serve                                  # the course server over stdio (lesson 02)
     python -m minimcp serve --transport ws --port 8765       # over WebSocket (lesson 07)
@@ -7,7 +7,7 @@
     python -m minimcp echo [--framing content-length]        # lesson 02's JSON-RPC echo server
     python -m minimcp demo connection                        # one layer on its own (see `demo --help`)
 
-Network transports bind to 127.0.0.1 unless told otherwise, and serve at ``/mcp``.
+Network transports bind to 127.0.0.1 unless told otherwise, and serve at /mcp.
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
     server.max_in_flight = options.max_in_flight
     server.tools.timeout = options.tool_timeout
     if transport == "stdio":
+        if sys.stdin.isatty():  # a person at a terminal, not a host with pipes: say what this is
+            print(f"{server.name} speaks MCP on stdin/stdout: one JSON-RPC message per line. "
+                  "Ctrl+D (end of input) or Ctrl+C stops it.", file=sys.stderr, flush=True)
         await server.serve(await stdio_server_transport())
         return
     if transport == "ws":  # lesson 07
@@ -119,23 +122,31 @@ def add_limits(serving: argparse.ArgumentParser) -> None:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m minimcp", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = top.add_subparsers(dest="command", required=True)
-    serving = commands.add_parser("serve", help="serve an example server")
-    serving.add_argument("--example", choices=sorted(EXAMPLES), default="course")
-    serving.add_argument("--transport", choices=["stdio", "ws", "http"], default="stdio")
-    serving.add_argument("--host", default="127.0.0.1", help="network transports only (default 127.0.0.1)")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    serving = commands.add_parser("serve", help="serve an example server (over stdio unless --transport)")
+    serving.add_argument("--example", choices=sorted(EXAMPLES), default="course",
+                         help="which server: the course's, or the conformance suite's (default %(default)s)")
+    serving.add_argument("--transport", choices=["stdio", "ws", "http"], default="stdio",
+                         help="the cable: stdio (lesson 02), ws (07) or http (08) (default %(default)s)")
+    serving.add_argument("--host", default="127.0.0.1", help="network transports only (default %(default)s)")
     serving.add_argument("--port", type=int, help="network transports only (default 8765 for ws, 8000 for http)")
-    serving.add_argument("--log-level", default="WARNING", help="logging level, written to stderr")
+    serving.add_argument("--log-level", default="WARNING",
+                         help="logging level, written to stderr (default %(default)s)")
     add_limits(serving)
     echo = commands.add_parser("echo", help="lesson 02's JSON-RPC echo server, over stdio")
-    echo.add_argument("--framing", choices=["ndjson", "content-length"], default="ndjson")
+    echo.add_argument("--framing", choices=["ndjson", "content-length"], default="ndjson",
+                      help="one message per line, or LSP's Content-Length headers (default %(default)s)")
     demo = commands.add_parser("demo", help="show one layer at work, on its own")
-    demo.add_argument("name", choices=list(DEMOS))
+    demo.add_argument("name", choices=list(DEMOS), help="which demonstration")
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    commands = parser()
+    args = commands.parse_args(argv)
+    if args.command is None:  # bare `python -m minimcp`: what can it do?
+        commands.print_help(sys.stderr)
+        return 2
     # Logs go to stderr: on stdio, stdout belongs to the protocol alone.
     logging.basicConfig(stream=sys.stderr, level=getattr(args, "log_level", "WARNING").upper(),
                         format="%(levelname)s %(name)s: %(message)s")

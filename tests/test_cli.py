@@ -128,3 +128,30 @@ def test_serve_names_every_limit() -> None:
     for option in ("--max-in-flight", "--tool-timeout", "--max-sessions", "--session-timeout",
                    "--handshake-timeout", "--header-timeout", "--max-connections", "--max-event-bytes"):
         assert option in done.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_serve_at_a_terminal_says_what_it_is(repo_root) -> None:
+    """A person who types `python -m minimcp serve` learns that it speaks MCP and how to stop it."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "minimcp", "serve"], stdin=follower,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=str(repo_root), text=True)
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline() == ("course-server speaks MCP on stdin/stdout: one JSON-RPC message "
+                                             "per line. Ctrl+D (end of input) or Ctrl+C stops it.\n")
+    finally:
+        process.kill()
+        process.wait(TIMEOUT)
+        os.close(leader)
+        os.close(follower)
+
+
+def test_bare_minimcp_lists_its_commands() -> None:
+    done = run_cli()
+    assert done.returncode == 2
+    for command in ("serve", "echo", "demo"):
+        assert f"    {command}" in done.stderr

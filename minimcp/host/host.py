@@ -32,7 +32,6 @@ runs a short conversation against the course's example server over stdio.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
@@ -222,7 +221,7 @@ class Host:
                 progress=progress if self.on_progress else None)
         except RpcError as err:
             return failed(f"Error {err.code}: {err.message}")
-        except (asyncio.TimeoutError, ConnectionClosed) as exc:
+        except (TimeoutError, ConnectionClosed) as exc:
             return failed(f"The tool did not answer: {exc or 'timed out'}")
         return ChatMessage("tool", tool_result_text(result), name=call.name,
                            is_error=bool(result.get("isError")))

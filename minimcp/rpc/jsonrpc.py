@@ -135,7 +135,7 @@ def encode(message: Message) -> str:
     """One message as compact JSON text on a single line (newlines inside strings are escaped).
 
     ``ensure_ascii=False`` keeps non-English text readable. One thing it cannot write as UTF-8: a lone
-    surrogate such as ``"\ud800"``, which JSON allows as an escape and a hostile peer may put in an id
+    surrogate such as ``"\\ud800"``, which JSON allows as an escape and a hostile peer may put in an id
     or a method. Such a message is written with every non-ASCII character escaped instead: still the
     same JSON, now plain ASCII, so the answer names the very id the peer sent.
     """

@@ -227,7 +227,7 @@ class ToolRegistry(Catalogue[Tool]):
             value = await asyncio.wait_for(run_tool(tool, arguments, context), self.timeout)
         except ToolError as err:
             return error_result(str(err))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("tool %s ran out of time (%g s)", name, self.timeout)
             return error_result(f"Tool {name} did not finish within {self.timeout:g} seconds")
         except RpcError as err:  # the client refused a question back (sampling, elicitation): say so

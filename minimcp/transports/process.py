@@ -79,7 +79,7 @@ class ProcessTransport(PipeTransport):
                 await _wait_exit(self.process, None)
         try:  # the stderr pipe ends with the process (unless a grandchild still holds it open)
             await asyncio.wait_for(self._stderr_task, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("the server's stderr stayed open after it exited")
     # --8<-- [end:close]
 
@@ -114,7 +114,7 @@ async def _wait_exit(process: asyncio.subprocess.Process | subprocess.Popen[byte
         try:
             await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, process.wait), timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
     # asyncio's Process.wait() also waits for the pipes to close, which a child's unread stdout can
     # delay; returncode is set as soon as the process itself has exited, so we watch that instead.

@@ -211,7 +211,7 @@ class StreamableHTTP:
         session.opening = False
         try:  # initialize is always quick and never streams: its answer must say if a session exists
             await asyncio.wait_for(exchange.arrived, None if initialize else self.stream_after)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass  # still running, with nothing said yet: stream it
         how = answer_as(exchange.first())
         if how == "gone":

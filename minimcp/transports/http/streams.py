@@ -158,7 +158,7 @@ async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener,
         while True:
             try:
                 item = await asyncio.wait_for(listener.get(), keepalive)
-            except asyncio.TimeoutError:  # nothing to say for a while: a comment keeps proxies patient
+            except TimeoutError:  # nothing to say for a while: a comment keeps proxies patient
                 await send({"type": "http.response.body", "body": format_comment("keep-alive"),
                             "more_body": True})
                 continue
