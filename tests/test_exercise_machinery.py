@@ -209,15 +209,15 @@ def test_bad_markers_raise_with_the_line_number(source: str, line: int, words: s
         generate_stub(source)
 
 
-def test_header_names_source_generator_and_checker() -> None:
+def test_header_talks_to_the_student() -> None:
     source = "# -*- coding: utf-8 -*-\ndef f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION\n"
     stub = generate_stub(source, lesson="02-stdio")
     lines = stub.splitlines()
     assert lines[0] == "# -*- coding: utf-8 -*-"  # an encoding line must stay first
     header = "\n".join(line for line in lines if line.startswith("#"))
-    assert "solutions/02-stdio/exercise.py" in header
-    assert "python tools/exercises.py generate" in header
-    assert "python tools/check.py 02" in header
+    assert "solutions/02-stdio/exercise.py" in header  # where the worked answer is
+    assert "python tools/check.py 02" in header  # how to check
+    assert "tools/exercises.py" not in header  # nothing about the course's own machinery
     assert stub.endswith('def f():\n    raise NotImplementedError("f")\n')
     assert generate_stub(source) == stub.replace(header.split("\n", 1)[1] + "\n", "")
     compile(stub, "stub.py", "exec")

@@ -163,13 +163,14 @@ def _header(lesson: str) -> str:
     number = lesson.split("-", 1)[0]
     return (
         f"# ----------------------------------------------------------------------------------------\n"
-        f"# Lesson {lesson}: your copy of the exercise. Replace each\n"
-        f"# `raise NotImplementedError(...)` below with your code, then check your work with:\n"
+        f"# Lesson {lesson}: your exercise.\n"
         f"#\n"
-        f"#     python tools/check.py {number}\n"
+        f"# 1. Read the docstrings below: each part says exactly what to build.\n"
+        f"# 2. Replace each `raise NotImplementedError(...)`, under its TODO, with your code.\n"
+        f"# 3. Check your work, as often as you like:  python tools/check.py {number}\n"
         f"#\n"
-        f"# This file is generated from solutions/{lesson}/exercise.py by\n"
-        f"# `python tools/exercises.py generate`, which overwrites it: keep your work safe.\n"
+        f"# Stuck for good? A worked answer is in solutions/{lesson}/exercise.py.\n"
+        f"# This file is yours: a new version of the course may replace it, so keep a copy of your work.\n"
         f"# ----------------------------------------------------------------------------------------\n"
     )
 

@@ -1,11 +1,12 @@
 # ----------------------------------------------------------------------------------------
-# Lesson 02-stdio: your copy of the exercise. Replace each
-# `raise NotImplementedError(...)` below with your code, then check your work with:
+# Lesson 02-stdio: your exercise.
 #
-#     python tools/check.py 02
+# 1. Read the docstrings below: each part says exactly what to build.
+# 2. Replace each `raise NotImplementedError(...)`, under its TODO, with your code.
+# 3. Check your work, as often as you like:  python tools/check.py 02
 #
-# This file is generated from solutions/02-stdio/exercise.py by
-# `python tools/exercises.py generate`, which overwrites it: keep your work safe.
+# Stuck for good? A worked answer is in solutions/02-stdio/exercise.py.
+# This file is yours: a new version of the course may replace it, so keep a copy of your work.
 # ----------------------------------------------------------------------------------------
 """Lesson 02 exercise: frame a byte stream, and drain one without ever blocking.
 

@@ -1,11 +1,12 @@
 # ----------------------------------------------------------------------------------------
-# Lesson 07-websocket: your copy of the exercise. Replace each
-# `raise NotImplementedError(...)` below with your code, then check your work with:
+# Lesson 07-websocket: your exercise.
 #
-#     python tools/check.py 07
+# 1. Read the docstrings below: each part says exactly what to build.
+# 2. Replace each `raise NotImplementedError(...)`, under its TODO, with your code.
+# 3. Check your work, as often as you like:  python tools/check.py 07
 #
-# This file is generated from solutions/07-websocket/exercise.py by
-# `python tools/exercises.py generate`, which overwrites it: keep your work safe.
+# Stuck for good? A worked answer is in solutions/07-websocket/exercise.py.
+# This file is yours: a new version of the course may replace it, so keep a copy of your work.
 # ----------------------------------------------------------------------------------------
 """Lesson 07 exercise: the WebSocket machinery that minimcp leaves to the websockets library.
 
