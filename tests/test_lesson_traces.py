@@ -62,10 +62,10 @@ def page_messages(page: str) -> list[str]:
 
 
 def lessons() -> list[Path]:
-    return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/index.md"))
+    return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md"))  # a lesson may have several pages
 
 
-@pytest.mark.parametrize("page", lessons(), ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("page", lessons(), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_message_on_the_page_comes_from_the_notebook(page: Path) -> None:
     """Copy messages from the notebook's stored outputs; never type or edit them by hand."""
     messages = page_messages(page.read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@
 ``course.toml`` is where a newcomer looks first (and what ``tools/check.py`` reads), so it must
 agree with the repository in both directions:
 
-* every path it names (page, notebook, exercise, solution, tests, modules) exists;
+* every path it names (page, more pages, notebook, exercise, solution, tests, modules) exists;
 * every lesson file on disk (page, notebook, exercise, solution, exercise tests) is named by a lesson;
 * every minimcp module that a lesson builds is named by exactly one lesson's ``modules``;
 * the README's lesson table shows the same lessons, titles and modules.
@@ -27,12 +27,12 @@ NUMBERED = [entry for entry in LESSONS if int(entry["number"]) >= 1]  # lesson 0
 
 #: The keys of a lesson that name one file, and those that name a list of files.
 SINGLE_PATHS = ("page", "notebook", "exercise", "solution")
-PATH_LISTS = ("tests", "modules")
+PATH_LISTS = ("more_pages", "tests", "modules")
 
 #: The lesson files a lesson must name, as glob patterns. ``[0-9][0-9]-`` leaves out the
 #: appendices (lessons/appendix-cables, notebooks/appendix-cables.ipynb): they are no lesson.
 LESSON_FILES = (
-    "lessons/[0-9][0-9]-*/index.md",
+    "lessons/[0-9][0-9]-*/*.md",
     "lessons/[0-9][0-9]-*/exercise.py",
     "notebooks/[0-9][0-9]-*.ipynb",
     "solutions/[0-9][0-9]-*/exercise.py",

@@ -45,7 +45,10 @@ def lesson(number: str, root: Path = ROOT) -> dict[str, Any]:
 def describe(entry: dict[str, Any]) -> str:
     """One lesson's files, a line each, for a person to read (``python tools/course.py 05``)."""
     lines = [f"{entry['number']} · {entry['title']}"]
-    for key in ("page", "notebook", "exercise", "solution"):
+    if "page" in entry:
+        lines.append(f"  {'page:':10} {entry['page']}")
+    lines += [f"  {'':10} {path}" for path in entry.get("more_pages", [])]  # the same lesson, continued
+    for key in ("notebook", "exercise", "solution"):
         if key in entry:
             lines.append(f"  {key + ':':10} {entry[key]}")
     for key in ("tests", "modules"):
