@@ -1,17 +1,22 @@
-"""Every in-page link of the built site leads somewhere: ``href="#x"`` names an id on the same page.
+"""The built site, as a reader gets it: every in-page link leads somewhere, and search finds lessons first.
 
-The site is built for real (``mkdocs build``, into a temporary folder), as a reader gets it. A notebook
-page's contents once linked to ids that did not exist whenever a heading held inline code.
+The site is built for real (``mkdocs build``, into a temporary folder), once for this module. A notebook
+page's contents once linked to ids that did not exist whenever a heading held inline code; and search
+once ranked notebooks above lessons, with "In [3]: Copied!" in its snippets.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,12 +38,18 @@ class Anchors(HTMLParser):
             self.links.append(unquote(href[1:]))
 
 
-def test_every_in_page_link_of_the_built_site_resolves(tmp_path: Path) -> None:
-    site = tmp_path / "site"
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built with ``mkdocs build --strict`` into a temporary folder."""
+    site = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
                            cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
     assert built.returncode == 0, built.stderr
+    return site
+
+
+def test_every_in_page_link_of_the_built_site_resolves(site: Path) -> None:
     dead = []
     pages = [page for page in sorted(site.rglob("*.html")) if "assets" not in page.parts and page.name != "404.html"]
     assert len(pages) > 10, "the site has lessons and notebooks"
@@ -47,3 +58,18 @@ def test_every_in_page_link_of_the_built_site_resolves(tmp_path: Path) -> None:
         anchors.feed(page.read_text(encoding="utf-8", errors="replace"))
         dead += [f"{page.relative_to(site)}#{link}" for link in anchors.links if link not in anchors.ids]
     assert dead == []
+
+
+def test_search_ranks_lessons_above_notebooks_and_indexes_no_prompts(site: Path) -> None:
+    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    notebooks = [e for e in entries if e["location"].startswith("notebooks/")]
+    lessons = [e for e in entries if not e["location"].startswith("notebooks/")]
+    assert notebooks and lessons
+    # Lunr multiplies a document's score by its boost (1 when absent).
+    assert {e.get("boost", 1) for e in lessons} == {1}
+    assert max(e.get("boost", 1) for e in notebooks) < 1
+    # What surrounds a notebook's code is no text: "In [3]:", "Out[3]:" and the copy button's "Copied!".
+    prompt = re.compile(r"(In|Out)\s?\[\d*\]:|Copied!")
+    assert [e["location"] for e in entries if prompt.search(e["text"])] == []
+    # ... while the code itself stays searchable.
+    assert any("import asyncio" in e["text"] for e in notebooks)

@@ -14,7 +14,9 @@ What they do, and why:
    pages get neither (the notebooks use no math, and Material renders Mermaid with the copy the site
    serves). Then every built page is checked: a ``<script src>``, ``<link href>`` or ``import()`` that
    points at another host is reported as a warning, which fails ``mkdocs build --strict``.
-4. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
+4. **Search finds the lessons first.** A notebook page weighs less in the search index than a lesson
+   page, and its "In [3]:" prompts and copy buttons ("Copied!") are not indexed.
+5. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
 """
 
 from __future__ import annotations
@@ -85,11 +87,31 @@ _MERMAID_LOADER = re.compile(
 )
 
 
+# What a notebook page shows around its code that is no text to search: the "In [3]:" / "Out [3]:"
+# prompts and the copy button's hidden "Copied!".
+_NOT_TEXT = re.compile(r'<div class="(?:jp-InputPrompt|jp-OutputPrompt|zeroclipboard-container)\b')
+
+#: How much a notebook weighs in search, against a lesson page's 1: a lesson explains, its notebook
+#: shows the same words among code, so the lesson should come first.
+NOTEBOOK_SEARCH_BOOST = 0.3
+
+
+def prepare_notebook_for_search(html: str, page: Page) -> str:
+    """Rank the notebook below the lessons, and keep its prompts and copy buttons out of the index.
+
+    The theme's search reads ``page.meta["search"]["boost"]``, and skips any element marked
+    ``data-search-exclude`` (it removes the mark from the page afterwards).
+    """
+    page.meta.setdefault("search", {}).setdefault("boost", NOTEBOOK_SEARCH_BOOST)
+    return _NOT_TEXT.sub(lambda match: match.group(0).replace("<div ", "<div data-search-exclude=\"1\" ", 1), html)
+
+
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if not page.file.src_uri.endswith(".ipynb"):
         return html
     html = _MATHJAX_LOADER.sub("", html)
     html = _MERMAID_LOADER.sub("", html)
+    html = prepare_notebook_for_search(html, page)
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None and jupyter.config["include_source"]:
         # mkdocs-jupyter copies the .ipynb beside the page: offer it, and say how to run it. The line
