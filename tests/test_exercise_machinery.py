@@ -1,11 +1,12 @@
 """The exercise machinery: the stub generator, the `exercise` fixture and the student's checker.
 
-Three promises are checked here, for every lesson that has an exercise:
+Four promises are checked here, for every lesson that has an exercise:
 
 * the student's copy ``lessons/NN-slug/exercise.py`` is exactly what the generator makes from
   ``solutions/NN-slug/exercise.py`` (a stale copy fails, with the command that fixes it);
 * every exercise test fails on the untouched copy (a test that passes there checks nothing);
-* ``python tools/check.py NN`` reports each test with its hint, and exits 0 only when all pass.
+* every exercise test is in a numbered part (``# -- Exercise N · title`` in its test file), the
+  unit ``python tools/check.py NN`` reports by; its own tests are in ``tests/test_checker.py``.
 
 (That every exercise test passes on the solution is proved by the exercise tests themselves:
 plain ``pytest`` runs them against ``solutions/``.)
@@ -14,9 +15,7 @@ plain ``pytest`` runs them against ``solutions/``.)
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -229,7 +228,7 @@ def test_header_talks_to_the_student() -> None:
 
 DEMO_SOLUTION = dedent(
     '''
-    """A tiny exercise: double things."""
+    """A tiny exercise: double things, then shout them."""
 
     import asyncio
 
@@ -249,14 +248,36 @@ DEMO_SOLUTION = dedent(
         await asyncio.sleep(0)
         return 2 * x
         # END SOLUTION
+
+
+    def shout(text: str) -> str:
+        """The text in capitals, then an exclamation mark."""
+        # BEGIN SOLUTION
+        return text.upper() + "!"
+        # END SOLUTION
     '''
 )
 
+#: The demo's tests, in two parts (as the checker groups them): 5 tests in part 1, 2 in part 2.
 DEMO_TESTS = dedent(
     '''
+    import pytest
+
+    #: Longer than what pytest shows of a value by default: the checker must show it whole.
+    LONG = " ".join(f"word{i}" for i in range(60))
+
+
+    # -- Exercise 1 · Doubling ---------------------------------------------------------------
+
     def test_double(exercise):
         """double(x) returns x + x."""
         assert exercise.double(21) == 42
+
+
+    @pytest.mark.parametrize("x", [1, 2, 3])
+    def test_double_small_numbers(exercise, x):
+        """double works for small numbers too."""
+        assert exercise.double(x) == 2 * x
 
 
     async def test_double_later(exercise, request):
@@ -271,10 +292,17 @@ DEMO_TESTS = dedent(
         assert not request.config.pluginmanager.hasplugin("nbval")
 
 
+    # -- Exercise 2 · Names and shouting -----------------------------------------------------
+
     class TestNames:
         def test_name(self, exercise):
             """NAME is set (this test passes on the stub too: it is broken on purpose)."""
             assert exercise.NAME == "demo"
+
+
+    def test_shout(exercise):
+        """shout(text) is the text in capitals, then "!"."""
+        assert exercise.shout(LONG) == LONG.upper() + "!"
     '''
 )
 
@@ -304,8 +332,8 @@ def make_course(root: Path, *entries: str) -> Path:
     Its course.toml names the demo lesson, then ``entries`` (see :func:`lesson_entry`).
     """
     (root / "tools").mkdir(parents=True)
-    for name in ("exercises.py", "check.py", "course.py"):
-        shutil.copy(TOOLS / name, root / "tools" / name)
+    for path in (TOOLS / "exercises.py", TOOLS / "course.py", *TOOLS.glob("check*.py")):
+        shutil.copy(path, root / "tools" / path.name)
     (root / "tests" / "exercises").mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "exercises" / "conftest.py", root / "tests" / "exercises" / "conftest.py")
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
@@ -429,25 +457,9 @@ def test_generate_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 # --------------------------------------------------------------------------------------------
-# tools/check.py, end to end on the fake course
+# The real lessons (none yet is fine: these are then empty). The checker's own tests, on a fake
+# course built by make_course, are in tests/test_checker.py.
 # --------------------------------------------------------------------------------------------
-
-
-def run_checker(root: Path, *args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONIOENCODING=encoding)
-    env.pop("MCP_COURSE_EXERCISES", None)
-    env.pop("PYTEST_ADDOPTS", None)
-    return subprocess.run(
-        [sys.executable, str(root / "tools" / "check.py"), "--root", str(root), *args],
-        cwd=root,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=180,
-    )
 
 
 def stub_problems(run: check.Run) -> list[str]:
@@ -456,7 +468,7 @@ def stub_problems(run: check.Run) -> list[str]:
     if run.timed_out:
         problems.append("the run timed out")
     for error in run.collection_errors:
-        problems.append(f"collection error in {error.name}: {error.message}")
+        problems.append(f"collection error in {error.name}: {' '.join(error.message)}")
     tests = run.tests
     if len(tests) < 2:
         problems.append(
@@ -473,72 +485,16 @@ def stub_problems(run: check.Run) -> list[str]:
         problems.append(
             f"these tests have no docstring, so a student who fails them gets no hint: {', '.join(silent)}"
         )
+    red = [f"{result.name} ({' '.join(result.message[:1])})" for result in tests
+           if result.outcome in ("failed", "error")]
+    if red:
+        problems.append(
+            "these tests fail on the untouched stub for another reason than its NotImplementedError, so a "
+            f"student who has not started sees a red failure instead of 'not started': {', '.join(red)}"
+        )
     if tests and not passed and not skipped and run.returncode != 1:
         problems.append(f"pytest exited with {run.returncode}:\n{run.output}")
     return problems
-
-
-def test_checker_end_to_end(tmp_path: Path) -> None:
-    root = make_course(tmp_path)
-    assert exercises.main(["--root", str(root), "generate"]) == 0
-    lesson = exercises.find_lesson("01", root)
-
-    # The untouched stub: every real test fails with its hint and the NotImplementedError...
-    done = run_checker(root, "01")
-    assert done.returncode == 1, done.stdout + done.stderr
-    out = done.stdout
-    # First, where the lesson is explained, from course.toml.
-    assert out.startswith(
-        "Lesson 01 · Doubling things — page lessons/01-demo/index.md, notebook notebooks/01-demo.ipynb\n"
-    )
-    assert "✗ failed  test_double\n" in out
-    assert "hint: double(x) returns x + x." in out
-    assert "NotImplementedError: double\n" in out
-    assert "lessons/01-demo/exercise.py:" in out
-    assert "✗ failed  test_double_later\n" in out
-    assert "hint: double_later awaits, then doubles." in out and "One await is enough." in out
-    assert "✓ passed  test_name\n" in out
-    assert "1/3 passed" in out
-    assert "python tools/check.py 01" in out
-
-    # ...and the machinery's own stub check names the test that passes on the stub.
-    run = check.run_lesson_tests(lesson, "lessons", timeout=120)
-    problems = stub_problems(run)
-    assert len(problems) == 1 and "test_name" in problems[0] and "test_double" not in problems[0]
-
-    # The student's copy done right: all pass, exit 0, with the plugins of pyproject.toml active.
-    shutil.copy(lesson.solution, lesson.stub)
-    done = run_checker(root, "1")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "✓ passed  test_double\n" in done.stdout and "✓ passed  test_double_later\n" in done.stdout
-    assert "3/3 passed" in done.stdout and "✗" not in done.stdout
-
-    # The progress list, on a console that cannot print ✓: plain ASCII marks.
-    done = run_checker(root, encoding="ascii")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "01-demo  + done" in done.stdout and "3/3 passed" in done.stdout
-
-    # A missing copy is explained, not a traceback.
-    lesson.stub.unlink()
-    done = run_checker(root, "01-demo")
-    assert done.returncode == 1
-    assert "lessons/01-demo/exercise.py not found: run `python tools/exercises.py generate`" in done.stdout
-
-
-def test_checker_progress_and_bad_lesson(tmp_path: Path) -> None:
-    root = make_course(tmp_path)
-    assert exercises.main(["--root", str(root), "generate"]) == 0
-    done = run_checker(root)  # an untouched copy is "not started" without running its tests
-    assert done.returncode == 1
-    assert "01-demo  · not started" in done.stdout
-    assert "Next: open lessons/01-demo/exercise.py, then run `python tools/check.py 01`." in done.stdout
-    done = run_checker(root, "7")
-    assert done.returncode == 2 and "no lesson '7'" in done.stderr
-
-
-# --------------------------------------------------------------------------------------------
-# The real lessons (none yet is fine: these are then empty)
-# --------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
@@ -564,3 +520,17 @@ def test_every_exercise_test_fails_on_the_stub(lesson: exercises.Lesson) -> None
     run = check.run_lesson_tests(lesson, "lessons", extra_args=("--timeout=60",), timeout=600)
     problems = stub_problems(run)
     assert not problems, f"{lesson.relative(lesson.test_file)} on the stub:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
+def test_every_exercise_test_is_in_a_part(lesson: exercises.Lesson) -> None:
+    """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left out."""
+    known = check.runner.read_test_file(lesson.test_file)
+    where = lesson.relative(lesson.test_file)
+    numbers = [part.number for part in known.parts]
+    assert numbers and numbers == list(range(1, len(numbers) + 1)), (
+        f"{where}: its `# -- Exercise N · title ---` lines number the parts {numbers}, not 1, 2, ..."
+    )
+    assert all(part.title for part in known.parts), f"{where}: a part has no title"
+    outside = sorted(set(known.node_ids) - set(known.part_of))
+    assert not outside, f"{where}: these tests come before the first `# -- Exercise 1 · ...` line: {outside}"

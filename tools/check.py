@@ -1,54 +1,59 @@
 """Check your exercise: the one command you need while practising.
 
-    python tools/check.py 02        # check lesson 02's exercise (also: 2, 02-stdio)
-    python tools/check.py           # every lesson with an exercise, and how far you got
+    python tools/check.py 03            # check lesson 03's exercise (also: 3, 03-handshake)
+    python tools/check.py 03 --part 2   # only part 2 of it
+    python tools/check.py 03 --watch    # check again each time you save the file (Ctrl-C stops)
+    python tools/check.py               # every lesson: how far you got, with a progress bar
 
 It runs the lesson's tests (``tests/exercises/test_NN_slug.py``) against *your* copy,
-``lessons/NN-slug/exercise.py``, and prints one line per test: passed, or failed with a hint (the
-test's docstring) and the first line of what went wrong. The exit code is 0 only when every test
-passes, so it also works in scripts.
+``lessons/NN-slug/exercise.py``, and reports them part by part, as the exercise is numbered:
+
+    Part 2 · A lifecycle guard — 7/12 passed
+      ✓ passed       test_guard_starts_new_and_checks_its_role
+      ✗ failed       test_server_refuses_a_second_initialize
+            hint:   the test's docstring: what the test expects, and often how to get there
+            input:  the parameters of the test, if it has any
+            got:    what went wrong, in full: `assert actual == expected`, and how the two differ
+            test:   the test's line that failed
+            at:     the line of your exercise where the error was raised
+      ○ not started  test_ping_is_always_allowed_while_open
+
+"Not started" (○) means the test reached a ``raise NotImplementedError`` that is still in your copy:
+it is no failure, just work still to do (it does not count as passed, though). The exit code is 0
+only when every test checked passes, so the command also works in scripts.
 
 Which lessons have an exercise, and each one's files (exercise, solution, tests, page, notebook),
-come from the course manifest, ``course.toml``, read by ``tools/exercises.py``.
-
-Options: ``--solutions`` checks the worked answers instead of your copy (the tests must pass on
-them); ``--root DIR`` (or the environment variable ``MCP_COURSE_ROOT``) checks another checkout.
+come from the course manifest, ``course.toml``. Options: ``--solutions`` checks the worked answers
+instead of your copy (the tests must pass on them); ``--root DIR`` (or the environment variable
+``MCP_COURSE_ROOT``) checks another checkout; ``--verbose`` also shows pytest's own output, with
+full tracebacks.
 
 Under the hood it is plain pytest, run in a child process with ``MCP_COURSE_EXERCISES=lessons``
-(the ``exercise`` fixture then loads your copy). ``--verbose`` also shows pytest's own output, with
-full tracebacks.
+(the ``exercise`` fixture then loads your copy): ``tools/check_run.py`` starts it and reads its
+results, ``tools/check_pytest.py`` records them inside it. ``--watch`` uses the watchfiles library.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib.util
-import inspect
 import os
-import re
-import subprocess
 import sys
-import tempfile
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
 TOOLS = Path(__file__).resolve().parent
 
-#: How long one lesson's test run may take before it is stopped. Each test has its own,
-#: shorter, limit too (pytest-timeout, set in pyproject.toml).
-RUN_TIMEOUT = 900.0
 
-
-def _load_exercises_tool() -> ModuleType:
-    """tools/exercises.py, loaded from its path (so no other module named `exercises` can shadow it)."""
-    name = "mcp_course_tools_exercises"
+def _load_tool(stem: str) -> ModuleType:
+    """``tools/<stem>.py``, loaded from its path (tools/ is not a package; nothing may shadow it)."""
+    name = f"mcp_course_tools_{stem}"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / "exercises.py")
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{stem}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -56,377 +61,133 @@ def _load_exercises_tool() -> ModuleType:
     return module
 
 
-exercises = _load_exercises_tool()
+runner = _load_tool("check_run")  # running the tests, and their results
+exercises = runner.exercises  # the lessons, from course.toml
+report = _load_tool("check_report")  # printing them
+
+Run = runner.Run
+Result = runner.Result
+run_lesson_tests = runner.run_lesson_tests
+Marks = report.Marks
 
 
 # --------------------------------------------------------------------------------------------
-# Running a lesson's tests
+# Every lesson at a glance
 # --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Result:
-    """One test's outcome, as the student sees it."""
-
-    name: str  # "test_read_frame" or "test_read_frame[crlf]"
-    outcome: str  # "passed", "failed", "error" (setup/teardown/collection) or "skipped"
-    message: str = ""  # the first line of what went wrong
-    hint: str = ""  # the test's docstring
-    location: str = ""  # "lessons/02-stdio/exercise.py:57", where the error surfaced in the exercise
-    collection: bool = False  # the test file itself could not be collected
-
-
-@dataclass
-class Run:
-    """One pytest run over a lesson's test file."""
-
-    lesson: exercises.Lesson
-    copy: str  # "lessons" or "solutions"
-    returncode: int
-    results: list[Result] = field(default_factory=list)
-    output: str = ""  # pytest's own output, for when something went wrong outside the tests
-    timed_out: bool = False
-
-    def count(self, outcome: str) -> int:
-        return sum(1 for result in self.results if result.outcome == outcome)
-
-    @property
-    def collection_errors(self) -> list[Result]:
-        return [result for result in self.results if result.collection]
-
-    @property
-    def tests(self) -> list[Result]:
-        return [result for result in self.results if not result.collection]
-
-    @property
-    def all_passed(self) -> bool:
-        tests = self.tests
-        return (
-            self.returncode == 0
-            and not self.timed_out
-            and bool(tests)
-            and not self.collection_errors
-            and all(result.outcome == "passed" for result in tests)
-        )
-
-
-def pytest_command(lesson: exercises.Lesson, junit: Path, extra_args: tuple[str, ...] = ()) -> list[str]:
-    """The pytest command line that runs ``lesson``'s tests and writes a JUnit XML report."""
-    return [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(lesson.test_file),
-        "-q",
-        "--color=no",
-        # The project's addopts turn on nbval for the notebooks; an exercise check needs none of
-        # that. Everything else in pyproject.toml (asyncio_mode, timeout) still applies.
-        "-o",
-        "addopts=",
-        "-p",
-        "no:nbval",
-        "-p",
-        "no:cacheprovider",
-        f"--rootdir={lesson.root}",
-        f"--junitxml={junit}",
-        "-o",
-        "junit_family=xunit2",
-        *extra_args,
-    ]
-
-
-def run_lesson_tests(
-    lesson: exercises.Lesson,
-    copy: str = "lessons",
-    extra_args: tuple[str, ...] = (),
-    timeout: float = RUN_TIMEOUT,
-) -> Run:
-    """Run ``lesson``'s exercise tests against ``copy`` ("lessons" or "solutions") in a child process."""
-    env = dict(os.environ)
-    env["MCP_COURSE_EXERCISES"] = copy
-    env["PYTHONIOENCODING"] = "utf-8"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env.pop("PYTEST_ADDOPTS", None)  # the run must not depend on the caller's shell
-    with tempfile.TemporaryDirectory(prefix="mcp-course-check-") as tmp:
-        junit = Path(tmp) / "report.xml"
-        command = pytest_command(lesson, junit, extra_args)
-        try:
-            done = subprocess.run(
-                command,
-                cwd=lesson.root,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired as expired:
-            output = (expired.stdout or b"").decode("utf-8", "replace")
-            return Run(lesson, copy, returncode=-1, output=output, timed_out=True)
-        output = done.stdout.decode("utf-8", "replace")
-        results = parse_junit(junit, lesson) if junit.is_file() else []
-    return Run(lesson, copy, done.returncode, results, output)
-
-
-def parse_junit(path: Path, lesson: exercises.Lesson) -> list[Result]:
-    """The tests of a pytest JUnit XML report, in the order they ran, with their hints."""
-    hints = docstring_hints(lesson.test_file)
-    results = []
-    for case in ET.parse(path).getroot().iter("testcase"):
-        name = case.get("name", "?")
-        class_name = (case.get("classname") or "").rsplit(".", 1)[-1]
-        base = name.split("[", 1)[0]
-        hint = hints.get(f"{class_name}.{base}") or hints.get(base, "")
-        failure = case.find("failure")
-        error = case.find("error")
-        skipped = case.find("skipped")
-        collection = False
-        if failure is not None:
-            message, text, outcome = failure.get("message", ""), failure.text or "", "failed"
-        elif error is not None:
-            message, text, outcome = error.get("message", ""), error.text or "", "error"
-            collection = message == "collection failure"
-            if collection:
-                name, hint = lesson.relative(lesson.test_file), ""
-                message = _last_error_line(text) or message
-            else:
-                # 'failed on setup with "NotImplementedError: x"' -> the part a student needs.
-                inner = re.match(r'^failed on (?:setup|teardown) with "(.*)"$', message, re.DOTALL)
-                message = inner[1] if inner else message
-        elif skipped is not None:
-            message, text, outcome = skipped.get("message", ""), "", "skipped"
-        else:
-            message, text, outcome = "", "", "passed"
-        summary, where = _summarize(message, lesson)
-        results.append(
-            Result(
-                name=name,
-                outcome=outcome,
-                message=summary,
-                hint=hint,
-                location=where or _exercise_location(text, lesson),
-                collection=collection,
-            )
-        )
-    return results
-
-
-def _summarize(message: str, lesson: exercises.Lesson) -> tuple[str, str]:
-    """The line of an error message a student needs first, and a ``path:line`` if it names one.
-
-    Usually that is the first line (``NotImplementedError: read_frame``, ``assert 3 == 4``). A
-    SyntaxError starts with ``File "...", line N`` instead; then the ``SyntaxError: ...`` line is
-    the one, and the file and line become the location.
-    """
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    if not lines:
-        return "", ""
-    place = re.match(r'^File "(?P<path>[^"]+)", line (?P<line>\d+)', lines[0])
-    if not place:
-        return lines[0], ""
-    error = next((line for line in reversed(lines) if re.match(r"^[A-Za-z_][\w.]*: ", line)), lines[-1])
-    path = Path(place["path"])
-    try:
-        shown = path.resolve().relative_to(lesson.root.resolve()).as_posix()
-    except ValueError:
-        shown = place["path"]
-    return error, f"{shown}:{place['line']}"
-
-
-def docstring_hints(test_file: Path) -> dict[str, str]:
-    """Each test's docstring, keyed by ``name`` and ``Class.name``: the hints shown on failure."""
-    try:
-        tree = ast.parse(test_file.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return {}
-    hints: dict[str, str] = {}
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                doc = ast.get_docstring(node)
-                if doc:
-                    hints[f"{prefix}{node.name}"] = inspect.cleandoc(doc)
-            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-                visit(node.body, f"{node.name}.")
-
-    visit(tree.body, "")
-    return hints
-
-
-def _exercise_location(traceback: str, lesson: exercises.Lesson) -> str:
-    """The last ``path:line`` of the traceback that lies in the exercise file, or ""."""
-    # Either copy may be the one under test (the student's, or the solution with --solutions).
-    exercise_files = (lesson.relative(lesson.stub), lesson.relative(lesson.solution))
-    found = ""
-    for match in re.finditer(r"^(\S[^\n]*?):(\d+): ", traceback, re.MULTILINE):
-        path = match[1].replace("\\", "/")
-        if path.endswith(exercise_files):
-            found = f"{path}:{match[2]}"
-    return found
-
-
-def _last_error_line(text: str) -> str:
-    """The last ``E   ...`` line of a pytest report: the error itself."""
-    lines = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
-    return lines[-1] if lines else ""
-
-
-# --------------------------------------------------------------------------------------------
-# Printing
-# --------------------------------------------------------------------------------------------
-
-
-class Marks:
-    """The symbols of the report: ✓ ✗ · — where the terminal can print them, plain ASCII otherwise."""
-
-    def __init__(self, stream: TextIO) -> None:
-        encoding = getattr(stream, "encoding", None) or "ascii"
-        try:
-            "✓✗·—".encode(encoding)
-            fancy = True
-        except (UnicodeEncodeError, LookupError):
-            fancy = False
-        self.ok, self.bad, self.dot, self.dash = ("✓", "✗", "·", "—") if fancy else ("+", "x", "-", "--")
-
-
-def lesson_line(lesson: exercises.Lesson, marks: Marks) -> str:
-    """Where to read about ``lesson``, from the manifest: its title, its page and its notebook.
-
-    ``Lesson 05 · Resources and templates — page lessons/05-resources/index.md, notebook ...``
-    """
-    heading = f"Lesson {lesson.number} {marks.dot} {lesson.title}" if lesson.title else f"Lesson {lesson.name}"
-    places = [
-        f"{kind} {lesson.relative(path)}"
-        for kind, path in (("page", lesson.page), ("notebook", lesson.notebook))
-        if path is not None
-    ]
-    return f"{heading} {marks.dash} {', '.join(places)}" if places else heading
-
-
-def print_result(result: Result, marks: Marks, out: TextIO) -> None:
-    """One test's lines: ``✓ passed  name``, or ``✗ failed  name`` with its hint, error and place."""
-    say = lambda text="": print(text, file=out)  # noqa: E731
-    if result.outcome == "passed":
-        say(f"  {marks.ok} passed  {result.name}")
-        return
-    label = {"failed": "failed ", "error": "error  ", "skipped": "skipped"}.get(result.outcome, "failed ")
-    say(f"  {marks.bad} {label} {result.name}")
-    if result.hint:
-        lines = result.hint.splitlines()
-        say(f"            hint: {lines[0]}")
-        for line in lines[1:]:
-            say(f"                  {line}" if line.strip() else "")
-    if result.message:
-        say(f"            got:  {result.message}")
-    if result.location:
-        say(f"            at:   {result.location}")
-
-
-def print_run(run: Run, marks: Marks, out: TextIO, verbose: bool = False) -> None:
-    """One lesson's report: a line per test, a hint under each failure, a summary, the next step.
-
-    With ``verbose``, pytest's own output (with full tracebacks) comes first.
-    """
-    lesson = run.lesson
-    target = lesson.stub if run.copy == "lessons" else lesson.solution
-    number = lesson.number
-    say = lambda text="": print(text, file=out)  # noqa: E731
-
-    if verbose:
-        say(run.output.rstrip())
-        say()
-    say(f"Lesson {lesson.name}: checking {lesson.relative(target)}")
-    say()
-    for error in run.collection_errors:
-        say(f"  {marks.bad} error   {error.name} could not be loaded")
-        if error.message:
-            say(f"            {error.message}")
-    for result in run.tests:
-        print_result(result, marks, out)
-
-    tests = run.tests
-    passed = run.count("passed")
-    say()
-    if run.timed_out:
-        say(f"The tests did not finish within {RUN_TIMEOUT:.0f} s and were stopped.")
-        say("Does your code wait for something that never comes?")
-    elif not tests:
-        say("No test ran. pytest said:")
-        say(_tail(run.output))
-    elif run.collection_errors or run.returncode not in (0, 1):
-        say(f"{passed}/{len(tests)} passed, but pytest reported a problem outside the tests:")
-        say(_tail(run.output))
-    if tests and run.all_passed:
-        say(f"{passed}/{len(tests)} passed. Lesson {lesson.name} is done: well done!")
-        following = [other for other in exercises.discover(lesson.root) if int(other.number) > int(number)]
-        if run.copy == "solutions":
-            say("(These are the worked answers in solutions/; your own copy is checked without --solutions.)")
-        elif following:
-            after = following[0]
-            say(f"Next: lesson {after.name}, checked with `python tools/check.py {after.number}`.")
-        else:
-            say("That was the last exercise so far. Congratulations!")
-    elif tests:
-        first = next(result for result in tests if result.outcome != "passed")
-        say(f"{passed}/{len(tests)} passed.")
-        if passed == 0:
-            say(f"Start with {first.name}: its hint above says what to write in {lesson.relative(target)}.")
-        else:
-            say(f"Good progress. Next to fix: {first.name}, in {lesson.relative(target)}.")
-        say(f"Run `python tools/check.py {number}` again when you are ready.")
-        if not verbose:
-            say(f"To see pytest's full tracebacks: `python tools/check.py {number} --verbose`.")
-
-
-def _tail(output: str, lines: int = 30) -> str:
-    kept = output.rstrip().splitlines()[-lines:]
-    return "\n".join(f"    {line}" for line in kept)
 
 
 def print_progress(root: Path, marks: Marks, out: TextIO) -> int:
-    """Every lesson's status, like a progress bar made of lines; runs tests only on copies you edited."""
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    """A line per lesson with a progress bar, and the total; tests run only on copies you edited."""
+    say = lambda text="": print(text, file=out, flush=True)  # noqa: E731
     lessons = exercises.discover(root)
     say("MCP from Scratch: your exercises")
     say()
     if not lessons:
         say("  No lesson has an exercise yet.")
         return 0
+    problems = {lesson.name: (marks.bad, problem) for lesson in lessons if (problem := _copy_problem(lesson))}
+    started = {lesson.name for lesson in lessons if lesson.name not in problems and _edited(lesson)}
+    say(f"  (checking {len(started)} edited cop{'y' if len(started) == 1 else 'ies'}; the others are only counted)")
+    runs = runner.run_course([lesson for lesson in lessons if lesson.test_file.is_file()], started)
+    by_name = {run.lesson.name: run for run in runs}
     width = max(len(lesson.name) for lesson in lessons)
-    next_up = None
+    passed, total = 0, 0
+    in_progress, not_done = [], []
     for lesson in lessons:
-        mark, status, detail = _status(lesson, marks)
-        say(f"  {lesson.name.ljust(width)}  {mark} {status.ljust(11)}  {detail}".rstrip())
-        if next_up is None and status != "done":
-            next_up = lesson
+        run = by_name.get(lesson.name)
+        mark, status = problems.get(lesson.name) or report.lesson_status(run, marks)
+        tests = run.tests if run else []
+        done = run.count("passed") if run else 0
+        passed, total = passed + done, total + len(tests)
+        counts = f"{done:>3}/{len(tests):<3}" if tests else ""
+        say(f"  {lesson.name.ljust(width)}  {report.bar(done, len(tests), marks)} {counts}  {mark} {status}".rstrip())
+        if status != "done":
+            not_done.append(lesson)
+            if status == "in progress":
+                in_progress.append(lesson)
+    say(f"  {'Total'.ljust(width)}  {report.bar(passed, total, marks)} {passed:>3}/{total:<3}")
     say()
-    if next_up is None:
+    if not not_done:
         say("Every exercise passes. Congratulations!")
         return 0
+    next_up = (in_progress or not_done)[0]  # finish what you started first
     say(f"Next: open {next_up.relative(next_up.stub)}, then run `python tools/check.py {next_up.number}`.")
     return 1
 
 
-def _status(lesson: exercises.Lesson, marks: Marks) -> tuple[str, str, str]:
-    """``(mark, status, detail)`` of one lesson. An untouched copy is not run: it fails by design."""
+def _copy_problem(lesson: exercises.Lesson) -> str | None:
+    """Why a lesson's copy cannot be checked at all; None when it can."""
     if not lesson.stub.is_file():
-        return marks.bad, "missing", "(run `python tools/exercises.py generate`)"
-    try:
-        untouched = exercises.read_text(lesson.stub) == lesson.render()
-    except exercises.ExerciseMarkerError as error:
-        return marks.bad, "broken", f"({error})"
-    if untouched:
-        return marks.dot, "not started", ""
+        return "missing (run `python tools/exercises.py generate`)"
     if not lesson.test_file.is_file():
-        return marks.bad, "no tests", f"({lesson.relative(lesson.test_file)} is missing)"
-    run = run_lesson_tests(lesson)
-    tests = run.tests
-    if run.all_passed:
-        return marks.ok, "done", f"{len(tests)}/{len(tests)} passed"
-    if not tests:
-        return marks.bad, "in progress", f"(the tests could not run: python tools/check.py {lesson.number})"
-    return marks.bad, "in progress", f"{run.count('passed')}/{len(tests)} passed"
+        return f"no tests ({lesson.relative(lesson.test_file)} is missing)"
+    try:
+        lesson.render()
+    except exercises.ExerciseMarkerError as error:
+        return f"broken ({error})"
+    return None
+
+
+def _edited(lesson: exercises.Lesson) -> bool:
+    """Whether the student's copy differs from the generated stub (an untouched one fails by design)."""
+    return exercises.read_text(lesson.stub) != lesson.render()
+
+
+# --------------------------------------------------------------------------------------------
+# One lesson, once or on every save
+# --------------------------------------------------------------------------------------------
+
+
+def check_lesson(lesson: exercises.Lesson, copy: str, part: int | None, verbose: bool, marks: Marks,
+                 out: TextIO, watching: bool = False) -> int:
+    """Run and print one lesson's check; the exit code: 0 when every test checked passed."""
+    target = lesson.solution if copy == "solutions" else lesson.stub
+    # Printed before the tests run (they take a while), so the student can open the lesson meanwhile.
+    print(report.lesson_line(lesson, marks), file=out)
+    print(f"Checking {lesson.relative(target)}{f', part {part}' if part is not None else ''} ...", file=out, flush=True)
+    run = run_lesson_tests(lesson, copy, part=part, extra_args=("--tb=auto",) if verbose else ())
+    following = [other for other in exercises.discover(lesson.root) if int(other.number) > int(lesson.number)]
+    report.print_run(run, marks, out, part, verbose, following[0] if following else None, watching)
+    return 0 if run.all_passed else 1
+
+
+def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
+    """Run ``check`` now, then again each time ``path`` is saved, until Ctrl-C.
+
+    watchfiles asks the operating system to report changes (no polling loop here). The folder is
+    watched, not the file: many editors save by writing a new file and renaming it over the old one.
+    """
+    try:
+        import watchfiles  # only --watch needs it
+    except ImportError:
+        print("error: --watch needs watchfiles: `python -m pip install -r requirements.txt`", file=sys.stderr)
+        return 2
+
+    target = path.resolve()
+    clear = out.isatty()
+    say = lambda text="": print(text, file=out, flush=True)  # noqa: E731
+    waiting = f"\nwatching {shown} {Marks(out).dash} save it to check again, Ctrl-C to stop"
+    runs = 1
+    try:
+        check()
+        say(waiting)
+        # One watcher for the whole session: a save made while the tests run is not lost, it
+        # starts the next check as soon as this one is printed.
+        for _changes in watchfiles.watch(
+            target.parent,
+            watch_filter=lambda _change, changed: Path(changed).resolve() == target,
+            recursive=False,
+        ):
+            runs += 1
+            # A fresh screen on a terminal; in a log, a rule that says which run this is.
+            if clear:
+                print("\033[2J\033[H", end="", file=out)
+            say(f"\n{'=' * 20} check {runs}, after a save at {time.strftime('%H:%M:%S')} {'=' * 20}\n")
+            check()
+            say(waiting)
+    except KeyboardInterrupt:
+        say("\nStopped watching.")
+    return 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -434,12 +195,14 @@ def _status(lesson: exercises.Lesson, marks: Marks) -> tuple[str, str, str]:
 # --------------------------------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python tools/check.py",
         description="Check your exercise for one lesson, or list every lesson and how far you got.",
     )
-    parser.add_argument("lesson", nargs="?", help="the lesson: 02, 2 or 02-stdio (omit it to list them all)")
+    parser.add_argument("lesson", nargs="?", help="the lesson: 03, 3 or 03-handshake (omit it to list them all)")
+    parser.add_argument("--part", type=int, metavar="N", help="check only part N of the exercise")
+    parser.add_argument("--watch", action="store_true", help="check again each time the exercise file is saved")
     parser.add_argument(
         "--solutions", action="store_true", help="check the worked answers in solutions/ instead of your copy"
     )
@@ -453,30 +216,53 @@ def main(argv: list[str] | None = None) -> int:
         help="the course's folder (default: the one this script is in, or $MCP_COURSE_ROOT)",
     )
     args = parser.parse_args(argv)
+    if args.lesson is None and (args.part is not None or args.watch):
+        parser.error("--part and --watch need a lesson, e.g. `python tools/check.py 03 --part 2`")
+    return args
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     root: Path = args.root.resolve()
     out = sys.stdout
     if hasattr(out, "reconfigure"):
         out.reconfigure(errors="replace")  # a hint with a character the console lacks must not crash
     marks = Marks(out)
-
     try:
         if args.lesson is None:
             return print_progress(root, marks, out)
         lesson = exercises.find_lesson(args.lesson, root)
     except (LookupError, exercises.ManifestError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return _fail(str(error))
     if not lesson.test_file.is_file():
-        print(
-            f"error: lesson {lesson.name} has no tests ({lesson.relative(lesson.test_file)})", file=sys.stderr
-        )
-        return 2
-    # Printed before the tests run (they take a while), so the student can open the lesson meanwhile.
-    print(lesson_line(lesson, marks), file=out, flush=True)
-    run = run_lesson_tests(lesson, "solutions" if args.solutions else "lessons")
-    print_run(run, marks, out, verbose=args.verbose)
-    return 0 if run.all_passed else 1
+        return _fail(f"lesson {lesson.name} has no tests ({lesson.relative(lesson.test_file)})")
+    if args.part is not None:
+        outline = runner.read_test_file(lesson.test_file)
+        parts = outline.parts
+        if outline.find_part(args.part) is None:
+            names = ", ".join(f"{part.number} ({part.title})" for part in parts) or "none: it is not split into parts"
+            return _fail(f"lesson {lesson.name} has no part {args.part} (its parts: {names})")
+    copy = "solutions" if args.solutions else "lessons"
+
+    def check() -> int:
+        return check_lesson(lesson, copy, args.part, args.verbose, marks, out, watching=args.watch)
+
+    if args.watch:
+        target = lesson.solution if args.solutions else lesson.stub
+        return watch(target, lesson.relative(target), check, out)
+    return check()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        # `python tools/check.py | head`: the reader has gone, and that is no error of the check.
+        # Point stdout at devnull, so that Python's own flush at exit does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

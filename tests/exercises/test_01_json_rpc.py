@@ -20,9 +20,7 @@ from minimcp.rpc.jsonrpc import (
     from_dict,
 )
 
-# ----------------------------------------------------------------------------------------------
-# 1. validate_message
-# ----------------------------------------------------------------------------------------------
+# -- Exercise 1 · A strict validator ---------------------------------------------------------------
 
 VALID = [
     {"jsonrpc": "2.0", "id": 1, "method": "read_events", "params": {"date": "2025-03-21"}},
@@ -139,9 +137,7 @@ def test_stricter_than_minimcp(exercise):
         assert exercise.validate_message(obj), obj
 
 
-# ----------------------------------------------------------------------------------------------
-# 2. PendingRequests
-# ----------------------------------------------------------------------------------------------
+# -- Exercise 2 · The table of pending requests ----------------------------------------------------
 
 
 async def test_open_issues_fresh_ids(exercise):
@@ -255,9 +251,7 @@ async def test_call_round_trip_and_timeout(exercise):
         table.resolve(Response(3, {"events": []}))
 
 
-# ----------------------------------------------------------------------------------------------
-# 3. answer_batch
-# ----------------------------------------------------------------------------------------------
+# -- Exercise 3 · Batches, the way plain JSON-RPC 2.0 answers them ---------------------------------
 
 CALENDAR = {"2025-03-21": ["09:00 Doctor appointment", "12:30 Team meeting", "18:00 Gym session"]}
 

@@ -53,9 +53,7 @@ async def drain(tail, reader, timeout: float = 10.0) -> None:
     await asyncio.wait_for(tail.drain(reader), timeout)
 
 
-# =============================================================================================
-# 1. Length-prefixed frames
-# =============================================================================================
+# -- Exercise 1 · Length-prefixed frames -----------------------------------------------------------
 
 
 class TestEncodeFrame:
@@ -159,9 +157,7 @@ class TestLengthPrefixDecoder:
             decoder.finish()
 
 
-# =============================================================================================
-# 2. JSON text sequences (RFC 7464)
-# =============================================================================================
+# -- Exercise 2 · JSON text sequences (RFC 7464) ---------------------------------------------------
 
 RS = b"\x1e"
 
@@ -268,9 +264,7 @@ class TestJsonSeqDecoder:
         assert decoder.errors == ["too large", "too large"]
 
 
-# =============================================================================================
-# 3. StderrTail
-# =============================================================================================
+# -- Exercise 3 · StderrTail: drain a stream without ever blocking it ------------------------------
 
 
 class TestStderrTail:

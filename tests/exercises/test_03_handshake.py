@@ -13,7 +13,7 @@ MINIMCP_ORDER = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")  # newe
 SDK_ORDER = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # oldest first
 
 
-# -- Exercise 1 · version negotiation -------------------------------------------------------------
+# -- Exercise 1 · Version negotiation --------------------------------------------------------------
 
 def test_parse_version_reads_a_date(exercise):
     """parse_version("2025-11-25") returns datetime.date(2025, 11, 25): the revision's date."""
@@ -129,7 +129,7 @@ def test_negotiate_needs_versions_on_both_sides(exercise):
         exercise.negotiate(["2025-11-25"], ["latest"])
 
 
-# -- Exercise 2 · the lifecycle guard ---------------------------------------------------------------
+# -- Exercise 2 · A lifecycle guard ----------------------------------------------------------------
 
 REQ, NOTE = "request", "notification"
 BEFORE = "Received 'tools/list' before initialization: send 'initialize' first"
@@ -328,7 +328,7 @@ def test_kind_is_request_or_notification(exercise):
     assert guard.state == "new"
 
 
-# -- Exercise 3 · capability negotiation ------------------------------------------------------------
+# -- Exercise 3 · Capability negotiation -----------------------------------------------------------
 
 ALWAYS_NOTES = {"notifications/cancelled", "notifications/progress"}
 

@@ -72,9 +72,7 @@ SLOT_SCHEMA = {
 }
 
 
-# =============================================================================================
-# 1. A JSON Schema from a function's signature
-# =============================================================================================
+# -- Exercise 1 · A JSON Schema from a function's signature ----------------------------------------
 
 
 def test_simple_types(exercise):
@@ -289,9 +287,7 @@ def test_the_schemas_are_valid_json_schema_2020_12(exercise):
         assert not validator.is_valid(bad)
 
 
-# =============================================================================================
-# 2. Checking arguments
-# =============================================================================================
+# -- Exercise 2 · Checking arguments, with messages a model can act on -----------------------------
 
 READ_EVENTS = {
     "type": "object",
@@ -442,9 +438,7 @@ def test_agrees_with_jsonschema_on_validity(exercise):
         assert (exercise.check_arguments(schema, value) == []) == expected, (schema, value)
 
 
-# =============================================================================================
-# 3. Routing the tools of several servers
-# =============================================================================================
+# -- Exercise 3 · Routing the tools of several servers ---------------------------------------------
 
 CALENDAR_TOOLS = [
     {"name": "read_events", "description": "Read calendar events for a given day",

@@ -29,9 +29,7 @@ def assert_raises(expected: type[Exception], function, *args, shown: str | None 
         raise AssertionError(f"{call} raised {wrong}; expected {expected.__name__}") from exc
     raise AssertionError(f"{call} returned {result!r}; expected {expected.__name__}")
 
-# -------------------------------------------------------------------------------------------------
-# Part 1 · URI templates
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 1 · URI templates: {var}, {+var} and {?a,b} ------------------------------------------
 
 
 def test_parse_template_splits_literals_and_expressions(exercise) -> None:
@@ -198,9 +196,7 @@ def test_expand_then_match_gives_the_values_back(exercise) -> None:
             assert exercise.match(template, uri) == values, f"{values!r} -> {uri!r} -> not the same values"
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 2 · safe_join
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 2 · safe_join: a file:// URI that can never leave its root ---------------------------
 
 
 def symlink(link: Path, target: Path | str, *, directory: bool = False) -> None:
@@ -308,9 +304,7 @@ def test_safe_join_reports_nothing_there_as_file_not_found(exercise, tree) -> No
                     "file:///loop_a", "file:///%252e%252e/secret.txt")
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 3 · a router that scores
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 3 · A router that scores resources ---------------------------------------------------
 
 #: What the course server lists in resources/list (notebook 05, section 1).
 COURSE_RESOURCES = [

@@ -42,9 +42,7 @@ def refused(expected: type[Exception], function, *args: Any, **kwargs: Any) -> E
     raise AssertionError(f"{shown} returned {result!r}; expected {expected.__name__}")
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 1 · A prompt template renderer
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 1 · A prompt template renderer -------------------------------------------------------
 
 SIMILAR = {
     "name": "course-similar-by-name",
@@ -195,9 +193,7 @@ async def test_a_template_server_answers_over_mcp(exercise) -> None:
     await asyncio.wait_for(serving, TIMEOUT)
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 2 · Names in, IDs out
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 2 · Names in, IDs out ----------------------------------------------------------------
 
 
 def test_normalise_folds_case_accents_and_punctuation(exercise) -> None:
@@ -339,9 +335,7 @@ async def test_a_better_course_similar_by_name_over_mcp(exercise) -> None:
     await asyncio.wait_for(serving, TIMEOUT)
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 3 · The client's side: a slash command in, chat messages out
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 3 · The client's side: a slash command in, chat messages out -------------------------
 
 PROMPTS = [
     {"name": "course-similar-by-name", "arguments": [{"name": "names", "required": True}]},

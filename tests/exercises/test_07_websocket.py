@@ -32,9 +32,7 @@ def expect_protocol_error(exercise, code: int, function, *args, **kwargs) -> Non
     raise AssertionError(f"returned {result!r}; expected ProtocolError {code}")
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 1 · Frames
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 1 · Frames (RFC 6455, section 5) -----------------------------------------------------
 
 
 def test_apply_mask_xors_with_the_key_repeated(exercise) -> None:
@@ -239,9 +237,7 @@ def test_reassembler_refuses_broken_sequences(exercise) -> None:
     assert assembler.feed(Frame(CONT, euro[1:])) == (TEXT, euro)
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 2 · The opening handshake
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 2 · The opening handshake (RFC 6455, section 4) --------------------------------------
 
 RFC_KEY = "dGhlIHNhbXBsZSBub25jZQ=="
 GOOD = [("Host", "127.0.0.1:8765"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
@@ -348,9 +344,7 @@ def test_the_key_and_the_subprotocol_are_400(exercise) -> None:
     assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Protocol", "jsonrpc, mcp2")) == (400, [])
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 3 · A hub that never waits for the slowest
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 3 · Push to every session, without waiting for the slowest ---------------------------
 
 
 async def drain(member) -> list[str]:

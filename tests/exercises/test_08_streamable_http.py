@@ -50,9 +50,7 @@ def expect_error(expected: type[Exception], function, *args, **kwargs) -> Except
     raise AssertionError(f"{function.__name__}{args!r} returned {result!r}; expected {expected.__name__}")
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 1 · A resumable SSE stream
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 1 · A resumable SSE stream, from the client's side -----------------------------------
 
 def test_one_connection_gives_each_message_in_order_and_ends_at_the_response(exercise) -> None:
     """feed returns the data of each complete event, in order; the priming event (empty data) gives no
@@ -196,9 +194,7 @@ def test_follow_over_connections_cut_mid_event(exercise) -> None:
     assert (lost.messages, lost.resumptions, lost.done) == ([], [("g-0", 10), ("g-0", 20)], False)
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 2 · An event store with a byte budget
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 2 · An event store with a byte budget ------------------------------------------------
 
 class Clock:
     def __init__(self) -> None:
@@ -350,9 +346,7 @@ def test_streams_belong_to_one_session_and_sessions_can_be_forgotten(exercise) -
     assert events.append("B", "a", "now B's") == "a-0"  # a forgotten stream id is free again
 
 
-# -------------------------------------------------------------------------------------------------
-# Part 3 · Accept, to the letter of RFC 9110
-# -------------------------------------------------------------------------------------------------
+# -- Exercise 3 · Accept, to the letter of RFC 9110 ------------------------------------------------
 
 def test_parse_accept_reads_ranges_and_weights(exercise) -> None:
     """Split on commas; each range is type/subtype (lower case) with ;name=value parameters; q is the
