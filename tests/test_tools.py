@@ -380,3 +380,58 @@ async def test_no_progress_token_no_progress() -> None:
         assert (await call(client, "crunch", {"steps": 3}))["content"][0]["text"] == "crunched 3 steps"
         await client.ping(TIMEOUT)
         assert notes.empty()
+
+
+# A fresh interpreter in which importing jsonschema takes a second (as it takes several where Jupyter's
+# rfc3987-syntax is installed): one session calls a tool for the first time, another pings meanwhile.
+FIRST_CALL_WHILE_ANOTHER_PINGS = """
+import asyncio, importlib.abc, sys, time
+
+class SlowImport(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "jsonschema":
+            time.sleep(1.0)  # blocks whichever thread imports it
+        return None
+
+sys.meta_path.insert(0, SlowImport())
+from minimcp.client import Client
+from minimcp.rpc import memory_pair
+from minimcp.server import Server
+
+server = Server("slow-import")
+
+@server.tool()
+def echo(text: str) -> str:
+    return text
+
+async def main():
+    assert "jsonschema" not in sys.modules
+    order = []
+    (a, a_server), (b, b_server) = memory_pair(), memory_pair()
+    serving = [asyncio.ensure_future(server.serve(cable)) for cable in (a_server, b_server)]
+    async with Client(a) as first, Client(b) as second:
+        async def call():
+            await first.call_tool("echo", {"text": "hi"}, timeout=30)
+            order.append("call")
+        async def ping():
+            await asyncio.sleep(0.2)  # the call has begun its import
+            await second.ping(timeout=30)
+            order.append("ping")
+        await asyncio.gather(call(), ping())
+    print(order)
+    for task in serving:
+        task.cancel()
+
+asyncio.run(main())
+"""
+
+
+def test_the_first_call_imports_jsonschema_without_stopping_the_other_sessions() -> None:
+    """The import runs in a thread: a ping from another session is answered while it lasts."""
+    import subprocess
+    import sys
+
+    ran = subprocess.run([sys.executable, "-c", FIRST_CALL_WHILE_ANOTHER_PINGS], capture_output=True, text=True,
+                         timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "['ping', 'call']"

@@ -107,7 +107,8 @@ class Connection:
         self._pending[request_id] = future
         try:
             await self.send(Request(request_id, method, params), related_request_id)
-            return await asyncio.wait_for(future, timeout)
+            async with asyncio.timeout(timeout):  # None: wait as long as it takes
+                return await future
         finally:
             self._pending.pop(request_id, None)
 

@@ -8,6 +8,8 @@ against it with the ``jsonschema`` library before the tool runs (:func:`schema_p
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import inspect
 import types
 from collections.abc import Callable
@@ -78,10 +80,29 @@ def input_schema_for(function: Callable[..., Any]) -> dict[str, Any]:
 # --8<-- [end:schema]
 
 
+_jsonschema_loaded = False  # set once the first import has finished (in a thread: see below)
+
+
+async def load_jsonschema() -> None:
+    """Import jsonschema, on first use, without stopping the event loop.
+
+    The import is slow: jsonschema also imports the optional format checkers it finds installed, and
+    one of them (rfc3987-syntax, which Jupyter brings) builds a grammar that takes seconds. On the
+    event loop, that would freeze every session of the server, and on HTTP every client; in a thread,
+    only the call that needs a validator waits. A server that is never asked to call a tool (lessons
+    02 and 03 start one often) never pays for it.
+    """
+    global _jsonschema_loaded
+    if not _jsonschema_loaded:
+        await asyncio.to_thread(importlib.import_module, "jsonschema")
+        _jsonschema_loaded = True
+
+
 def make_validator(schema: dict[str, Any]) -> Validator:
-    """A validator for ``schema``: JSON Schema 2020-12 unless the schema names another ``$schema``."""
-    # Imported here, on first use: importing jsonschema takes a noticeable moment, and a server
-    # that is never asked to call a tool (lessons 02-03 start this one often) should not pay for it.
+    """A validator for ``schema``: JSON Schema 2020-12 unless the schema names another ``$schema``.
+
+    Call :func:`load_jsonschema` first from async code, so that the import below is instant.
+    """
     import jsonschema
 
     validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)

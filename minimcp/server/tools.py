@@ -40,7 +40,7 @@ from minimcp.server.content import text_content, to_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue
-from minimcp.server.schema import input_schema_for, make_validator, schema_problems
+from minimcp.server.schema import input_schema_for, load_jsonschema, make_validator, schema_problems
 from minimcp.session.server import RequestContext
 
 if TYPE_CHECKING:
@@ -220,11 +220,13 @@ class ToolRegistry(Catalogue[Tool]):
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {shorten(name)}")
 
         # Tool execution errors: from here on the *model* hears what went wrong, as a result.
+        await load_jsonschema()  # the first call imports it, in a thread: the other sessions go on
         problems = schema_problems(tool.input_validator, arguments)
         if problems:
             return error_result(f"Invalid arguments for tool {name}: {'; '.join(problems)}")
         try:
-            value = await asyncio.wait_for(run_tool(tool, arguments, context), self.timeout)
+            async with asyncio.timeout(self.timeout):  # (wait_for would wrap the call in a task of its own)
+                value = await run_tool(tool, arguments, context)
         except ToolError as err:
             return error_result(str(err))
         except TimeoutError:

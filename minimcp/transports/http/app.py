@@ -210,7 +210,8 @@ class StreamableHTTP:
         initialize = request.method == "initialize" and session.opening
         session.opening = False
         try:  # initialize is always quick and never streams: its answer must say if a session exists
-            await asyncio.wait_for(exchange.arrived, None if initialize else self.stream_after)
+            async with asyncio.timeout(None if initialize else self.stream_after):
+                await exchange.arrived
         except TimeoutError:
             pass  # still running, with nothing said yet: stream it
         how = answer_as(exchange.first())

@@ -157,7 +157,8 @@ async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener,
             return
         while True:
             try:
-                item = await asyncio.wait_for(listener.get(), keepalive)
+                async with asyncio.timeout(keepalive):
+                    item = await listener.get()
             except TimeoutError:  # nothing to say for a while: a comment keeps proxies patient
                 await send({"type": "http.response.body", "body": format_comment("keep-alive"),
                             "more_body": True})
