@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
+import httpx2
 
 from minimcp.examples.course import build_server
 from minimcp.server import Server
@@ -40,7 +40,7 @@ class RawHttp:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.http = httpx.AsyncClient(timeout=TIMEOUT)
+        self.http = httpx2.AsyncClient(timeout=TIMEOUT)
         self.session_id: str | None = None
 
     def headers(self, **extra: str) -> dict[str, str]:
@@ -51,7 +51,7 @@ class RawHttp:
         headers.update({name.replace("_", "-"): value for name, value in extra.items()})
         return headers
 
-    async def post(self, body: dict[str, Any] | bytes | str, **headers: str) -> httpx.Response:
+    async def post(self, body: dict[str, Any] | bytes | str, **headers: str) -> httpx2.Response:
         content = body if isinstance(body, (bytes, str)) else json.dumps(body)
         return await self.http.post(self.url, content=content, headers=self.headers(**headers))
 
@@ -97,7 +97,7 @@ async def raw_session(url: str, initialize: bool = True) -> AsyncIterator[RawHtt
 class SSEReader:
     """Reads the SSE events of one streaming response, a few at a time if need be."""
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx2.Response) -> None:
         self.chunks = response.aiter_bytes()
         self.parser = SSEParser()
         self.ready: list[Event] = []
@@ -117,7 +117,7 @@ class SSEReader:
         return events
 
 
-async def read_events(response: httpx.Response, count: int | None = None,
+async def read_events(response: httpx2.Response, count: int | None = None,
                       timeout: float = TIMEOUT) -> list[Event]:
     """Read SSE events from a streaming response: ``count`` of them, or until the stream ends."""
     return await SSEReader(response).read(count, timeout)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from http_support import TIMEOUT, running
 
@@ -140,6 +140,6 @@ async def test_a_server_without_a_get_stream_is_fine() -> None:
 
 
 async def test_the_client_refuses_to_run_against_nothing() -> None:
-    with pytest.raises(httpx.ConnectError):
+    with pytest.raises(httpx2.ConnectError):
         async with http_client("http://127.0.0.1:9/mcp", timeout=2):
             pass

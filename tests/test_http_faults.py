@@ -16,7 +16,7 @@ import asyncio
 import random
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from http_support import running
 
@@ -107,10 +107,10 @@ class CuttingProxy:
             pass
 
 
-def one_request_per_connection() -> httpx.AsyncClient:
+def one_request_per_connection() -> httpx2.AsyncClient:
     """No keep-alive: every HTTP request gets its own connection, so a cut hits one stream only."""
-    return httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=None),
-                             limits=httpx.Limits(max_keepalive_connections=0))
+    return httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None),
+                             limits=httpx2.Limits(max_keepalive_connections=0))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -1,14 +1,14 @@
 """Streamable HTTP, the server: every status code and guard, each followed by proof that it still serves.
 
 The server is the course's example server behind ``minimcp.http`` on 127.0.0.1; the client is raw
-httpx, so each test sees exactly what travelled (spec 2025-11-25, basic/transports).
+httpx2, so each test sees exactly what travelled (spec 2025-11-25, basic/transports).
 """
 
 from __future__ import annotations
 
 import asyncio
 
-import httpx
+import httpx2
 import pytest
 from http_support import (
     ACCEPT_BOTH,
@@ -26,7 +26,7 @@ from minimcp.rpc.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
 from minimcp.session import SUPPORTED_PROTOCOL_VERSIONS
 
 
-def error_of(response: httpx.Response) -> tuple[int, str]:
+def error_of(response: httpx2.Response) -> tuple[int, str]:
     """The JSON-RPC error in an HTTP error's body (which has no id to answer)."""
     assert response.headers["content-type"] == "application/json"
     body = response.json()

@@ -20,5 +20,5 @@ One job a module:
 (where each message goes, and JSON or SSE: decisions with no I/O), :mod:`~minimcp.transports.http.streams`
 (SSE streams and their connections), :mod:`~minimcp.transports.http.sessions` (sessions and their
 expiry), :mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.server`
-(uvicorn) and :mod:`~minimcp.transports.http.client` (the client's side, on httpx).
+(uvicorn) and :mod:`~minimcp.transports.http.client` (the client's side, on httpx2).
 """

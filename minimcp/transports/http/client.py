@@ -1,4 +1,4 @@
-"""The client's side of Streamable HTTP (lesson 08), on httpx.
+"""The client's side of Streamable HTTP (lesson 08), on httpx2.
 
 :class:`HttpClientTransport` is a Transport like the stdio and WebSocket ones: ``send`` one message,
 ``receive`` the next. Underneath, every message the client sends is its own POST, and what comes back
@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import (
@@ -50,7 +50,7 @@ class HttpClientTransport:
     """A Transport over Streamable HTTP: POST to send, JSON or SSE to receive, GET to listen."""
 
     def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
-                 timeout: float = 30.0, http: httpx.AsyncClient | None = None,
+                 timeout: float = 30.0, http: httpx2.AsyncClient | None = None,
                  listen: bool = True, on_http: Callable[[str], None] | None = None) -> None:
         self.url = url
         self.session_id: str | None = None
@@ -60,9 +60,13 @@ class HttpClientTransport:
         self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
         self.last_event_ids: dict[str, str] = {}  # "get", or a request id → the last event id seen
         # Each request in flight needs a connection of its own (HTTP/1.1); keeping them all alive
-        # (httpx keeps 20 by default) spares a new TCP connection per request when many are in flight.
-        self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(timeout, read=None), headers=headers,
-                                               limits=httpx.Limits(max_connections=None,
+        # (the default keeps 20) spares a new TCP connection per request when many are in flight.
+        # httpx2, not httpx 0.28: httpx's pool checks every pooled connection (a poll() each) and scans
+        # them all for every waiting request, at each request's start and end, so 64 in flight cost
+        # more than the requests themselves; httpx2 (the same API, by httpx's authors, and what the
+        # official SDK's client uses) does not.
+        self._http = http or httpx2.AsyncClient(timeout=httpx2.Timeout(timeout, read=None), headers=headers,
+                                               limits=httpx2.Limits(max_connections=None,
                                                                    max_keepalive_connections=256))
         self._own_http = http is None
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -90,7 +94,7 @@ class HttpClientTransport:
         else:  # one JSON object (or an error), already on its way: read it now
             await self._read_answer(kind, response)
 
-    async def _post(self, message: str, kind: Any) -> httpx.Response | None:
+    async def _post(self, message: str, kind: Any) -> httpx2.Response | None:
         """POST one message. A request's response comes back open (JSON or SSE still to read)."""
         request = self._http.build_request("POST", self.url, content=message.encode(), headers=self._headers(
             {"accept": "application/json, text/event-stream", "content-type": "application/json"}))
@@ -128,7 +132,7 @@ class HttpClientTransport:
         self._inbox.put_nowait(message)
 
     # --8<-- [start:read_answer]
-    async def _read_answer(self, request: Request, response: httpx.Response) -> None:
+    async def _read_answer(self, request: Request, response: httpx2.Response) -> None:
         """Read a POSTed request's answer: one JSON object, or an SSE stream resumed as often as needed."""
         try:
             if response.status_code >= 400:
@@ -146,7 +150,7 @@ class HttpClientTransport:
             finally:
                 self.last_event_ids.pop(key, None)
         except Exception as error:  # the connection failed: the request will never be answered
-            if isinstance(error, (httpx.HTTPError, RpcError)):  # the network, or what the server sent
+            if isinstance(error, (httpx2.HTTPError, RpcError)):  # the network, or what the server sent
                 log.debug("reading the answer to #%s failed: %s", request.id, error)
             else:  # anything else is a bug here: say so loudly (the caller still gets its error answer)
                 log.warning("reading the answer to #%s failed", request.id, exc_info=error)
@@ -154,7 +158,7 @@ class HttpClientTransport:
         finally:
             await response.aclose()
 
-    async def _follow(self, key: str, response: httpx.Response | None, *, until_answer: bool) -> bool:
+    async def _follow(self, key: str, response: httpx2.Response | None, *, until_answer: bool) -> bool:
         """Read one SSE stream to its end; on a drop, resume it with ``Last-Event-ID``.
 
         True once the stream is complete (for a POST: its answer arrived); False after
@@ -175,7 +179,7 @@ class HttpClientTransport:
                             self._deliver(event.data)
                             if until_answer and isinstance(parse(event.data), (Response, ErrorResponse)):
                                 return True
-                except (httpx.HTTPError, RpcError) as error:
+                except (httpx2.HTTPError, RpcError) as error:
                     log.debug("stream %s dropped: %s", key, error)
                 finally:
                     await response.aclose()
@@ -190,7 +194,7 @@ class HttpClientTransport:
                 response = await self._get(last_event_id)
             except SessionExpired:
                 return False
-            except httpx.HTTPError as error:
+            except httpx2.HTTPError as error:
                 log.debug("resuming %s failed: %s", key, error)
                 failures += 1
                 continue
@@ -199,7 +203,7 @@ class HttpClientTransport:
                 return False
     # --8<-- [end:read_answer]
 
-    async def _get(self, last_event_id: str | None) -> httpx.Response:
+    async def _get(self, last_event_id: str | None) -> httpx2.Response:
         headers = self._headers({"accept": "text/event-stream"})
         if last_event_id is not None:
             headers["last-event-id"] = last_event_id
@@ -218,7 +222,7 @@ class HttpClientTransport:
         key = f"get {self.session_id}"  # a new session's channel is a new stream
         try:
             response = await self._get(None)
-        except (SessionExpired, httpx.HTTPError) as error:
+        except (SessionExpired, httpx2.HTTPError) as error:
             log.debug("no announcement channel: %s", error)
             return
         if response.status_code != 200:  # 405: this server has no GET stream, and that is allowed
@@ -227,7 +231,7 @@ class HttpClientTransport:
         await self._follow(key, response, until_answer=False)
     # --8<-- [end:listen]
 
-    async def _error_for(self, request: Request, response: httpx.Response) -> str:
+    async def _error_for(self, request: Request, response: httpx2.Response) -> str:
         """An HTTP error as the JSON-RPC error answering ``request`` (the server's own, if it sent one)."""
         body = await response.aread()
         try:
@@ -284,7 +288,7 @@ class HttpClientTransport:
             try:
                 response = await self._http.delete(self.url, headers=self._headers({}))
                 self._trace(f"DELETE -> {response.status_code}")
-            except httpx.HTTPError as error:
+            except httpx2.HTTPError as error:
                 log.debug("DELETE failed: %s", error)
         if self._own_http:
             await self._http.aclose()

@@ -11,7 +11,7 @@ cable itself needs to speak HTTP.)
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 from minimcp.rpc.jsonrpc import Message, Notification, Request, Response, parse
 from minimcp.transports.sse import SSEParser
@@ -21,7 +21,7 @@ class SessionExpired(Exception):
     """The server answered 404 for our session id: the session is gone."""
 
 
-def content_type(response: httpx.Response) -> str:
+def content_type(response: httpx2.Response) -> str:
     """The media type of a response, without parameters: ``"text/event-stream"``."""
     value: str = response.headers.get("content-type", "")
     return value.split(";")[0].strip().lower()
@@ -50,7 +50,7 @@ class Handshake:
         if isinstance(answer, Response) and answer.id == self.initialize.id and isinstance(answer.result, dict):
             self.protocol_version = answer.result.get("protocolVersion")
 
-    async def read_answer(self, response: httpx.Response) -> None:
+    async def read_answer(self, response: httpx2.Response) -> None:
         """Read the answer to a repeated ``initialize`` (JSON or SSE) only to learn its version."""
         if content_type(response) != "text/event-stream":
             self.received((await response.aread()).decode())
