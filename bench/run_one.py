@@ -70,17 +70,20 @@ async def stop(process: asyncio.subprocess.Process) -> None:
             process.kill()
 
 
-async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitStack) -> Call:
-    """A connected client of ``stack`` over ``transport``; returns the call to measure."""
+async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitStack,
+                  server: str | None = None) -> Call:
+    """A connected client of ``stack`` over ``transport``, to a server of ``server`` (by default the
+    same stack); returns the call to measure."""
     arguments = {"text": "hello"}
+    server = server or stack
     if stack == "minimcp":
         from minimcp.client import stdio_client
 
         if transport == "stdio":
-            command = [sys.executable, "-m", "bench.servers", "minimcp", "stdio"]
+            command = [sys.executable, "-m", "bench.servers", server, "stdio"]
             client = await stack_exit.enter_async_context(stdio_client(command, cwd=str(ROOT)))
         else:
-            process, url = await start_server(stack, transport, sse)
+            process, url = await start_server(server, transport, sse)
             stack_exit.push_async_callback(stop, process)
             if transport == "ws":
                 from minimcp.client import websocket_client
@@ -95,10 +98,10 @@ async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitSt
     from mcp import Client, StdioServerParameters
 
     if transport == "stdio":
-        target: Any = StdioServerParameters(command=sys.executable, args=["-m", "bench.servers", "sdk", "stdio"],
+        target: Any = StdioServerParameters(command=sys.executable, args=["-m", "bench.servers", server, "stdio"],
                                             cwd=str(ROOT))
     else:
-        process, target = await start_server(stack, transport, sse)
+        process, target = await start_server(server, transport, sse)
         stack_exit.push_async_callback(stop, process)
     client = await stack_exit.enter_async_context(Client(target, mode="legacy"))
     return lambda: client.call_tool("echo", arguments)
@@ -203,7 +206,7 @@ def rss_bytes(pid: int) -> int:
 
 async def memory_per_session(stack: str, sessions: int) -> dict[str, float]:
     """Open ``sessions`` idle sessions on an HTTP server; its memory growth divided by their number."""
-    import httpx
+    import httpx2
 
     process, url = await start_server(stack, "http", sse=False)
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
@@ -211,7 +214,7 @@ async def memory_per_session(stack: str, sessions: int) -> dict[str, float]:
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
     initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
-    async def open_session(http: httpx.AsyncClient) -> None:
+    async def open_session(http: httpx2.AsyncClient) -> None:
         response = await http.post(url, json=initialize, headers=headers)
         response.raise_for_status()
         session = {**headers, "mcp-session-id": response.headers["mcp-session-id"],
@@ -219,7 +222,7 @@ async def memory_per_session(stack: str, sessions: int) -> dict[str, float]:
         (await http.post(url, json=initialized, headers=session)).raise_for_status()
 
     try:
-        async with httpx.AsyncClient(timeout=60) as http:
+        async with httpx2.AsyncClient(timeout=60) as http:
             for _ in range(20):  # warm up: the first sessions pay for imports and caches
                 await open_session(http)
             await asyncio.sleep(0.5)
@@ -237,7 +240,7 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
     if args.sessions:
         return await memory_per_session(args.stack, args.sessions)
     async with AsyncExitStack() as stack_exit:
-        call = await connect(args.stack, args.transport, args.sse, stack_exit)
+        call = await connect(args.stack, args.transport, args.sse, stack_exit, args.server)
         return await measure(call, args.requests, args.concurrency)
 
 
@@ -246,6 +249,7 @@ def main() -> None:
     parser.add_argument("stack", choices=["minimcp", "sdk", "floor", "asyncio-floor"])
     parser.add_argument("transport", choices=["stdio", "ws", "http"])
     parser.add_argument("--sse", action="store_true", help="HTTP: every answer as an SSE stream")
+    parser.add_argument("--server", choices=["minimcp", "sdk"], help="the server's stack (default: the client's)")
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--sessions", type=int, default=0, help="measure memory per idle HTTP session")

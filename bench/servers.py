@@ -5,9 +5,17 @@
     python -m bench.servers minimcp http --port 8000 [--sse]
     python -m bench.servers sdk     stdio
     python -m bench.servers sdk     http --port 8000 [--sse]
+    python -m bench.servers floor   http --port 8000 [--sse]
+    python -m bench.servers floor   ws   --port 8765
 
 The tool, ``echo(text)``, returns its text: the benchmark measures the cable and the stack, not
 the work. ``--sse`` makes the HTTP server answer every request as an SSE stream instead of JSON.
+
+The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries. Over
+HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one fixed
+JSON-RPC response (or, with ``--sse``, the same response as a short SSE stream); over WebSocket, a bare
+``websockets`` server that sends every message back. A stack's figure divided by its floor says how
+much of the machine's limit the stack leaves unused.
 """
 
 from __future__ import annotations
@@ -71,7 +79,54 @@ async def serve_sdk_http(port: int, sse: bool) -> None:
 
     app = sdk_server().streamable_http_app(json_response=not sse, max_sessions=5000)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    uvicorn_server = uvicorn.Server(config)
+    await run_uvicorn(uvicorn.Server(config))
+
+
+#: The floor's answer: the echo tool's result, as minimcp would send it for request 1.
+FIXED_ANSWER = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}'
+
+
+def floor_app(sse: bool):
+    """A bare ASGI app: read the body, send the fixed answer (as JSON, or as an SSE stream)."""
+    if sse:
+        body = b"id: floor-0\nretry: 1000\ndata:\n\nid: floor-1\ndata: " + FIXED_ANSWER + b"\n\n"
+        content_type = b"text/event-stream"
+    else:
+        body, content_type = FIXED_ANSWER, b"application/json"
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return  # lifespan: nothing to start
+        more = True
+        while more:  # the request's body, all of it, as a real endpoint reads it
+            more = (await receive()).get("more_body", False)
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return app
+
+
+async def serve_floor(transport: str, port: int, sse: bool) -> None:
+    if transport == "ws":
+        from websockets.asyncio.server import serve
+
+        async def echo(websocket) -> None:
+            async for message in websocket:
+                await websocket.send(message)
+
+        async with serve(echo, "127.0.0.1", port, compression=None):
+            print("ready", file=sys.stderr, flush=True)
+            await asyncio.Event().wait()
+    import uvicorn
+
+    config = uvicorn.Config(floor_app(sse), host="127.0.0.1", port=port, log_level="warning", http="httptools",
+                            lifespan="off")
+    await run_uvicorn(uvicorn.Server(config))
+
+
+async def run_uvicorn(uvicorn_server) -> None:
+    """Serve until stopped, saying "ready" once uvicorn listens."""
     serving = asyncio.ensure_future(uvicorn_server.serve())
     while not uvicorn_server.started:
         await asyncio.sleep(0.01)
@@ -81,13 +136,15 @@ async def serve_sdk_http(port: int, sse: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("stack", choices=["minimcp", "sdk"])
+    parser.add_argument("stack", choices=["minimcp", "sdk", "floor"])
     parser.add_argument("transport", choices=["stdio", "ws", "http"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--sse", action="store_true")
     args = parser.parse_args()
     if args.stack == "minimcp":
         asyncio.run(serve_minimcp(args.transport, args.port, args.sse))
+    elif args.stack == "floor":
+        asyncio.run(serve_floor(args.transport, args.port, args.sse))
     elif args.transport == "stdio":
         sdk_server().run("stdio")
     else:

@@ -1,0 +1,91 @@
+"""The benchmark's tables, printed side by side from the rows bench/bench.py measured (or saved).
+
+Each table answers one question, and says which side it measures:
+
+* **servers**: how many requests per second each server answers under the same neutral load, and
+  what fraction that is of the floor (the same libraries answering without MCP);
+* **clients**: how fast each client drives the same server;
+* **pairs**: each stack end to end, its client with its own server.
+"""
+
+from __future__ import annotations
+
+from bench.bench import Row
+
+
+def fmt(value: float | None, digits: int = 0) -> str:
+    return "—" if value is None else f"{value:,.{digits}f}"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return "—" if a is None or b is None or b == 0 else f"{a / b:.2f}×"
+
+
+def figures(row: Row, stack: str) -> str:
+    """A stack's requests per second, p50 and p99 (ms), aligned under :func:`columns`."""
+    return (f"{fmt(row.median(stack)):>9} {fmt(row.median(stack, 'p50_ms'), 2):>7} "
+            f"{fmt(row.median(stack, 'p99_ms'), 2):>7}")
+
+
+def columns(name: str) -> str:
+    """The heading of one stack's three figures: its name over its requests per second."""
+    return f"{name + ' rps':>9} {'p50 ms':>7} {'p99 ms':>7}"
+
+
+def print_header(title: str, level: str, columns: str) -> None:
+    print(f"\n{title}")
+    header = f"{'cable':10} {level:>11} | {columns}"
+    print(header)
+    print("-" * len(header))
+
+
+def print_servers(rows: list[Row]) -> None:
+    servers = [row for row in rows if row.table == "server"]
+    if not servers:
+        print("\n1. SERVERS: not measured (wrk is missing; bench/load.py says how to install it)")
+        return
+    print_header("1. SERVERS under a neutral load (HTTP: wrk; WebSocket: a bare websockets client)",
+                 "connections",
+                 f"{'floor rps':>9} | {columns('minimcp')} | {columns('SDK')} | "
+                 f"{'mini/SDK':>8} {'mini/floor':>10} {'SDK/floor':>9}")
+    for row in servers:
+        floor, mini, sdk = row.median("floor"), row.median("minimcp"), row.median("sdk")
+        print(f"{row.cable:10} {row.in_flight:>11} | {fmt(floor):>9} | {figures(row, 'minimcp')} | "
+              f"{figures(row, 'sdk')} | {ratio(mini, sdk):>8} {ratio(mini, floor):>10} {ratio(sdk, floor):>9}")
+
+
+def print_clients(rows: list[Row]) -> None:
+    print_header("2. CLIENTS, each against the same server (minimcp's)", "in flight",
+                 f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8}")
+    for row in (row for row in rows if row.table == "client"):
+        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | "
+              f"{figures(row, 'sdk')} | {ratio(row.median('minimcp'), row.median('sdk')):>8}")
+
+
+def print_pairs(rows: list[Row]) -> None:
+    floors = {row.cable: row for row in rows if row.table == "floor"}
+    blocking = floors["stdio floor (blocking)"].median("floor") if "stdio floor (blocking)" in floors else None
+    asyncio_floor = floors["stdio floor (asyncio)"].median("asyncio-floor") if "stdio floor (asyncio)" in floors \
+        else None
+    print_header("3. PAIRS, each stack's client with its own server, end to end", "in flight",
+                 f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8} {'mini/floor':>10}")
+    for row in (row for row in rows if row.table == "pair"):
+        to_floor = ratio(row.median("minimcp"), asyncio_floor) if row.cable == "stdio" and row.in_flight == 1 else ""
+        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'sdk')} | "
+              f"{ratio(row.median('minimcp'), row.median('sdk')):>8} {to_floor:>10}")
+    print(f"stdio floors, one in flight: blocking {fmt(blocking)} rps, asyncio {fmt(asyncio_floor)} rps "
+          "(mini/floor above is against the asyncio one)")
+
+
+def print_memory(rows: list[Row]) -> None:
+    for row in (row for row in rows if row.table == "memory"):
+        mini, sdk = row.median("minimcp", "bytes_per_session"), row.median("sdk", "bytes_per_session")
+        print(f"\nmemory per idle HTTP session ({row.in_flight:,} sessions): minimcp {fmt(mini)} bytes, "
+              f"SDK {fmt(sdk)} bytes ({ratio(mini, sdk)})")
+
+
+def print_tables(rows: list[Row]) -> None:
+    print_servers(rows)
+    print_clients(rows)
+    print_pairs(rows)
+    print_memory(rows)
