@@ -11,6 +11,10 @@ one :class:`Connection` that does four jobs:
 3. **deliver notifications** to a handler.
 4. **fail cleanly**: when the other side goes away, every pending request fails with
    :class:`ConnectionClosed` instead of waiting forever.
+5. **give up cleanly**: a request whose caller stops waiting (a timeout, a cancelled task) is
+   *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its answer, if
+   it still comes, is dropped quietly. :meth:`Connection.cancel_incoming` is the other half: stop
+   answering one of the peer's requests, and send no answer at all.
 
 The connection moves *text* through a :class:`Transport` and never looks at how the text travels.
 That is the course's one idea: the messages stay, only the cable changes.
@@ -59,6 +63,10 @@ DEFAULT_MAX_IN_FLIGHT = 256
 
 RequestHandler = Callable[[Request], Awaitable[Any]]
 NotificationHandler = Callable[[Notification], Awaitable[None]]
+#: Told when we stop waiting for one of our requests, and why ("timed out after 5 s").
+AbandonHandler = Callable[[Request, str], Coroutine[Any, Any, None]]
+#: How many abandoned request ids a connection remembers, to drop their late answers quietly.
+ABANDONED_MEMORY = 1024
 
 
 async def no_such_method(request: Request) -> Any:
@@ -94,6 +102,10 @@ class Connection:
         self.grace_period = 1.0
         #: how many of the other side's requests may be answered at once; more get SERVER_BUSY
         self.max_in_flight = DEFAULT_MAX_IN_FLIGHT
+        #: called (in a task of its own) when a request of ours is given up; None: nobody is told
+        self.on_abandon: AbandonHandler | None = None
+        self._abandoned: dict[RequestId, None] = {}  # ids we stopped waiting for, oldest first
+        self._silenced: set[RequestId] = set()  # their requests we must not answer: cancelled
         self.closed = asyncio.Event()
 
     # -- sending ---------------------------------------------------------------------------------
@@ -102,15 +114,42 @@ class Connection:
         """Send a request and return its ``result``; raise :class:`RpcError` if it failed."""
         if self.closed.is_set():
             raise ConnectionClosed("the connection is closed")
-        request_id = next(self._ids)
+        request = Request(next(self._ids), method, params)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = future
+        self._pending[request.id] = future
         try:
-            await self.send(Request(request_id, method, params), related_request_id)
+            await self.send(request, related_request_id)
             async with asyncio.timeout(timeout):  # None: wait as long as it takes
                 return await future
+        except TimeoutError:
+            self._abandon(request, f"no answer within {timeout:g} s")
+            raise
+        except asyncio.CancelledError:
+            self._abandon(request, "the caller stopped waiting")
+            raise
         finally:
-            self._pending.pop(request_id, None)
+            self._pending.pop(request.id, None)
+
+    def _abandon(self, request: Request, reason: str) -> None:
+        """We stop waiting for ``request``: remember its id (its answer may still come) and say so."""
+        if self.closed.is_set():
+            return  # the connection is going away: nothing to tell, nobody to tell it
+        self._abandoned[request.id] = None
+        if len(self._abandoned) > ABANDONED_MEMORY:
+            del self._abandoned[next(iter(self._abandoned))]
+        if self.on_abandon is not None:  # a task, not an await: the caller has stopped waiting already
+            self._spawn(self.on_abandon(request, reason))
+
+    def cancel_incoming(self, request_id: RequestId) -> bool:
+        """Stop answering the peer's request ``request_id``: its handler's task is cancelled, and no
+        answer is sent, even if the handler returns anyway. False if no such request is being answered
+        (unknown, or answered already)."""
+        task = self._handling.get(request_id)
+        if task is None:
+            return False
+        self._silenced.add(request_id)
+        task.cancel()
+        return True
 
     async def notify(self, method: str, params: dict[str, Any] | None = None,
                      related_request_id: RequestId | None = None) -> None:
@@ -161,7 +200,9 @@ class Connection:
             task.add_done_callback(functools.partial(self._forget_handling, message.id))
         else:  # Response or ErrorResponse: wake up whoever sent the request
             future = self._pending.get(message.id) if message.id is not None else None
-            if future is None or future.done():
+            if future is None and message.id in self._abandoned:  # we gave up on it: a late answer
+                log.debug("dropping a late answer to a request we stopped waiting for: %s", describe(message))
+            elif future is None or future.done():
                 log.warning("dropping an answer nobody is waiting for: %s", describe(message))
             elif isinstance(message, Response):
                 future.set_result(message.result)
@@ -178,12 +219,14 @@ class Connection:
         except RpcError as err:
             answer = ErrorResponse(request.id, err.code, err.message, err.data)
         except asyncio.CancelledError:
-            return  # cancelled on shutdown: nobody is left to answer
+            return  # cancelled by the peer, or on shutdown: no answer
         except Exception:  # a bug in a handler must never take the connection down
             # The traceback goes to our log; the peer learns only that we failed, not our internals.
             log.exception("handler for %s failed", request.method)
             answer = ErrorResponse(request.id, INTERNAL_ERROR,
                                    f"Internal error while handling {request.method!r}")
+        if request.id in self._silenced:  # cancelled, but the handler finished anyway: still no answer
+            return
         try:
             await self.send(answer, related_request_id=request.id)
         except (TypeError, ValueError):  # the handler returned something that is not JSON
@@ -197,6 +240,7 @@ class Connection:
     def _forget_handling(self, request_id: RequestId, _task: asyncio.Task[None]) -> None:
         """A request has been answered (or cancelled): its id may be used again."""
         self._handling.pop(request_id, None)
+        self._silenced.discard(request_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return self._tasks.spawn(work)

@@ -1,6 +1,7 @@
 """Layer 3, the session (lesson 03): the lifecycle over a connection.
 
 * :mod:`minimcp.session.lifecycle`: versions, negotiation and the handshake's states, with no I/O;
+* :mod:`minimcp.session.cancellation`: ``notifications/cancelled``, both ways (lesson 09, planned);
 * :mod:`minimcp.session.server`: :class:`ServerSession` and the :class:`RequestContext` handlers get;
 * :mod:`minimcp.session.client`: :class:`ClientSession`.
 """

@@ -16,6 +16,7 @@ from typing import Any
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import Notification, Request, method_not_found
+from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS, HandshakeFailed, UnsupportedVersion
 
 NotificationCallback = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -36,6 +37,7 @@ class ClientSession:
 
     def __post_init__(self) -> None:
         self.connection = Connection(self.transport, self._on_request, self._on_notification)
+        tell_peer_on_abandon(self.connection)  # a request that times out is cancelled (not initialize)
         self.server_info: dict[str, Any] = {}
         self.server_capabilities: dict[str, Any] = {}
         self.instructions: str | None = None
@@ -92,5 +94,8 @@ class ClientSession:
     # --8<-- [end:client_answers]
 
     async def _on_notification(self, notification: Notification) -> None:
+        if notification.method == CANCELLED:  # the server stopped waiting for a question it asked us
+            on_cancelled(self.connection, notification.params or {})
+            return
         if self.on_notification is not None:
             await self.on_notification(notification.method, notification.params or {})

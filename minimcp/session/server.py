@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import Notification, Request, RequestId, method_not_found
+from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
 from minimcp.session.lifecycle import Lifecycle
 
 
@@ -112,6 +113,8 @@ class ServerSession:
         #: ``logging/setLevel`` (see :mod:`minimcp.server.logs`); None until the client chooses.
         self.log_level: str | None = None
         self.connection = Connection(transport, self._on_request, self._on_notification)
+        tell_peer_on_abandon(self.connection)  # a request to the client that times out is cancelled
+        self._initialize_id: RequestId | None = None  # the client may not cancel its initialize
 
     @property
     def state(self) -> str:
@@ -125,6 +128,7 @@ class ServerSession:
     async def _on_request(self, request: Request) -> Any:
         method = request.method
         if method == "initialize":
+            self._initialize_id = request.id
             return self._initialize(request.params or {})
         if method == "ping":  # allowed in every state, in both directions (basic/utilities/ping)
             return {}
@@ -155,6 +159,9 @@ class ServerSession:
     async def _on_notification(self, notification: Notification) -> None:
         if notification.method == "notifications/initialized":
             self.lifecycle.initialized()
+            return
+        if notification.method == CANCELLED:  # the client stopped waiting: stop the work, answer nothing
+            on_cancelled(self.connection, notification.params or {}, protected=self._initialize_id)
             return
         await self.app.handle_notification(self, notification)
     # --8<-- [end:initialized]

@@ -1,0 +1,63 @@
+"""Cancellation, both ways (spec 2025-11-25, basic/utilities/cancellation).
+
+Either side may stop waiting for a request it sent, and says so with a notification:
+
+    {"jsonrpc": "2.0", "method": "notifications/cancelled",
+     "params": {"requestId": 7, "reason": "no answer within 5 s"}}
+
+The rules this module keeps, on top of lesson 01's :class:`~minimcp.rpc.connection.Connection`
+(which knows how to stop answering a request, and when its own caller gave up, but not MCP's words):
+
+* **sending**: when a request of ours is abandoned (a timeout, a caller that stopped waiting), tell the
+  peer, with the reason; never for ``initialize``, which "MUST NOT be cancelled" (the lifecycle page
+  says what to do instead: give up on the connection);
+* **receiving**: stop the work, free what it held, and send **no** response; a ``requestId`` that is
+  unknown, already answered, or malformed is ignored ("MAY ignore"), never answered with an error, since
+  a notification has no answer. The late answer the peer may still send is dropped by the connection.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from minimcp.rpc.connection import Connection
+from minimcp.rpc.jsonrpc import Request, RequestId
+from minimcp.rpc.transport import log_send_failure
+
+log = logging.getLogger("minimcp.cancellation")
+
+CANCELLED = "notifications/cancelled"
+
+
+def tell_peer_on_abandon(connection: Connection) -> None:
+    """Make ``connection`` send ``notifications/cancelled`` for each request it gives up on."""
+
+    async def send_cancelled(request: Request, reason: str) -> None:
+        if request.method == "initialize":  # MUST NOT be cancelled: the caller closes the connection instead
+            return
+        try:
+            await connection.notify(CANCELLED, {"requestId": request.id, "reason": reason})
+        except Exception as error:  # the peer may be gone already: nothing more to do
+            log_send_failure(f"the cancellation of #{request.id}", error)
+
+    connection.on_abandon = send_cancelled
+
+
+def on_cancelled(connection: Connection, params: dict[str, Any], protected: RequestId | None = None) -> None:
+    """The peer stopped waiting for one of its requests: stop answering it (and send nothing back).
+
+    ``protected`` is the id of the peer's ``initialize`` request, which may not be cancelled.
+    """
+    request_id = params.get("requestId")
+    reason = params.get("reason")
+    if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+        log.warning("ignoring %s without a valid requestId: %r", CANCELLED, request_id)
+        return
+    if protected is not None and request_id == protected:
+        log.warning("ignoring %s for the initialize request #%s: it may not be cancelled", CANCELLED, request_id)
+        return
+    if connection.cancel_incoming(request_id):
+        log.info("request #%s cancelled by the peer (%s)", request_id, reason or "no reason given")
+    else:  # answered already, or never seen: the two messages crossed on the way
+        log.debug("ignoring %s for #%s: no such request is being answered", CANCELLED, request_id)
