@@ -34,13 +34,8 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-from bench.run_one import start_server, stop
+from bench.run_one import HEADERS, INITIALIZE, INITIALIZED, http_handshake, start_server, stop
 
-PROTOCOL_VERSION = "2025-11-25"
-HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-INITIALIZE = {"jsonrpc": "2.0", "id": "load-0", "method": "initialize", "params": {
-    "protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "bench-load", "version": "1"}}}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 WRK_MISSING = ("wrk is not installed, so the servers' table is skipped: install it with "
                "`sudo apt-get install wrk` (Debian, Ubuntu) or `brew install wrk` (macOS), then run again")
 
@@ -88,10 +83,7 @@ async def open_session(url: str) -> dict[str, str]:
     import httpx2
 
     async with httpx2.AsyncClient(timeout=60) as http:
-        answer = await http.post(url, json=INITIALIZE, headers=HEADERS)
-        answer.raise_for_status()
-        session = {"Mcp-Session-Id": answer.headers["mcp-session-id"], "MCP-Protocol-Version": PROTOCOL_VERSION}
-        (await http.post(url, json=INITIALIZED, headers={**HEADERS, **session})).raise_for_status()
+        session = await http_handshake(http, url)
         first = await http.post(url, content=echo_call(1), headers={**HEADERS, **session})
         if '"text":"hello"' not in first.text:
             raise RuntimeError(f"the echo tool did not answer: {first.status_code} {first.text[:300]}")

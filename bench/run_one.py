@@ -204,31 +204,37 @@ def rss_bytes(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+#: A plain-HTTP MCP handshake, for the load generator and the memory figure (no stack's client).
+PROTOCOL_VERSION = "2025-11-25"
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+INITIALIZE = {"jsonrpc": "2.0", "id": "bench-0", "method": "initialize", "params": {
+    "protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+async def http_handshake(http: Any, url: str) -> dict[str, str]:
+    """Open one MCP session with plain POSTs (``http``: an httpx2 client); return the headers every
+    later request of the session carries."""
+    answer = await http.post(url, json=INITIALIZE, headers=HEADERS)
+    answer.raise_for_status()
+    session = {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": PROTOCOL_VERSION}
+    (await http.post(url, json=INITIALIZED, headers={**HEADERS, **session})).raise_for_status()
+    return session
+
+
 async def memory_per_session(stack: str, sessions: int) -> dict[str, float]:
     """Open ``sessions`` idle sessions on an HTTP server; its memory growth divided by their number."""
     import httpx2
 
     process, url = await start_server(stack, "http", sse=False)
-    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
-    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-    async def open_session(http: httpx2.AsyncClient) -> None:
-        response = await http.post(url, json=initialize, headers=headers)
-        response.raise_for_status()
-        session = {**headers, "mcp-session-id": response.headers["mcp-session-id"],
-                   "mcp-protocol-version": "2025-11-25"}
-        (await http.post(url, json=initialized, headers=session)).raise_for_status()
-
     try:
         async with httpx2.AsyncClient(timeout=60) as http:
             for _ in range(20):  # warm up: the first sessions pay for imports and caches
-                await open_session(http)
+                await http_handshake(http, url)
             await asyncio.sleep(0.5)
             before = rss_bytes(process.pid)
             for _ in range(sessions):
-                await open_session(http)
+                await http_handshake(http, url)
             await asyncio.sleep(0.5)
             after = rss_bytes(process.pid)
     finally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -38,6 +38,14 @@ async def session_with(server: Server, **client: Any) -> AsyncIterator[tuple[Cli
     finally:
         await session.close()
         await asyncio.wait_for(serving, TIMEOUT)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait, a bounded while, until ``condition()`` holds (something travels, then a task reacts)."""
+    for _ in range(100):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
 
 
 def sent(trace: Trace, method: str) -> list[dict[str, Any]]:
@@ -82,10 +90,7 @@ async def test_a_request_the_client_gives_up_is_cancelled_and_never_answered(too
         with pytest.raises(TimeoutError):
             await session.request("tools/call", {"name": tool, "arguments": {}}, timeout=0.2)
         [call] = sent(trace, "tools/call")
-        for _ in range(100):  # bounded: the cancellation travels, then the tool stops
-            if events:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: bool(events))  # the cancellation travels, then the tool stops
         assert events == [event]
         [cancelled] = sent(trace, "notifications/cancelled")
         assert cancelled["params"] == {"requestId": call["id"], "reason": "no answer within 0.2 s"}
@@ -102,10 +107,7 @@ async def test_a_caller_that_stops_waiting_cancels_its_request_too() -> None:
         with pytest.raises(asyncio.CancelledError):
             await call
         await session.ping(timeout=TIMEOUT)
-        for _ in range(100):
-            if events:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: bool(events))
         assert events == ["cancelled"]
         [cancelled] = sent(trace, "notifications/cancelled")
         assert cancelled["params"]["reason"] == "the caller stopped waiting"
@@ -175,8 +177,5 @@ async def test_the_cancellation_is_logged_with_its_reason(caplog: pytest.LogCapt
             with pytest.raises(TimeoutError):
                 await session.request("tools/call", {"name": "wait_forever", "arguments": {}}, timeout=0.1)
             await session.ping(timeout=TIMEOUT)
-            for _ in range(100):
-                if events:
-                    break
-                await asyncio.sleep(0.02)
+            await until(lambda: bool(events))
     assert "cancelled by the peer (no answer within 0.1 s)" in caplog.text
