@@ -20,10 +20,11 @@ Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
 
 
 @asynccontextmanager
-async def connected(server: Server, notes: Notes | None = None) -> AsyncIterator[Client]:
+async def connected(server: Server, notes: Notes | None = None, **options: Any) -> AsyncIterator[Client]:
     """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
 
-    Every notification the client receives is put on ``notes`` as ``(method, params)``.
+    Every notification the client receives is put on ``notes`` as ``(method, params)``; ``options``
+    go to :class:`Client` (``sampling=``, ``roots=``, ...).
     """
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
@@ -33,7 +34,7 @@ async def connected(server: Server, notes: Notes | None = None) -> AsyncIterator
             notes.put_nowait((method, params))
 
     try:
-        async with Client(client_end, on_notification=on_notification) as client:
+        async with Client(client_end, on_notification=on_notification, **options) as client:
             yield client
     finally:
         await asyncio.wait_for(serving, TIMEOUT)

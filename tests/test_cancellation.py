@@ -15,11 +15,15 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
+from http_support import raw_session, running
 from support import TIMEOUT
 
+from minimcp.client import http_client
 from minimcp.rpc import TracingTransport, memory_pair
 from minimcp.server import Server
 from minimcp.session import ClientSession, RequestContext
+from minimcp.transports.http.sessions import SessionTransport
+from minimcp.transports.sse import SSEParser
 
 Trace = list[tuple[str, dict[str, Any]]]
 
@@ -179,3 +183,53 @@ async def test_the_cancellation_is_logged_with_its_reason(caplog: pytest.LogCapt
             await session.ping(timeout=TIMEOUT)
             await until(lambda: bool(events))
     assert "cancelled by the peer (no answer within 0.1 s)" in caplog.text
+
+
+# -- over Streamable HTTP: the POST's stream must not outlive its cancelled request ------------------------
+async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> None:
+    events: list[str] = []
+    async with running(slow_server(events), stream_after=0.05) as http:
+        async with http_client(http.url) as client:
+            with pytest.raises(TimeoutError):  # the answer streams (it took > 0.05 s), then we give up
+                await client.call_tool("wait_forever", timeout=0.3)
+            await until(lambda: events == ["cancelled"])
+            transport = client.session.transport
+            [session] = http.app.sessions.values()
+            await until(lambda: session.busy == 0)
+            assert events == ["cancelled"]
+            assert session.exchanges == {}  # the server forgot the request ...
+            assert [stream.ended for stream in session.streams.values()] == [False, True]  # GET, the POST
+            assert transport._reading == {}  # ... and the client stopped reading its stream
+            await client.ping(timeout=TIMEOUT)  # the session goes on
+
+
+async def test_over_http_the_client_lets_go_of_a_cancelled_stream_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Against a server that keeps the stream open (as ours did before it learnt to end it), the client
+    closes its side: the server sees the disconnect, and nothing of the session stays busy."""
+    monkeypatch.setattr(SessionTransport, "request_cancelled", lambda self, request_id: None)
+    events: list[str] = []
+    async with running(slow_server(events), stream_after=0.05) as http:
+        async with http_client(http.url, listen=False) as client:  # no GET stream: busy counts the POST only
+            with pytest.raises(TimeoutError):
+                await client.call_tool("wait_forever", timeout=0.3)
+            [session] = http.app.sessions.values()
+            await until(lambda: session.busy == 0)
+            assert session.busy == 0 and client.session.transport._reading == {}
+            await client.ping(timeout=TIMEOUT)
+
+
+async def test_over_http_a_request_cancelled_before_its_post_chose_gets_an_empty_stream() -> None:
+    events: list[str] = []
+    async with running(slow_server(events), stream_after=30) as http, raw_session(http.url) as raw:
+        call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "wait_forever", "arguments": {}}}
+        posting = asyncio.ensure_future(raw.post(call))
+        [session] = http.app.sessions.values()
+        await until(lambda: 7 in session.exchanges)
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7, "reason": "no"}}
+        assert (await raw.post(cancel)).status_code == 202
+        response = await asyncio.wait_for(posting, TIMEOUT)
+        assert (response.status_code, response.headers["content-type"]) == (200, "text/event-stream")
+        events_sent = SSEParser().feed(response.content)
+        assert [event.data for event in events_sent] == [""]  # the priming event, then the end: no answer
+        assert events == ["cancelled"] and session.exchanges == {}
+        await raw.ping()

@@ -286,7 +286,7 @@ async def test_progress_goes_to_the_call_that_asked_for_it_in_order() -> None:
         x, y = await asyncio.wait_for(asyncio.gather(
             client.call_tool("slow", {"label": "x"}, progress=on_x),
             client.call_tool("slow", {"label": "y"}, progress=on_y)), WAIT)
-        assert client._progress == {}  # tokens are forgotten once their calls are answered
+        assert client._progress._callbacks == {}  # tokens are forgotten once their calls are answered
 
     assert (x["content"], y["content"]) == (text("x done"), text("y done"))
     assert len(set(tokens)) == 2 and all(isinstance(t, (str, int)) for t in tokens)

@@ -17,9 +17,10 @@ from support import TIMEOUT
 from minimcp.client import Client
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server, assistant
-from minimcp.server.elicitation import elicit, elicit_url, elicitation_complete, supports_mode
+from minimcp.server.elicitation import elicit, elicit_url, elicitation_complete
 from minimcp.server.sampling import create_message, text_of
 from minimcp.session import RequestContext
+from minimcp.session.forms import supports_mode
 
 Answer = Callable[[str, dict[str, Any]], Awaitable[Any]]
 

@@ -27,33 +27,40 @@ The client also listens. Notifications the server sends are routed here:
 * ``notifications/progress`` → the ``progress`` callback of the ``call_tool`` that asked for it;
 * ``notifications/{tools,resources,prompts}/list_changed`` → the cached list is dropped (the next
   ``list_*`` asks the server again) and ``on_list_changed(kind)`` is called;
-* ``notifications/resources/updated`` → the callback given to ``subscribe(uri, ...)``.
+* ``notifications/resources/updated`` → the callback given to ``subscribe(uri, ...)``;
+* ``notifications/message`` → ``on_log(level, logger, data)`` (server/utilities/logging);
+* ``notifications/elicitation/complete`` → ``on_elicitation_complete(id)``, for a URL we accepted.
 
 Every notification then reaches ``on_notification`` too, if you gave one. Callbacks may be plain
 functions or coroutines. They run inside the connection's reading loop, which is what keeps progress
 in order, so they must be quick and must never wait for an answer from this same server (that
 answer could only be read once they return): to call the server back, start a task.
+
+And the client answers (lesson 09, :mod:`minimcp.client.answers`): ``sampling=``, ``elicitation=`` and
+``roots=`` each declare a capability and answer the server's matching request; ``set_roots()``
+changes the roots and tells the server. ``capabilities=`` and ``on_request=`` remain for anything else.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from minimcp.client.answers import ClientAnswers, ElicitationHandler, RootLike, SamplingHandler
 from minimcp.rpc import Transport
 from minimcp.rpc.aio import call
 from minimcp.session.client import ClientSession, NotificationCallback, RequestCallback
+from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter, progress_notice
 
 log = logging.getLogger("minimcp.client")
 
-#: ``progress(progress, total, message)``: how far a long request has got (basic/utilities/progress).
-ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
 #: ``on_list_changed(kind)`` with kind ``"tools"``, ``"resources"`` or ``"prompts"``.
 ListChangedCallback = Callable[[str], Awaitable[None] | None]
 #: ``on_updated(uri)``: a subscribed resource changed; read it again to see how.
 UpdatedCallback = Callable[[str], Awaitable[None] | None]
+#: ``on_log(level, logger, data)``: one ``notifications/message`` (server/utilities/logging).
+LogCallback = Callable[[str, str | None, Any], Awaitable[None] | None]
 
 #: How many pages a ``list_*`` helper follows before deciding the server's cursor never ends.
 MAX_PAGES = 100
@@ -72,18 +79,29 @@ class Client:
     """An MCP client bound to one server."""
 
     def __init__(self, transport: Transport, *, name: str = "minimcp-client", version: str = "0.1.0",
+                 sampling: SamplingHandler | None = None, sampling_tools: bool = False,
+                 elicitation: ElicitationHandler | None = None, elicitation_modes: Iterable[str] = ("form",),
+                 roots: Iterable[RootLike] | None = None,
+                 on_log: LogCallback | None = None,
+                 on_elicitation_complete: Callable[[str], Awaitable[None] | None] | None = None,
                  capabilities: dict[str, Any] | None = None,
                  on_notification: NotificationCallback | None = None,
                  on_request: RequestCallback | None = None,
                  on_list_changed: ListChangedCallback | None = None) -> None:
-        self.session = ClientSession(transport, {"name": name, "version": version}, capabilities or {},
-                                     on_notification=self._on_notification, on_request=on_request)
+        # What the server may ask of us (lesson 09): each handler given declares its capability.
+        self.answers = ClientAnswers(sampling=sampling, sampling_tools=sampling_tools, elicitation=elicitation,
+                                     elicitation_modes=elicitation_modes, roots=roots)
+        declared = {**self.answers.capabilities(), **(capabilities or {})}  # raw capabilities= win
+        self.on_request = on_request  # a request none of the handlers above answers
+        self.session = ClientSession(transport, {"name": name, "version": version}, declared,
+                                     on_notification=self._on_notification, on_request=self._on_request)
         self.on_notification = on_notification  # called for every notification, after our routing
         self.on_list_changed = on_list_changed
+        self.on_log = on_log
+        self.on_elicitation_complete = on_elicitation_complete
         self._cache: dict[str, list[dict[str, Any]]] = {}  # "tools" → the server's tools, and so on
         self._changes = 0  # list_changed announcements so far (see _list)
-        self._progress: dict[str | int, ProgressCallback] = {}  # progressToken → its callback
-        self._tokens = itertools.count(1)
+        self._progress = ProgressRouter()  # our progress tokens, and the callback of each
         self._subscriptions: dict[str, UpdatedCallback | None] = {}  # uri → on_updated
         self.max_pages = MAX_PAGES  # how many pages a list_* helper follows before giving up
 
@@ -193,13 +211,8 @@ class Client:
         params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
         if progress is None:
             return await self.request("tools/call", params, timeout)
-        token = f"progress-{next(self._tokens)}"  # unique among this client's requests in flight
-        params["_meta"] = {"progressToken": token}
-        self._progress[token] = progress
-        try:
+        with self._progress.watching(params, progress):  # a fresh token in params._meta, while it runs
             return await self.request("tools/call", params, timeout)
-        finally:
-            del self._progress[token]  # the request is over: late progress has nowhere to go
     # --8<-- [end:call_tool]
 
     # -- resources --------------------------------------------------------------------------------
@@ -266,16 +279,32 @@ class Client:
         result = await self.request("completion/complete", params, timeout)
         return result["completion"]
 
+    # -- what the server asks of us (lesson 09) ---------------------------------------------------
+    async def _on_request(self, method: str, params: dict[str, Any]) -> Any:
+        """A request from the server: sampling, elicitation, roots; anything else to ``on_request``."""
+        if self.answers.knows(method) or self.on_request is None:
+            return await self.answers.answer(method, params)  # -32601 for what we never declared
+        return await self.on_request(method, params)
+
+    async def report_progress(self, request_params: dict[str, Any], progress: float, total: float | None = None,
+                              message: str | None = None) -> None:
+        """From a handler answering the server (a sampling request a person is reviewing, say): tell the
+        server how far it has got, if its request carried a ``progressToken``."""
+        params = progress_notice(request_params, progress, total, message)
+        if params is not None:
+            await self.session.notify(PROGRESS, params)
+
+    async def set_roots(self, roots: Iterable[RootLike]) -> None:
+        """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
+        if self.answers.set_roots(roots) and self.session.protocol_version is not None:
+            await self.session.notify("notifications/roots/list_changed")
+
     # -- what the server tells us -----------------------------------------------------------------
     # --8<-- [start:notifications]
     async def _on_notification(self, method: str, params: dict[str, Any]) -> None:
         """Route a server notification to whoever is waiting for it, then to ``on_notification``."""
-        if method == "notifications/progress":
-            token = params.get("progressToken")
-            callback = self._progress.get(token) if isinstance(token, (str, int)) else None
-            if callback is None:  # a token we never gave, or a request already answered
-                log.debug("progress for an unknown token: %r", params.get("progressToken"))
-            await call(callback, params.get("progress"), params.get("total"), params.get("message"))
+        if method == PROGRESS:
+            await self._progress.deliver(params)  # to its call_tool's callback, if still waiting
         elif method in LIST_CHANGED:
             kind, keys = LIST_CHANGED[method]
             self._changes += 1
@@ -286,5 +315,10 @@ class Client:
             uri = params.get("uri")
             if isinstance(uri, str) and uri in self._subscriptions:
                 await call(self._subscriptions[uri], uri)
+        elif method == "notifications/message":
+            await call(self.on_log, params.get("level"), params.get("logger"), params.get("data"))
+        elif method == "notifications/elicitation/complete":
+            if self.answers.completed(params.get("elicitationId")):  # unknown ids are ignored (MUST)
+                await call(self.on_elicitation_complete, params["elicitationId"])
         await call(self.on_notification, method, params)
     # --8<-- [end:notifications]

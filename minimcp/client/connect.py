@@ -14,6 +14,7 @@ for Streamable HTTP…).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
@@ -24,8 +25,10 @@ from minimcp.transports.http.client import HttpClientTransport
 from minimcp.transports.process import spawn
 from minimcp.transports.websocket import connect_websocket
 
-#: The options that belong to the :class:`Client`; the rest belong to the cable.
-CLIENT_OPTIONS = ("name", "version", "capabilities", "on_notification", "on_request", "on_list_changed")
+#: The options that belong to the :class:`Client` (its keyword parameters, read from its signature so
+#: that a new one is never forgotten here); the rest belong to the cable.
+CLIENT_OPTIONS = tuple(name for name, parameter in inspect.signature(Client).parameters.items()
+                       if parameter.kind is inspect.Parameter.KEYWORD_ONLY)
 
 
 @asynccontextmanager

@@ -145,7 +145,7 @@ class Connection:
         answer is sent, even if the handler returns anyway. False if no such request is being answered
         (unknown, or answered already)."""
         task = self._handling.get(request_id)
-        if task is None:
+        if task is None or task.done():  # done: its answer has gone out already
             return False
         self._silenced.add(request_id)
         task.cancel()

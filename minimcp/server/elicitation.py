@@ -41,50 +41,18 @@ from __future__ import annotations
 from typing import Any
 
 from minimcp.server.sampling import DEFAULT_TIMEOUT, CapabilityMissing, require_capability
-from minimcp.server.schema import make_validator, schema_problems
 from minimcp.server.tools import ToolError
+from minimcp.session.forms import ACTIONS, check_form_schema, form_problems, supports_mode
 from minimcp.session.server import RequestContext, ServerSession
-
-ACTIONS = ("accept", "decline", "cancel")
-
-#: The property types a form may ask for (an "array" only as a multi-select enum).
-FORM_TYPES = {"string", "number", "integer", "boolean", "array"}
 
 
 # --8<-- [start:modes]
-def supports_mode(capability: dict[str, Any], mode: str) -> bool:
-    """Whether a client's ``elicitation`` capability covers ``mode`` ("form" or "url").
-
-    ``{}`` is form mode only, for clients older than URL mode.
-    """
-    if mode == "url":
-        return "url" in capability
-    return "form" in capability or "url" not in capability
-
-
 def require_mode(context: RequestContext, mode: str) -> None:
+    """Refuse, before anything is sent, a mode the client did not declare."""
     capability = require_capability(context, "elicitation", "elicitation/create")
     if not supports_mode(capability, mode):
         raise CapabilityMissing(f"The client's elicitation capability does not include {mode} mode")
 # --8<-- [end:modes]
-
-
-def check_form_schema(schema: dict[str, Any]) -> None:
-    """A form's schema must be one flat object of primitive properties; a broken one is the server's
-    bug, so it raises :class:`ValueError` (before anything is sent)."""
-    properties = schema.get("properties")
-    if schema.get("type") != "object" or not isinstance(properties, dict):
-        raise ValueError('a form\'s requestedSchema is {"type": "object", "properties": {...}}')
-    for name, prop in properties.items():
-        kind = prop.get("type") if isinstance(prop, dict) else None
-        if kind not in FORM_TYPES:
-            raise ValueError(f"form field {name!r}: the type must be one of {', '.join(sorted(FORM_TYPES))}")
-        if kind == "array":
-            items = prop.get("items")
-            if not (isinstance(items, dict) and ("enum" in items or "anyOf" in items)):
-                raise ValueError(f"form field {name!r}: an array is a multi-select, its items need "
-                                 '"enum" or "anyOf"')
-    make_validator(schema)  # and it must be a valid JSON Schema at all
 
 
 # --8<-- [start:elicit]
@@ -104,7 +72,7 @@ async def elicit(context: RequestContext, message: str, requested_schema: dict[s
         content = answer.get("content")
         if not isinstance(content, dict):
             raise ToolError('The user accepted the form but the client sent no "content"')
-        problems = schema_problems(make_validator(requested_schema), content)
+        problems = form_problems(requested_schema, content)
         if problems:
             raise ToolError(f"The client's answer does not fit the requested schema: {'; '.join(problems)}")
     return answer

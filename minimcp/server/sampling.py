@@ -34,6 +34,7 @@ from typing import Any
 
 from minimcp.server.prompts import user
 from minimcp.server.tools import ToolError
+from minimcp.session.progress import ProgressCallback
 from minimcp.session.server import RequestContext
 
 #: How long to wait for the client, by default. A person may have to approve the request first.
@@ -65,11 +66,13 @@ async def create_message(context: RequestContext, messages: str | list[str | dic
                          temperature: float | None = None, stop_sequences: list[str] | None = None,
                          model_preferences: dict[str, Any] | None = None,
                          tools: list[dict[str, Any]] | None = None, tool_choice: dict[str, Any] | None = None,
-                         timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+                         timeout: float | None = DEFAULT_TIMEOUT,
+                         progress: ProgressCallback | None = None) -> dict[str, Any]:
     """Send ``sampling/createMessage`` to the client whose request is being answered; return its
     answer: ``{"role": "assistant", "content": {...}, "model": ..., "stopReason": ...}``.
 
-    ``messages`` is a list of messages (a string is a user message), or one string.
+    ``messages`` is a list of messages (a string is a user message), or one string. ``progress``
+    hears how far the client got (a person reviewing the request, a slow model), if it says.
     """
     options = require_capability(context, "sampling", "sampling/createMessage")
     if (tools is not None or tool_choice is not None) and not isinstance(options.get("tools"), dict):
@@ -84,7 +87,7 @@ async def create_message(context: RequestContext, messages: str | list[str | dic
     optional = {"systemPrompt": system_prompt, "temperature": temperature, "stopSequences": stop_sequences,
                 "modelPreferences": model_preferences, "tools": tools, "toolChoice": tool_choice}
     params.update({key: value for key, value in optional.items() if value is not None})
-    result = await context.send_request("sampling/createMessage", params, timeout)
+    result = await context.send_request("sampling/createMessage", params, timeout, progress)
     if not (isinstance(result, dict) and result.get("role") in ("user", "assistant")
             and isinstance(result.get("content"), (dict, list))):
         raise ToolError(f"The client's answer to sampling/createMessage is not a message: {result!r}")

@@ -3,23 +3,18 @@
 A tool's ``inputSchema`` tells the model which arguments exist, of which type, and which are
 required. Writing it by hand for every tool is tedious and drifts from the code, so the server reads
 the function's type hints (:func:`input_schema_for`); the arguments a client sends are then checked
-against it with the ``jsonschema`` library before the tool runs (:func:`schema_problems`).
+against it with the ``jsonschema`` library before the tool runs (:func:`~minimcp.session.schemas.schema_problems`,
+shared with the client, which checks the forms it fills in lesson 09).
 """
 
 from __future__ import annotations
 
-import asyncio
-import importlib
 import inspect
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from minimcp.server.handlers import model_parameters
-
-if TYPE_CHECKING:
-    from jsonschema.protocols import Validator
-
 
 # --8<-- [start:schema]
 JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean",
@@ -78,44 +73,3 @@ def input_schema_for(function: Callable[..., Any]) -> dict[str, Any]:
     schema["additionalProperties"] = False  # a misspelt argument is an error the model can fix
     return schema
 # --8<-- [end:schema]
-
-
-_jsonschema_loaded = False  # set once the first import has finished (in a thread: see below)
-
-
-async def load_jsonschema() -> None:
-    """Import jsonschema, on first use, without stopping the event loop.
-
-    The import is slow: jsonschema also imports the optional format checkers it finds installed, and
-    one of them (rfc3987-syntax, which Jupyter brings) builds a grammar that takes seconds. On the
-    event loop, that would freeze every session of the server, and on HTTP every client; in a thread,
-    only the call that needs a validator waits. A server that is never asked to call a tool (lessons
-    02 and 03 start one often) never pays for it.
-    """
-    global _jsonschema_loaded
-    if not _jsonschema_loaded:
-        await asyncio.to_thread(importlib.import_module, "jsonschema")
-        _jsonschema_loaded = True
-
-
-def make_validator(schema: dict[str, Any]) -> Validator:
-    """A validator for ``schema``: JSON Schema 2020-12 unless the schema names another ``$schema``.
-
-    Call :func:`load_jsonschema` first from async code, so that the import below is instant.
-    """
-    import jsonschema
-
-    validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    validator_class.check_schema(schema)  # a broken schema is the server author's bug: say so loudly
-    return validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
-
-
-def schema_problems(validator: Validator, instance: Any) -> list[str]:
-    """Every way ``instance`` breaks the schema, one sentence each: ``date: 5 is not of type 'string'``."""
-    if validator.is_valid(instance):  # the usual case, and a quicker question than "every way it fails"
-        return []
-    problems = []
-    for error in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.path]):
-        where = "/".join(str(part) for part in error.path)
-        problems.append(f"{where}: {error.message}" if where else error.message)
-    return problems

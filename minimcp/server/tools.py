@@ -40,7 +40,9 @@ from minimcp.server.content import text_content, to_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue
-from minimcp.server.schema import input_schema_for, load_jsonschema, make_validator, schema_problems
+from minimcp.server.schema import input_schema_for
+from minimcp.session.progress import PROGRESS, progress_notice
+from minimcp.session.schemas import load_jsonschema, make_validator, schema_problems
 from minimcp.session.server import RequestContext
 
 if TYPE_CHECKING:
@@ -85,15 +87,9 @@ async def report_progress(context: RequestContext, progress: float, total: float
     names that token so the client knows which request is moving (basic/utilities/progress).
     ``progress`` must grow with each call. Without a token there is nobody to tell: do nothing.
     """
-    token = context.meta.get("progressToken")
-    if not isinstance(token, (str, int)) or isinstance(token, bool):
-        return
-    params: dict[str, Any] = {"progressToken": token, "progress": progress}
-    if total is not None:
-        params["total"] = total
-    if message is not None:
-        params["message"] = message
-    await context.notify("notifications/progress", params)
+    params = progress_notice(context.params, progress, total, message)  # minimcp.session.progress
+    if params is not None:
+        await context.notify(PROGRESS, params)
 # --8<-- [end:progress]
 
 

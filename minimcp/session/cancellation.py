@@ -14,12 +14,16 @@ The rules this module keeps, on top of lesson 01's :class:`~minimcp.rpc.connecti
 * **receiving**: stop the work, free what it held, and send **no** response; a ``requestId`` that is
   unknown, already answered, or malformed is ignored ("MAY ignore"), never answered with an error, since
   a notification has no answer. The late answer the peer may still send is dropped by the connection.
+
+"Free what it held" includes the cable: Streamable HTTP keeps a POST's stream open until the answer
+goes out, and no answer ever will. A transport with such streams (:class:`EndsCancelledRequests`) is
+told, and ends the stream (lesson 08's ``HttpSession.end_request``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import Request, RequestId
@@ -28,6 +32,14 @@ from minimcp.rpc.transport import log_send_failure
 log = logging.getLogger("minimcp.cancellation")
 
 CANCELLED = "notifications/cancelled"
+
+
+@runtime_checkable
+class EndsCancelledRequests(Protocol):
+    """A transport that holds something open for each request until its answer goes out (Streamable
+    HTTP: the POST's SSE stream), and must let it go when the request is cancelled instead."""
+
+    def request_cancelled(self, request_id: RequestId) -> None: ...
 
 
 def tell_peer_on_abandon(connection: Connection) -> None:
@@ -59,5 +71,7 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
         return
     if connection.cancel_incoming(request_id):
         log.info("request #%s cancelled by the peer (%s)", request_id, reason or "no reason given")
+        if isinstance(connection.transport, EndsCancelledRequests):  # no answer will close its stream
+            connection.transport.request_cancelled(request_id)
     else:  # answered already, or never seen: the two messages crossed on the way
         log.debug("ignoring %s for #%s: no such request is being answered", CANCELLED, request_id)

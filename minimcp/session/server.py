@@ -21,6 +21,7 @@ from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import Notification, Request, RequestId, method_not_found
 from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
 from minimcp.session.lifecycle import Lifecycle
+from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter
 
 
 @runtime_checkable
@@ -54,9 +55,18 @@ class RequestContext:
         await self.session.connection.notify(method, params, related_request_id=self.request.id)
 
     async def send_request(self, method: str, params: dict[str, Any] | None = None,
-                           timeout: float | None = None) -> Any:
-        """A question back to the client, asked while answering this request (sampling, elicitation)."""
-        return await self.session.connection.request(method, params, timeout, related_request_id=self.request.id)
+                           timeout: float | None = None, progress: ProgressCallback | None = None) -> Any:
+        """A question back to the client, asked while answering this request (sampling, elicitation).
+
+        With ``progress``, the request carries a ``progressToken`` and the client's progress notices
+        for it reach ``progress(progress, total, message)`` (lesson 09: progress goes both ways).
+        """
+        connection, related = self.session.connection, self.request.id
+        if progress is None:
+            return await connection.request(method, params, timeout, related_request_id=related)
+        params = dict(params or {})
+        with self.session.progress.watching(params, progress):
+            return await connection.request(method, params, timeout, related_request_id=related)
 
     async def ping(self, timeout: float | None = 10.0) -> None:
         await self.send_request("ping", timeout=timeout)
@@ -115,6 +125,7 @@ class ServerSession:
         self.connection = Connection(transport, self._on_request, self._on_notification)
         tell_peer_on_abandon(self.connection)  # a request to the client that times out is cancelled
         self._initialize_id: RequestId | None = None  # the client may not cancel its initialize
+        self.progress = ProgressRouter()  # tokens of our requests to the client (RequestContext.send_request)
 
     @property
     def state(self) -> str:
@@ -162,6 +173,9 @@ class ServerSession:
             return
         if notification.method == CANCELLED:  # the client stopped waiting: stop the work, answer nothing
             on_cancelled(self.connection, notification.params or {}, protected=self._initialize_id)
+            return
+        if notification.method == PROGRESS:  # how far the client got with a question we asked it
+            await self.progress.deliver(notification.params or {})
             return
         await self.app.handle_notification(self, notification)
     # --8<-- [end:initialized]

@@ -44,7 +44,7 @@ from minimcp.transports.http.asgi import (
 )
 from minimcp.transports.http.routing import answer_as
 from minimcp.transports.http.sessions import HttpSession, SessionManager
-from minimcp.transports.http.streams import CloseConnection, Exchange, pump
+from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, pump
 
 log = logging.getLogger("minimcp.http")
 
@@ -238,14 +238,18 @@ class StreamableHTTP:
         request said while we waited, then (route() sends straight to the stream from now on) the rest."""
         stream = exchange.stream = session.new_stream()
         closing: list[CloseConnection] = []
+        cancelled: list[Cancelled] = []
 
         def earlier() -> list[tuple[str, bool]]:
             waiting, exchange.pending = exchange.pending, []
             closing.extend(item for item in waiting if isinstance(item, CloseConnection))
+            cancelled.extend(item for item in waiting if isinstance(item, Cancelled))
             return [item for item in waiting if isinstance(item, tuple)]
 
         listener, priming = await stream.open(earlier)
-        if closing:
+        if cancelled:  # cancelled before it said anything: the stream ends with no answer
+            stream.end()
+        elif closing:
             stream.close_connection(closing[0].retry_ms)
         headers = {SESSION_HEADER: session.id} if initialize else {}
         await pump(send, receive, stream, listener, [priming], headers, self.retry_ms, self.keepalive)

@@ -71,6 +71,7 @@ class HttpClientTransport:
         self._own_http = http is None
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._tasks = TaskKeeper()  # the GET channel, and each answer being read
+        self._reading: dict[RequestId, asyncio.Task[None]] = {}  # request id → the task reading its stream
         self._closed = False
     # --8<-- [end:transport]
 
@@ -86,11 +87,14 @@ class HttpClientTransport:
             response = await self._post(message, kind)
         if isinstance(kind, Notification) and kind.method == "notifications/initialized" and self.listen:
             self._spawn(self._listen())
+        if isinstance(kind, Notification) and kind.method == "notifications/cancelled":
+            self._stop_reading((kind.params or {}).get("requestId"))
 
         if response is None or not isinstance(kind, Request):  # only a request's answer has a body
             return
         if content_type(response) == "text/event-stream":  # a stream is read in the background
-            self._spawn(self._read_answer(kind, response))
+            reading = self._reading[kind.id] = self._spawn(self._read_answer(kind, response))
+            reading.add_done_callback(lambda _task: self._reading.pop(kind.id, None))
         else:  # one JSON object (or an error), already on its way: read it now
             await self._read_answer(kind, response)
 
@@ -243,6 +247,13 @@ class HttpClientTransport:
         return encode(ErrorResponse(request.id, INTERNAL_ERROR,
                                     f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}"))
 
+    def _stop_reading(self, request_id: Any) -> None:
+        """We cancelled this request (lesson 09): its answer will never come, so stop reading its
+        stream and let its connection go, rather than hold it open until the session ends."""
+        reading = self._reading.pop(request_id, None) if isinstance(request_id, (str, int)) else None
+        if reading is not None:
+            reading.cancel()  # _read_answer's finally closes the response
+
     def _give_up(self, request: Request, why: str) -> None:
         self._inbox.put_nowait(encode(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}")))
 
@@ -269,8 +280,8 @@ class HttpClientTransport:
                 self._spawn(self._listen())
 
     # -- lifetime -----------------------------------------------------------------------------------
-    def _spawn(self, work: Any) -> None:
-        self._tasks.spawn(work)
+    def _spawn(self, work: Any) -> asyncio.Task[None]:
+        return self._tasks.spawn(work)
 
     def _trace(self, line: str) -> None:
         if self.on_http is not None:

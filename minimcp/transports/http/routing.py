@@ -40,16 +40,17 @@ def stream_for(is_answer: bool, related_request_id: RequestId | None,
 
 # --8<-- [start:answer_as]
 #: What a POSTed request said first: its answer, another message, a request to close the connection
-#: (``close_sse_stream``), the end of the session, or nothing yet (None: the wait ran out).
-First = Literal["answer", "message", "close", "ended"]
+#: (``close_sse_stream``), its cancellation (no answer will come), the end of the session, or nothing
+#: yet (None: the wait ran out).
+First = Literal["answer", "message", "close", "cancelled", "ended"]
 
 
 def answer_as(first: First | None) -> Literal["json", "sse", "gone"]:
     """How a POSTed request is answered, once the first thing it said arrived (or the wait ran out).
 
     Only an answer that came before anything else can travel as one plain JSON body. A request
-    still running, or one that spoke first, gets an SSE stream. A session that ended meanwhile
-    has nobody left to answer: the POST gets 404.
+    still running, or one that spoke first, gets an SSE stream (a cancelled one, a stream that ends
+    with no answer). A session that ended meanwhile has nobody left to answer: the POST gets 404.
     """
     if first == "ended":
         return "gone"

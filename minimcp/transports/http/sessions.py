@@ -19,7 +19,7 @@ from minimcp.rpc.jsonrpc import ErrorResponse, RequestId, Response, parse
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
 from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
-from minimcp.transports.http.streams import CloseConnection, Exchange, Stream
+from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Stream
 
 log = logging.getLogger("minimcp.http")
 
@@ -48,6 +48,10 @@ class SessionTransport:
     def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool:
         """What a handler's ``context.close_sse_stream()`` asks: :meth:`HttpSession.close_request_connection`."""
         return self.http_session.close_request_connection(request_id, retry_ms)
+
+    def request_cancelled(self, request_id: RequestId) -> None:
+        """The session cancelled this request (lesson 09): :meth:`HttpSession.end_request`."""
+        self.http_session.end_request(request_id)
 # --8<-- [end:session_transport]
 
 
@@ -79,7 +83,7 @@ class HttpSession:
 
     def _forget_old_streams(self) -> None:
         """Keep at most ``max_streams`` finished POST streams: a long session must not grow forever."""
-        finished = [s for s in self.streams.values() if s.final_event is not None and s.listener is None]
+        finished = [s for s in self.streams.values() if s.finished and s.listener is None]
         for stream in finished[: max(0, len(finished) - self.manager.max_streams)]:
             del self.streams[stream.id]
             self.manager.background.spawn(self.manager.event_store.forget(stream.id))  # its events too
@@ -115,6 +119,16 @@ class HttpSession:
         else:  # not streaming yet: the POST will open the stream, then close the connection
             exchange.put(CloseConnection(retry_ms))
         return True
+
+    def end_request(self, request_id: RequestId) -> None:
+        """A request was cancelled: no answer will come to end its POST's stream, so end it now."""
+        exchange = self.exchanges.pop(request_id, None)
+        if exchange is None:  # answered already: its stream has ended on its own
+            return
+        if exchange.stream is not None:
+            exchange.stream.end()
+        else:  # the POST has not chosen JSON or SSE yet: a stream, which ends at once
+            exchange.put(Cancelled())
 
     # --8<-- [start:end_session]
     async def end(self) -> None:

@@ -26,6 +26,11 @@ class CloseConnection:
     retry_ms: int | None = None
 
 
+@dataclass(frozen=True)
+class Cancelled:
+    """Put in an exchange's queue: the request was cancelled, its stream ends with no answer."""
+
+
 #: What one open connection still has to write: events, or the order to close.
 Listener = asyncio.Queue[StoredEvent | CloseConnection]
 
@@ -45,6 +50,7 @@ class Stream:
         self.store = store
         self.listener: Listener | None = None  # the connection attached now, if any
         self.final_event: str | None = None  # a POST stream ends after its response's event
+        self.ended = False  # or without one, when its request was cancelled: see end()
         self._lock = asyncio.Lock()  # events are stored and delivered in the order they were sent
 
     async def send(self, message: str, *, final: bool = False) -> None:
@@ -91,6 +97,16 @@ class Stream:
         if self.listener is not None:
             self.listener.put_nowait(CloseConnection(retry_ms))
             self.listener = None
+
+    def end(self) -> None:
+        """Nothing more will come (the request was cancelled): end the connection attached now; a
+        later resumption replays what there is, then ends too."""
+        self.ended = True
+        self.close_connection()
+
+    @property
+    def finished(self) -> bool:
+        return self.final_event is not None or self.ended
 # --8<-- [end:stream]
 
 
@@ -102,11 +118,11 @@ class Exchange:
     """
 
     def __init__(self) -> None:
-        self.pending: list[tuple[str, bool] | CloseConnection | None] = []
+        self.pending: list[tuple[str, bool] | CloseConnection | Cancelled | None] = []
         self.arrived: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.stream: Stream | None = None
 
-    def put(self, item: tuple[str, bool] | CloseConnection | None) -> None:
+    def put(self, item: tuple[str, bool] | CloseConnection | Cancelled | None) -> None:
         self.pending.append(item)
         if not self.arrived.done():
             self.arrived.set_result(None)
@@ -120,6 +136,8 @@ class Exchange:
             return "ended"
         if isinstance(item, CloseConnection):
             return "close"
+        if isinstance(item, Cancelled):
+            return "cancelled"
         return "answer" if item[1] else "message"
 
     def answer(self) -> str:
@@ -153,7 +171,7 @@ async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener,
         for event in first:
             await write_event(send, event, retry_ms if not event.data else None)
             written.add(event.id)
-        if stream.final_event in written:
+        if stream.final_event in written or stream.ended:  # a replay of a stream already complete
             return
         while True:
             try:

@@ -1,0 +1,98 @@
+"""Progress, both ways (spec 2025-11-25, basic/utilities/progress).
+
+Whoever sends a request may ask to hear how it is going, by putting a ``progressToken`` in its
+``params._meta``; whoever answers it may then send, as often as it likes,
+
+    {"jsonrpc": "2.0", "method": "notifications/progress",
+     "params": {"progressToken": "progress-1", "progress": 2, "total": 5, "message": "Step 2 of 5"}}
+
+The client does it for a long ``tools/call`` (lesson 04); the server may do it too, for a sampling
+request that waits for a person (lesson 09). Both sides share the two halves here:
+
+* :func:`progress_notice`, for the side that answers: the notification for a request's token, or
+  nothing when the request carried none (nobody asked to hear);
+* :class:`ProgressRouter`, for the side that asked: it hands out tokens "unique across all active
+  requests", sends each notification to the callback of its request, and drops what the spec says a
+  receiver may drop: a token it never gave or whose request is over, and a ``progress`` that did not
+  grow ("MUST increase with each notification").
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from minimcp.rpc.aio import call
+
+log = logging.getLogger("minimcp.progress")
+
+PROGRESS = "notifications/progress"
+
+#: ``progress(progress, total, message)``: how far a long request has got.
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None] | None]
+ProgressToken = str | int
+
+
+# --8<-- [start:notice]
+def token_of(params: dict[str, Any] | None) -> ProgressToken | None:
+    """The ``progressToken`` a request carries in ``_meta``, or None if it asked for no progress."""
+    meta = (params or {}).get("_meta")
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    return token if isinstance(token, (str, int)) and not isinstance(token, bool) else None
+
+
+def progress_notice(request_params: dict[str, Any] | None, progress: float, total: float | None = None,
+                    message: str | None = None) -> dict[str, Any] | None:
+    """The params of ``notifications/progress`` for a request, or None if it carried no token."""
+    token = token_of(request_params)
+    if token is None:
+        return None
+    params: dict[str, Any] = {"progressToken": token, "progress": progress}
+    if total is not None:
+        params["total"] = total
+    if message is not None:
+        params["message"] = message
+    return params
+# --8<-- [end:notice]
+
+
+# --8<-- [start:router]
+class ProgressRouter:
+    """The tokens this side gave out, and the callback each one's notifications go to."""
+
+    def __init__(self, prefix: str = "progress") -> None:
+        self._prefix = prefix
+        self._numbers = itertools.count(1)
+        self._callbacks: dict[ProgressToken, ProgressCallback] = {}
+        self._last: dict[ProgressToken, float] = {}  # the last progress heard, per token
+
+    @contextmanager
+    def watching(self, params: dict[str, Any], callback: ProgressCallback) -> Iterator[ProgressToken]:
+        """Put a fresh token in ``params["_meta"]`` for the request's lifetime; forget it afterwards
+        (a notice that comes later has nowhere to go, and is dropped)."""
+        token = f"{self._prefix}-{next(self._numbers)}"  # unique among this side's requests in flight
+        params["_meta"] = {**params.get("_meta", {}), "progressToken": token}
+        self._callbacks[token] = callback
+        try:
+            yield token
+        finally:
+            self._callbacks.pop(token, None)
+            self._last.pop(token, None)
+
+    async def deliver(self, params: dict[str, Any]) -> bool:
+        """Hand one ``notifications/progress`` to its callback; False if it was dropped."""
+        token, progress = params.get("progressToken"), params.get("progress")
+        callback = self._callbacks.get(token) if isinstance(token, (str, int)) else None
+        if callback is None or token is None:  # a token we never gave, or its request is already over
+            log.debug("dropping progress for an unknown token: %r", token)
+            return False
+        if not isinstance(progress, (int, float)) or progress <= self._last.get(token, float("-inf")):
+            log.debug("dropping progress %r for %r: it must grow with each notice", progress, token)
+            return False
+        self._last[token] = progress
+        await call(callback, progress, params.get("total"), params.get("message"))
+        return True
+# --8<-- [end:router]
