@@ -31,7 +31,8 @@ from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT
 from minimcp.transports.stdio import stdio_server_transport
 from minimcp.transports.websocket import DEFAULT_PORT as WS_PORT
 
-EXAMPLES = {"course": "minimcp.examples.course", "conformance": "minimcp.examples.conformance"}
+EXAMPLES = {"course": "minimcp.examples.course", "assistant": "minimcp.examples.assistant",
+            "conformance": "minimcp.examples.conformance"}
 DEFAULT_PORTS = {"ws": WS_PORT, "http": 8000}
 
 

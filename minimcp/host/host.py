@@ -48,6 +48,7 @@ from minimcp.host.chat import (
     resource_text,
     tool_result_text,
 )
+from minimcp.host.questions import HostQuestions
 from minimcp.host.router import DEFAULT_ROUTES, Route
 from minimcp.host.rule_model import RuleModel
 from minimcp.rpc import ConnectionClosed
@@ -76,8 +77,10 @@ class Host:
                  max_turns: int = 5, tool_timeout: float | None = 30.0,
                  on_progress: HostProgressCallback | None = None,
                  confirm: ConfirmCallback | None = None,
-                 on_message: Callable[[ChatMessage], None] | None = None) -> None:
+                 on_message: Callable[[ChatMessage], None] | None = None,
+                 questions: HostQuestions | None = None) -> None:
         self.model: Model = model or RuleModel()
+        self.questions = questions  # how the servers' questions are answered (lesson 09); None: not at all
         self.routes = list(routes)
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout
@@ -105,6 +108,8 @@ class Host:
     async def connect_stdio(self, name: str, command: Sequence[str], **options: Any) -> Client:
         """Start ``command`` as a child process and add it under ``name`` (options as stdio_client)."""
         self._check_name(name)
+        if self.questions is not None:  # declare, and answer, what the servers may ask
+            options = {**self.questions.client_options(name), **options}
         client = await self._stack.enter_async_context(stdio_client(command, **options))
         self.clients[name] = client
         return client

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,12 +30,57 @@ class Rule:
 
 
 #: The course's tools: a date asks the calendar; "N steps" runs the long analysis; a list of course
-#: IDs (what the prompt course-similar-by-name writes) finds similar courses.
+#: IDs (what the prompt course-similar-by-name writes) finds similar courses; XML to turn into JSON
+#: goes to the assistant server's xml_to_json (lesson 09).
 DEFAULT_RULES = (
     Rule(r"\b(\d{4}-\d{2}-\d{2})\b", "read_events", lambda m: {"date": m.group(1)}),
     Rule(r"\b(\d+)\s+steps?\b", "run_analysis", lambda m: {"steps": int(m.group(1))}),
     Rule(r"\bIDs?:?\s+([\w-]+(?:\s*,\s*[\w-]+)*)", "find_similar_courses",
          lambda m: {"ids": re.split(r"\s*,\s*", m.group(1))}),
+    Rule(r"\bJSON\b\W*(<.+>)", "xml_to_json", lambda m: {"xml": m.group(1)}),
+)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """If a user message matches ``pattern``, answer ``reply(match)`` in text, with no tool: what an
+    LLM does on its own (translate, summarise), which a server borrows through sampling (lesson 09)."""
+
+    pattern: str
+    reply: Callable[[re.Match[str]], str]
+
+
+def xml_to_json(xml: str) -> str:
+    """The notes' sampling example: XML in, the same data as JSON out (attributes as ``@name``,
+    repeated elements as lists, an element with only text as that text)."""
+    try:
+        root = ElementTree.fromstring(xml)
+    except ElementTree.ParseError as error:
+        return f"That is not well-formed XML: {error}"
+    return json.dumps({root.tag: _element_data(root)}, ensure_ascii=False)
+
+
+def _element_data(element: ElementTree.Element) -> Any:
+    data: dict[str, Any] = {f"@{name}": value for name, value in element.attrib.items()}
+    for child in element:
+        value = _element_data(child)
+        if child.tag not in data:
+            data[child.tag] = value
+        elif isinstance(data[child.tag], list):
+            data[child.tag].append(value)
+        else:
+            data[child.tag] = [data[child.tag], value]
+    text = (element.text or "").strip()
+    if not data:
+        return text
+    if text:
+        data["#text"] = text
+    return data
+
+
+#: What the rule model can do without a tool.
+DEFAULT_ANSWERS = (
+    Answer(r"XML to JSON\W*(<.+>)", lambda m: xml_to_json(m.group(1))),
 )
 
 
@@ -47,8 +93,10 @@ class RuleModel:
     as the notes' calendar example needs), and turns the tool's result into an answer.
     """
 
-    def __init__(self, rules: Sequence[Rule] = DEFAULT_RULES, today: datetime.date | None = None) -> None:
+    def __init__(self, rules: Sequence[Rule] = DEFAULT_RULES, today: datetime.date | None = None,
+                 answers: Sequence[Answer] = DEFAULT_ANSWERS) -> None:
         self.rules = list(rules)
+        self.answers = list(answers)
         self.today = today or datetime.date.today()
 
     async def respond(self, messages: list[ChatMessage], tools: list[dict[str, Any]]) -> str | ToolCall:
@@ -61,6 +109,10 @@ class RuleModel:
             call = self.pick_tool(self.normalise(last.content), tools)
             if call is not None:
                 return call
+            for answer in self.answers:  # or something it can do by itself?
+                match = re.search(answer.pattern, last.content, re.IGNORECASE | re.DOTALL)
+                if match:
+                    return answer.reply(match)
         context = [m for m in self.this_turn(messages) if m.resource]
         if context:  # no tool, but the host pasted a resource: answer from it
             return " ".join(summarise(m) for m in context)

@@ -133,6 +133,7 @@ class Directory:
 
     folder: Path
     max_bytes: int = MAX_FILE_BYTES  # the largest file served whole
+    within_roots: bool = False  # show only what lies inside the client's roots (lesson 09)
 
     def files(self) -> list[Path]:
         """The files a client may read, sorted. Symlinks that lead outside are left out."""

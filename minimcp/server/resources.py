@@ -36,6 +36,7 @@ from minimcp.server.core import ServerCore
 from minimcp.server.files import MAX_FILE_BYTES, Directory, not_found, read_file, resolve_inside
 from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue
+from minimcp.server.roots import RootsCache, inside_roots
 from minimcp.server.uri_templates import compile_template, match_template
 from minimcp.session.server import RequestContext, ServerSession
 
@@ -90,6 +91,7 @@ class ResourceRegistry(Catalogue[Resource]):
     def __init__(self, server: ServerCore) -> None:
         self._templates: dict[str, ResourceTemplate] = {}
         self._directories: list[Directory] = []
+        self._roots: RootsCache | None = None  # the clients' roots, once a folder honours them
         self._subscriptions: dict[ServerSession, set[str]] = {}  # who wants to hear about which URIs
         methods = {"resources/list": self.list_resources, "resources/templates/list": self.list_templates,
                    "resources/read": self.read_resource, "resources/subscribe": self.subscribe,
@@ -121,11 +123,17 @@ class ResourceRegistry(Catalogue[Resource]):
         self.changed()
         return template
 
-    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> Directory:
-        """Serve the files of ``folder`` as ``file://`` resources (read-only, never outside it)."""
-        directory = Directory(Path(folder).resolve(strict=True), max_bytes)
+    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
+                      within_roots: bool = False) -> Directory:
+        """Serve the files of ``folder`` as ``file://`` resources (read-only, never outside it).
+
+        ``within_roots``: of those, only the ones inside the client's roots, if it declared roots.
+        """
+        directory = Directory(Path(folder).resolve(strict=True), max_bytes, within_roots)
         if not directory.folder.is_dir():
             raise NotADirectoryError(str(folder))
+        if within_roots and self._roots is None:
+            self._roots = RootsCache(self.server)
         self._directories.append(directory)
         self.changed()
         return directory
@@ -137,8 +145,12 @@ class ResourceRegistry(Catalogue[Resource]):
     # -- the methods ------------------------------------------------------------------------------
     async def list_resources(self, context: RequestContext) -> dict[str, Any]:
         definitions = [resource.definition() for resource in self]
+        roots = None
+        if self._roots is not None and "roots" in context.session.client_capabilities:
+            roots = await self._roots.roots(context)  # once for the whole list
         for directory in self._directories:
-            definitions += [directory.definition(path) for path in directory.files()]
+            definitions += [directory.definition(path) for path in directory.files()
+                            if await self._in_roots(directory, path, context, roots)]
         return self.page("resources", definitions, context)
 
     async def list_templates(self, context: RequestContext) -> dict[str, Any]:
@@ -155,7 +167,7 @@ class ResourceRegistry(Catalogue[Resource]):
             return {"contents": [contents_for(uri, value, resource.mime_type)]}
         for directory in self._directories:
             path = resolve_inside(directory.folder, uri)
-            if path is not None:
+            if path is not None and await self._in_roots(directory, path, context):
                 return {"contents": [read_file(uri, directory.folder, path, directory.max_bytes)]}
         for template in self._templates.values():
             variables = match_template(template.pattern, uri)
@@ -167,10 +179,23 @@ class ResourceRegistry(Catalogue[Resource]):
         raise not_found(uri)
     # --8<-- [end:read]
 
+    async def _in_roots(self, directory: Directory, path: Path, context: RequestContext,
+                        roots: list[dict[str, Any]] | None = None) -> bool:
+        """Whether the client's roots let this file be seen: always, unless the folder honours roots
+        and the client declared some (roots are the client's courtesy, not a lock: lesson 09).
+        ``roots``: the client's roots, if already asked for during this request."""
+        if self._roots is None or not directory.within_roots or "roots" not in context.session.client_capabilities:
+            return True
+        return inside_roots(path, roots if roots is not None else await self._roots.roots(context))
+
     async def exists(self, uri: str, context: RequestContext) -> bool:
         """Whether ``uri`` names something we can read. A template can only tell by trying."""
-        if uri in self or any(resolve_inside(d.folder, uri) is not None for d in self._directories):
+        if uri in self:
             return True
+        for directory in self._directories:
+            path = resolve_inside(directory.folder, uri)
+            if path is not None and await self._in_roots(directory, path, context):
+                return True
         for template in self._templates.values():
             variables = match_template(template.pattern, uri)
             if variables is not None and await call_handler(template.handler, variables, context) is not None:

@@ -132,9 +132,11 @@ class Server(ServerCore):
                      **options: Any) -> ResourceTemplate:
         return self.resources.add_template(uri_template, function, name, **options)
 
-    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> Directory:
-        """Serve a folder's files as ``file://`` resources, guarded against reads outside it."""
-        return self.resources.add_directory(folder, max_bytes)
+    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
+                      within_roots: bool = False) -> Directory:
+        """Serve a folder's files as ``file://`` resources, guarded against reads outside it (and, with
+        ``within_roots``, showing only what lies inside the client's roots)."""
+        return self.resources.add_directory(folder, max_bytes, within_roots=within_roots)
 
     async def resource_updated(self, uri: str) -> None:
         """Tell the sessions subscribed to ``uri`` that it changed."""
