@@ -280,6 +280,7 @@ class Client:
         return result["completion"]
 
     # -- what the server asks of us (lesson 09) ---------------------------------------------------
+    # --8<-- [start:answers]
     async def _on_request(self, method: str, params: dict[str, Any]) -> Any:
         """A request from the server: sampling, elicitation, roots; anything else to ``on_request``."""
         if self.answers.knows(method) or self.on_request is None:
@@ -298,6 +299,7 @@ class Client:
         """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
         if self.answers.set_roots(roots) and self.session.protocol_version is not None:
             await self.session.notify("notifications/roots/list_changed")
+    # --8<-- [end:answers]
 
     # -- what the server tells us -----------------------------------------------------------------
     # --8<-- [start:notifications]

@@ -122,23 +122,24 @@ class Connection:
             async with asyncio.timeout(timeout):  # None: wait as long as it takes
                 return await future
         except TimeoutError:
-            self._abandon(request, f"no answer within {timeout:g} s")
+            self._abandon(request)
+            if self.on_abandon is not None and not self.closed.is_set():  # the peer hears before our caller
+                await self.on_abandon(request, f"no answer within {timeout:g} s")
             raise
         except asyncio.CancelledError:
-            self._abandon(request, "the caller stopped waiting")
+            self._abandon(request)
+            if self.on_abandon is not None and not self.closed.is_set():  # a task: we are being cancelled
+                self._spawn(self.on_abandon(request, "the caller stopped waiting"))
             raise
         finally:
             self._pending.pop(request.id, None)
 
-    def _abandon(self, request: Request, reason: str) -> None:
-        """We stop waiting for ``request``: remember its id (its answer may still come) and say so."""
-        if self.closed.is_set():
-            return  # the connection is going away: nothing to tell, nobody to tell it
+    def _abandon(self, request: Request) -> None:
+        """We stop waiting for ``request``: remember its id, so that its answer, if it still comes, is
+        dropped quietly. ``on_abandon`` is then told why (MCP's session tells the peer, lesson 09)."""
         self._abandoned[request.id] = None
         if len(self._abandoned) > ABANDONED_MEMORY:
             del self._abandoned[next(iter(self._abandoned))]
-        if self.on_abandon is not None:  # a task, not an await: the caller has stopped waiting already
-            self._spawn(self.on_abandon(request, reason))
 
     def cancel_incoming(self, request_id: RequestId) -> bool:
         """Stop answering the peer's request ``request_id``: its handler's task is cancelled, and no

@@ -42,6 +42,7 @@ class EndsCancelledRequests(Protocol):
     def request_cancelled(self, request_id: RequestId) -> None: ...
 
 
+# --8<-- [start:send]
 def tell_peer_on_abandon(connection: Connection) -> None:
     """Make ``connection`` send ``notifications/cancelled`` for each request it gives up on."""
 
@@ -54,8 +55,10 @@ def tell_peer_on_abandon(connection: Connection) -> None:
             log_send_failure(f"the cancellation of #{request.id}", error)
 
     connection.on_abandon = send_cancelled
+# --8<-- [end:send]
 
 
+# --8<-- [start:receive]
 def on_cancelled(connection: Connection, params: dict[str, Any], protected: RequestId | None = None) -> None:
     """The peer stopped waiting for one of its requests: stop answering it (and send nothing back).
 
@@ -75,3 +78,4 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
             connection.transport.request_cancelled(request_id)
     else:  # answered already, or never seen: the two messages crossed on the way
         log.debug("ignoring %s for #%s: no such request is being answered", CANCELLED, request_id)
+# --8<-- [end:receive]
