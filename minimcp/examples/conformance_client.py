@@ -1,0 +1,93 @@
+"""The client side of the official conformance suite: ``python -m minimcp conformance-client URL``.
+
+The suite (``@modelcontextprotocol/conformance``, ``conformance client --command ...``) starts a test
+server for one scenario, then runs the command with the server's URL appended and the scenario's name
+in the environment variable ``MCP_CONFORMANCE_SCENARIO`` (some scenarios add a JSON object in
+``MCP_CONFORMANCE_CONTEXT``). The client does what the scenario asks, over Streamable HTTP, and the
+server checks what it saw. ``python tools/conformance.py --client`` runs it for every client scenario
+of revision 2025-11-25.
+
+Each scenario is a short coroutine: minimcp's ordinary client, doing an ordinary thing. Nothing here
+is special-cased for the suite except *which* tool to call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from minimcp.client.client import Client
+from minimcp.client.connect import http_client
+
+#: How long the whole scenario may take, at most (the suite's own limit is 30 s).
+TIMEOUT = 20.0
+
+Scenario = Callable[[str], Awaitable[None]]
+
+
+async def initialize(url: str) -> None:
+    """The handshake, then one request: the server checks what ``initialize`` carried."""
+    async with http_client(url, name="minimcp-conformance-client") as client:
+        await client.list_tools(timeout=TIMEOUT)
+
+
+# --8<-- [start:scenarios]
+async def tools_call(url: str) -> None:
+    """List the tools and call ``add_numbers`` with two numbers."""
+    async with http_client(url) as client:
+        await call_listed(client, "add_numbers", {"a": 2, "b": 3})
+
+
+async def elicitation_defaults(url: str) -> None:
+    """Accept the server's form without filling anything in: the client must add the defaults (SEP-1034)."""
+    async with http_client(url, elicitation=lambda request: {"action": "accept", "content": {}}) as client:
+        await call_listed(client, "test_client_elicitation_defaults", {})
+
+
+async def sse_retry(url: str) -> None:
+    """Call a tool whose stream the server closes early: the client waits ``retry``, then resumes it."""
+    async with http_client(url) as client:
+        await call_listed(client, "test_reconnection", {})
+
+
+async def schema_preservation(url: str) -> None:
+    """Send a tool's ``inputSchema`` back exactly as it came: nothing dropped, nothing rewritten."""
+    async with http_client(url) as client:
+        tools = {tool["name"]: tool for tool in await client.list_tools(timeout=TIMEOUT)}
+        schema = tools["json_schema_2020_12_tool"]["inputSchema"]
+        await call_listed(client, "json_schema_echo", {"schema": schema})
+# --8<-- [end:scenarios]
+
+
+async def call_listed(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Call a tool the server listed (a client calls what it discovered), and fail loudly if it failed."""
+    listed = [tool["name"] for tool in await client.list_tools(timeout=TIMEOUT)]
+    if name not in listed:
+        raise RuntimeError(f"the server lists no tool {name!r} (it lists {listed})")
+    result = await client.call_tool(name, arguments, timeout=TIMEOUT)
+    if result.get("isError"):
+        raise RuntimeError(f"{name} failed: {json.dumps(result)}")
+    return result
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "initialize": initialize,
+    "tools_call": tools_call,
+    "elicitation-sep1034-client-defaults": elicitation_defaults,
+    "sse-retry": sse_retry,
+    "json-schema-2020-12-preservation": schema_preservation,
+}
+
+
+def run(url: str, scenario: str | None = None) -> int:
+    """Run one scenario (by default the one the suite names in ``MCP_CONFORMANCE_SCENARIO``)."""
+    scenario = scenario or os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    if scenario not in SCENARIOS:
+        print(f"conformance-client: unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}", file=sys.stderr)
+        return 2
+    asyncio.run(asyncio.wait_for(SCENARIOS[scenario](url), TIMEOUT))
+    return 0
