@@ -21,6 +21,7 @@ from minimcp.client.answers import to_root
 from minimcp.rpc import RpcError
 from minimcp.server import Server
 from minimcp.session import RequestContext
+from minimcp.session.tool_messages import tool_message_problem
 
 MODEL_ANSWER = {"role": "assistant", "content": {"type": "text", "text": "{\"a\": 1}"}, "model": "rules",
                 "stopReason": "endTurn"}
@@ -225,3 +226,35 @@ async def test_log_messages_reach_on_log() -> None:
         await session.notify("notifications/message", {"level": "warning", "logger": "db", "data": {"slow": 3}})
         await asyncio.wait_for(notes.get(), TIMEOUT)
     assert lines == [("warning", "db", {"slow": 3})]
+
+
+# -- sampling with tools: a tool loop's messages must be balanced -------------------------------------------
+USE = {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "weather", "input": {}},
+                                        {"type": "tool_use", "id": "c2", "name": "weather", "input": {}}]}
+RESULT_1 = {"type": "tool_result", "toolUseId": "c1", "content": [{"type": "text", "text": "18°C"}]}
+RESULT_2 = {"type": "tool_result", "toolUseId": "c2", "content": [{"type": "text", "text": "15°C"}]}
+ASK = {"role": "user", "content": {"type": "text", "text": "Weather in Paris and London?"}}
+
+
+@pytest.mark.parametrize(("messages", "problem"), [
+    ([ASK, USE, {"role": "user", "content": [RESULT_1, RESULT_2]}], None),
+    ([ASK, USE, {"role": "user", "content": [RESULT_1]}],
+     "Tool result missing in request (message 3: expected results for ['c1', 'c2'])"),
+    ([ASK, USE], "Tool result missing in request (the last message uses ['c1', 'c2'])"),
+    ([ASK, USE, {"role": "user", "content": [RESULT_1, RESULT_2, {"type": "text", "text": "and?"}]}],
+     "Tool results mixed with other content (message 3)"),
+    ([ASK, {"role": "user", "content": RESULT_1}], "Tool result with no tool use before it (message 2)"),
+])
+def test_the_tool_loop_balance_rule(messages: list[dict[str, Any]], problem: str | None) -> None:
+    assert tool_message_problem(messages) == problem
+
+
+async def test_an_unbalanced_tool_loop_is_invalid_params_and_a_balanced_one_is_answered() -> None:
+    server, _ = raw_server()
+    async with connected(server, sampling=lambda p: MODEL_ANSWER, sampling_tools=True) as client:
+        tools = [{"name": "weather", "inputSchema": {"type": "object"}}]
+        assert await ask(client, "sampling/createMessage", {"messages": [ASK, USE], "maxTokens": 50, "tools": tools}) \
+            == {"code": -32602, "message": "Tool result missing in request (the last message uses ['c1', 'c2'])"}
+        balanced = [ASK, USE, {"role": "user", "content": [RESULT_1, RESULT_2]}]
+        assert await ask(client, "sampling/createMessage", {"messages": balanced, "maxTokens": 50,
+                                                            "tools": tools}) == MODEL_ANSWER

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support import TIMEOUT, connected
 
+from minimcp.client import Client, http_client, stdio_client, websocket_client
 from minimcp.examples.assistant import build_server
 from minimcp.host import Host, HostQuestions
 from minimcp.host.rule_model import xml_to_json
+from minimcp.transports.http.server import start_http
+from minimcp.transports.websocket import start_websocket
 
 ROOT = Path(__file__).resolve().parent.parent
 XML = "<course id='AI101'><name>Intro to AI</name><tag>ml</tag><tag>basics</tag></course>"
@@ -112,3 +117,29 @@ async def test_a_host_chat_uses_a_tool_that_samples_the_host_model() -> None:
         assert client.session.capabilities == {"sampling": {}, "elicitation": {"form": {}}}
         answer = await host.ask(f"Turn this into JSON: {XML}")
         assert answer == f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
+
+
+@asynccontextmanager
+async def over(cable: str, questions: HostQuestions) -> AsyncIterator[Client]:
+    """A client of the assistant server over ``cable``, answering with ``questions``."""
+    options = questions.client_options("assistant")
+    if cable == "stdio":
+        command = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
+        async with stdio_client(command, cwd=str(ROOT), **options) as client:
+            yield client
+        return
+    start, connect = (start_websocket, websocket_client) if cable == "ws" else (start_http, http_client)
+    running = await start(build_server())
+    try:
+        async with connect(running.url, **options) as client:
+            yield client
+    finally:
+        await running.close()
+
+
+@pytest.mark.parametrize("cable", ["stdio", "ws", "http"])
+async def test_every_cable_carries_the_questions_and_the_answers(cable: str) -> None:
+    """The messages stay, only the cable changes: sampling and a form, over each of the three."""
+    async with over(cable, HostQuestions(profile={"github_user": "octocat"})) as client:
+        assert json.loads(text(await client.call_tool("xml_to_json", {"xml": XML}, timeout=TIMEOUT))) == AS_JSON
+        assert text(await client.call_tool("link_github", timeout=TIMEOUT)) == "Linked to GitHub user octocat."

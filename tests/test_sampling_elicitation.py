@@ -17,7 +17,7 @@ from support import TIMEOUT
 from minimcp.client import Client
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server, assistant
-from minimcp.server.elicitation import elicit, elicit_url, elicitation_complete
+from minimcp.server.elicitation import UrlElicitationRequired, elicit, elicit_url, elicitation_complete
 from minimcp.server.sampling import create_message, text_of
 from minimcp.session import RequestContext
 from minimcp.session.forms import supports_mode
@@ -285,3 +285,49 @@ async def test_a_client_without_on_request_refuses_with_method_not_found() -> No
             "Tool ask_plainly failed: RpcError: Method not found: sampling/createMessage")
         await client.ping(TIMEOUT)
     await asyncio.wait_for(serving, TIMEOUT)
+
+
+# -- URL elicitation required: -32042 -----------------------------------------------------------------------
+def test_a_required_url_elicitation_must_be_one() -> None:
+    with pytest.raises(ValueError, match=r'each required elicitation is \{"mode": "url"'):
+        UrlElicitationRequired([{"mode": "form", "message": "Name?"}])
+
+
+async def test_a_tool_may_answer_its_call_with_url_elicitation_required() -> None:
+    """-32042 answers the tools/call itself (the client acts on it), unlike every other failure of a tool."""
+    server = Server("needs-a-sign-in")
+    needed = {"mode": "url", "elicitationId": "e-7", "url": "https://calendar.example.com/connect?e=e-7",
+              "message": "Connect your calendar first."}
+
+    @server.tool()
+    def read_calendar() -> str:
+        """Read the calendar, once it is connected."""
+        raise UrlElicitationRequired([needed])
+
+    async with talking_to(server, {"elicitation": {"url": {}}}, Recorder()) as client:
+        with pytest.raises(RpcError) as raised:
+            await client.call_tool("read_calendar", timeout=TIMEOUT)
+        assert (raised.value.code, raised.value.message, raised.value.data) == (
+            -32042, "This request requires more information.", {"elicitations": [needed]})
+        await client.ping()
+
+
+async def test_the_server_refuses_to_send_an_unbalanced_tool_loop() -> None:
+    """A tool loop that lost a tool result is the server's bug: create_message says so before sending."""
+    server = Server("loop")
+
+    @server.tool()
+    async def lost_track(context: RequestContext) -> str:
+        """Sample with a tool use and no result."""
+        use = {"role": "assistant", "content": {"type": "tool_use", "id": "c1", "name": "weather", "input": {}}}
+        try:
+            await create_message(context, ["Weather?", use], max_tokens=10, tools=[{"name": "weather"}])
+        except ValueError as problem:
+            return str(problem)
+        return "sent"
+
+    recorder = Recorder()
+    async with talking_to(server, {"sampling": {"tools": {}}}, recorder) as client:
+        result = await client.call_tool("lost_track", timeout=TIMEOUT)
+    assert result["content"][0]["text"] == "Tool result missing in request (the last message uses ['c1'])"
+    assert recorder.received == []  # nothing was sent

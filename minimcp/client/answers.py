@@ -36,6 +36,7 @@ from minimcp.rpc.aio import call
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError, method_not_found
 from minimcp.session.forms import ACTIONS, check_form_schema, form_problems, supports_mode, with_defaults
 from minimcp.session.schemas import load_jsonschema
+from minimcp.session.tool_messages import tool_message_problem
 
 log = logging.getLogger("minimcp.client")
 
@@ -119,6 +120,9 @@ class ClientAnswers:
         if not (isinstance(messages, list) and messages and isinstance(params.get("maxTokens"), int)):
             raise RpcError(INVALID_PARAMS, 'sampling/createMessage needs "messages" (a non-empty list) '
                                            'and "maxTokens" (an integer)')
+        problem = tool_message_problem(messages)  # a tool loop's messages must be balanced
+        if problem is not None:
+            raise RpcError(INVALID_PARAMS, problem)
         try:
             result = await call(self.sampling, params)
         except Refused as refusal:

@@ -40,8 +40,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from minimcp.rpc.jsonrpc import RpcError
 from minimcp.server.sampling import DEFAULT_TIMEOUT, CapabilityMissing, require_capability
-from minimcp.server.tools import ToolError
+from minimcp.server.tools import URL_ELICITATION_REQUIRED, ToolError
 from minimcp.session.forms import ACTIONS, check_form_schema, form_problems, supports_mode
 from minimcp.session.server import RequestContext, ServerSession
 
@@ -89,6 +90,22 @@ async def elicit_url(context: RequestContext, message: str, url: str, elicitatio
     answer = await context.send_request("elicitation/create", params, timeout)
     _check_action(answer)
     return answer
+
+
+class UrlElicitationRequired(RpcError):
+    """Raise it from a tool that cannot go on until the user completes URL elicitations: its ``tools/call``
+    is answered with error ``-32042`` listing them (for the client to show, then retry), not with a result.
+
+    Each elicitation is ``{"mode": "url", "elicitationId": ..., "url": ..., "message": ...}``.
+    """
+
+    def __init__(self, elicitations: list[dict[str, Any]],
+                 message: str = "This request requires more information.") -> None:
+        for elicitation in elicitations:
+            if not (elicitation.get("mode") == "url"
+                    and all(isinstance(elicitation.get(key), str) for key in ("elicitationId", "url", "message"))):
+                raise ValueError('each required elicitation is {"mode": "url", "elicitationId", "url", "message"}')
+        super().__init__(URL_ELICITATION_REQUIRED, message, {"elicitations": list(elicitations)})
 
 
 async def elicitation_complete(session: ServerSession, elicitation_id: str) -> None:

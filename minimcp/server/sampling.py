@@ -36,6 +36,7 @@ from minimcp.server.prompts import user
 from minimcp.server.tools import ToolError
 from minimcp.session.progress import ProgressCallback
 from minimcp.session.server import RequestContext
+from minimcp.session.tool_messages import tool_message_problem
 
 #: How long to wait for the client, by default. A person may have to approve the request first.
 DEFAULT_TIMEOUT = 300.0
@@ -84,6 +85,9 @@ async def create_message(context: RequestContext, messages: str | list[str | dic
         "messages": [user(message) if isinstance(message, str) else message for message in messages],
         "maxTokens": max_tokens,
     }
+    problem = tool_message_problem(params["messages"])
+    if problem is not None:  # a tool loop that lost track: the server's bug, found before anything is sent
+        raise ValueError(problem)
     optional = {"systemPrompt": system_prompt, "temperature": temperature, "stopSequences": stop_sequences,
                 "modelPreferences": model_preferences, "tools": tools, "toolChoice": tool_choice}
     params.update({key: value for key, value in optional.items() if value is not None})

@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("minimcp.tools")
 
+#: The one error a tool may answer its ``tools/call`` with, rather than a result: "first complete these URL
+#: elicitations" (:class:`minimcp.server.elicitation.UrlElicitationRequired`, lesson 09).
+URL_ELICITATION_REQUIRED = -32042
+
 #: How long a tool may run, unless ``server.tools.timeout`` says otherwise.
 DEFAULT_TOOL_TIMEOUT = 300.0
 
@@ -228,7 +232,10 @@ class ToolRegistry(Catalogue[Tool]):
         except TimeoutError:
             log.warning("tool %s ran out of time (%g s)", name, self.timeout)
             return error_result(f"Tool {name} did not finish within {self.timeout:g} seconds")
-        except RpcError as err:  # the client refused a question back (sampling, elicitation): say so
+        except RpcError as err:
+            if err.code == URL_ELICITATION_REQUIRED:  # for the client to act on, not the model (lesson 09)
+                raise
+            # the client refused a question back (sampling, elicitation): say so
             return error_result(f"Tool {name} failed: RpcError: {err.message}")
         except Exception:  # a bug in one tool must never take the server down, nor leak its details
             log.exception("tool %s failed", name)  # the details (paths, values…) stay in our log
