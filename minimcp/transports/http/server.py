@@ -11,11 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.transports.guard import LOOPBACK_HOSTS
 from minimcp.transports.http.app import McpServer, StreamableHTTP
 from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, with_header_timeout
+
+#: ``around(url, app)``: the ASGI application to serve in place of the endpoint ``app`` at ``url``.
+Around = Callable[[str, StreamableHTTP], Callable[..., Awaitable[None]]]
 
 #: Open connections at once; more get 503 (well below the 1,024 files a process may usually open).
 DEFAULT_MAX_CONNECTIONS = 900
@@ -27,17 +31,20 @@ class HttpServer:
 
     def __init__(self, app: StreamableHTTP, sock: socket.socket, host: str, *,
                  header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                 ) -> None:
+                 around: Around | None = None) -> None:
         import uvicorn
 
         self.app = app
         self.port = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown_host}:{self.port}{app.path}"
+        # What uvicorn serves: the endpoint itself, or a guard around it that needs to know its URL
+        # (lesson 10's ProtectedEndpoint: the URL is the resource its tokens must name).
+        served = around(self.url, app) if around is not None else app
         # Two limits uvicorn keeps for us: a connection beyond `max_connections` gets 503 at once (kept
         # below the usual 1,024 open files, so the process never runs out), and a request whose head
         # takes longer than `header_timeout` is dropped (a slow client holding a connection hostage).
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
+        config = uvicorn.Config(served, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                                 http=with_header_timeout(header_timeout), limit_concurrency=max_connections)
         self._uvicorn = uvicorn.Server(config)
         # The event loop is the caller's, and so is Ctrl+C: uvicorn must not take the signal handlers.
@@ -65,10 +72,11 @@ class HttpServer:
 
 async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, *,
                      header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                     **options: Any) -> HttpServer:
+                     around: Around | None = None, **options: Any) -> HttpServer:
     """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port).
 
-    ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…).
+    ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…);
+    ``around(url, app)``, if given, returns the application actually served (a guard around the endpoint).
     """
     # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
     # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
@@ -79,7 +87,7 @@ async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, 
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
     running = HttpServer(StreamableHTTP(server, **options), sock, host, header_timeout=header_timeout,
-                         max_connections=max_connections)
+                         max_connections=max_connections, around=around)
     await running.wait_started()
     return running
 # --8<-- [end:serve]

@@ -1,0 +1,17 @@
+"""Layer 3, authorization (lesson 10): OAuth 2.1 for MCP over HTTP, the server's side and the client's.
+
+* :mod:`~minimcp.auth.bearer`: the ``Authorization`` header and the ``WWW-Authenticate`` challenge;
+* :mod:`~minimcp.auth.tokens`: the checks on an access token (signature, issuer, audience, time);
+* :mod:`~minimcp.auth.resource`: the MCP server as a resource server, a guard in front of lesson 08's
+  endpoint, and its Protected Resource Metadata (RFC 9728).
+
+It sits beside :mod:`minimcp.session`, above the transports whose HTTP plumbing it uses, and knows
+nothing of JSON-RPC sessions: authorization happens at the transport level, before any MCP message.
+"""
+
+from minimcp.auth.bearer import MalformedAuthorization, bearer_token, challenge
+from minimcp.auth.resource import ProtectedEndpoint, ProtectedResource, protect
+from minimcp.auth.tokens import InvalidToken, TokenVerifier, scopes_of
+
+__all__ = ["InvalidToken", "MalformedAuthorization", "ProtectedEndpoint", "ProtectedResource", "TokenVerifier",
+           "bearer_token", "challenge", "protect", "scopes_of"]
