@@ -3,7 +3,8 @@
 * :mod:`~minimcp.auth.bearer`: the ``Authorization`` header and the ``WWW-Authenticate`` challenge;
 * :mod:`~minimcp.auth.tokens`: the checks on an access token (signature, issuer, audience, time);
 * :mod:`~minimcp.auth.resource`: the MCP server as a resource server, a guard in front of lesson 08's
-  endpoint, and its Protected Resource Metadata (RFC 9728).
+  endpoint, and its Protected Resource Metadata (RFC 9728);
+* :mod:`~minimcp.auth.discovery`: the client's first steps: where the metadata is, which scopes, PKCE.
 
 It sits beside :mod:`minimcp.session`, above the transports whose HTTP plumbing it uses, and knows
 nothing of JSON-RPC sessions: authorization happens at the transport level, before any MCP message.

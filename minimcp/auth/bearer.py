@@ -62,3 +62,42 @@ def quoted(value: str) -> str:
     """A quoted-string's content (RFC 9110, section 5.6.4): a backslash before ``"`` and ``\\``."""
     return value.replace("\\", "\\\\").replace('"', '\\"')
 # --8<-- [end:challenge]
+
+
+# --8<-- [start:parse_challenges]
+#: One auth-param of a challenge: ``name=token`` or ``name="quoted string"`` (RFC 9110, section 11.2).
+PARAM = re.compile(r'\s*([!#$%&\'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,"=][^\s,"]*|)\s*(?:,|$)')
+SCHEME = re.compile(r"\s*,?\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?=\s|,|$)")
+TOKEN68 = re.compile(r"\s*[A-Za-z0-9\-._~+/]+=*\s*(?:,|$)")
+
+
+def parse_challenges(header: str) -> dict[str, dict[str, str]]:
+    """The challenges of a ``WWW-Authenticate`` header: scheme (lower case) → its parameters.
+
+    ``Bearer resource_metadata="https://x/.well-known/...", scope="a b"`` →
+    ``{"bearer": {"resource_metadata": "https://x/.well-known/...", "scope": "a b"}}``. A header may hold
+    several challenges (``Basic realm="x", Bearer scope="y"``), each a scheme followed by its parameters;
+    a challenge written as one token68 (``Negotiate abc==``) keeps no parameters.
+    """
+    challenges: dict[str, dict[str, str]] = {}
+    position, current = 0, None
+    while position < len(header):
+        param = PARAM.match(header, position)
+        if param is not None and current is not None:
+            name, value = param.group(1).lower(), param.group(2)
+            if value.startswith('"'):
+                value = re.sub(r"\\(.)", r"\1", value[1:-1])
+            current.setdefault(name, value)
+            position = param.end()
+            continue
+        scheme = SCHEME.match(header, position)
+        if scheme is None:
+            token68 = TOKEN68.match(header, position)
+            if token68 is None or current is None:
+                break  # the rest cannot be read: keep what was
+            position = token68.end()  # a challenge's token68 (Negotiate abc==): nothing we use
+            continue
+        current = challenges.setdefault(scheme.group(1).lower(), {})
+        position = scheme.end()
+    return challenges
+# --8<-- [end:parse_challenges]
