@@ -15,10 +15,11 @@ The server side (lesson 08):
 3. runs ``conformance server --url http://127.0.0.1:PORT/mcp --suite all --spec-version 2025-11-25``,
    with its results written to a temporary folder.
 
-The client side (lesson 09) uses the suite's pre-release 0.2.0-alpha.12 (``tools/conformance-client``),
-which adds the client scenarios 0.1.16 lacks. For each client scenario of revision 2025-11-25 (the
-authorization ones belong to lesson 10), the suite starts its own test server on the loopback
-interface and runs ``python -m minimcp conformance-client URL`` against it.
+The client side (lessons 09 and 10) uses the suite's pre-release 0.2.0-alpha.12
+(``tools/conformance-client``), which adds the client scenarios 0.1.16 lacks. For each client scenario of
+revision 2025-11-25, its authorization suite, and the 2025-03-26 authorization back-compatibility suite,
+the suite starts its own test servers on the loopback interface and runs
+``python -m minimcp conformance-client URL`` against them.
 
 Either way it prints one line per scenario (checks passed, warnings, failures) from the suite's
 ``checks.json`` files and exits with 0 only if no check failed. Warnings (a SHOULD not met) are shown,
@@ -47,9 +48,11 @@ SPEC_VERSION = "2025-11-25"
 #: Where each side's suite is pinned (package.json and package-lock.json: what npm installs), and its version.
 SUITES = {"server": (ROOT / "tools" / "conformance", "0.1.16"),
           "client": (ROOT / "tools" / "conformance-client", "0.2.0-alpha.12")}
-#: The client scenarios of revision 2025-11-25, but authorization (lesson 10).
+#: The client scenarios of revision 2025-11-25 (lesson 09) ...
 CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
                     "json-schema-2020-12-preservation"]
+#: ... and its authorization suites (lesson 10): 2025-11-25's, and the 2025-03-26 back-compatibility ones.
+CLIENT_SUITES = [["--suite", "auth", "--spec-version", SPEC_VERSION], ["--suite", "backcompat"]]
 
 
 def npm_install(package: Path, version: str) -> None:
@@ -103,20 +106,21 @@ def wait_until_serving(url: str, process: subprocess.Popen[bytes], timeout: floa
 def summarize(results: Path) -> tuple[int, int, int]:
     """Print one line per scenario from the suite's checks.json files; return (passed, warnings, failed)."""
     totals = [0, 0, 0]
-    print(f"\n{'scenario':38} {'passed':>6} {'warn':>5} {'failed':>6}")
-    for checks_file in sorted(results.glob("*/checks.json")):
-        # The folder is named [server-]<scenario>-<ISO timestamp>: the timestamp starts with the year.
-        scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T.*$", "", checks_file.parent.name.removeprefix("server-"))
+    print(f"\n{'scenario':44} {'passed':>6} {'warn':>5} {'failed':>6}")
+    for checks_file in sorted(results.rglob("checks.json")):
+        # The folder is named [server-]<scenario>-<ISO timestamp> (auth/<name>-... for auth scenarios).
+        folder = checks_file.parent.relative_to(results).as_posix()
+        scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T.*$", "", folder.removeprefix("server-"))
         checks = json.loads(checks_file.read_text())
         counts = [sum(check["status"] == status for check in checks)
                   for status in ("SUCCESS", "WARNING", "FAILURE")]
         totals = [total + count for total, count in zip(totals, counts, strict=True)]
         mark = "FAIL" if counts[2] else ("warn" if counts[1] else "ok")
-        print(f"{scenario:38} {counts[0]:6} {counts[1]:5} {counts[2]:6}  {mark}")
+        print(f"{scenario:44} {counts[0]:6} {counts[1]:5} {counts[2]:6}  {mark}")
         for check in checks:
             if check["status"] in ("WARNING", "FAILURE"):
                 print(f"    {check['status']}: {check.get('name')}: {check.get('errorMessage', '')}")
-    print(f"{'total':38} {totals[0]:6} {totals[1]:5} {totals[2]:6}")
+    print(f"{'total':44} {totals[0]:6} {totals[1]:5} {totals[2]:6}")
     return totals[0], totals[1], totals[2]
 
 
@@ -144,9 +148,9 @@ def run_client_side(suite: list[str], scenario: str | None, results: str) -> sub
     # The suite splits the command on spaces and appends the server's URL.
     client = f"{sys.executable} -m minimcp conformance-client"
     worst = subprocess.CompletedProcess[str]([], 0, "", "")
-    for name in [scenario] if scenario else CLIENT_SCENARIOS:
-        done = run_suite([*suite, "client", "--command", client, "--scenario", name,
-                          "--spec-version", SPEC_VERSION, "--output-dir", results])
+    runs = [["--scenario", name, "--spec-version", SPEC_VERSION] for name in CLIENT_SCENARIOS] + CLIENT_SUITES
+    for selection in [["--scenario", scenario, "--spec-version", SPEC_VERSION]] if scenario else runs:
+        done = run_suite([*suite, "client", "--command", client, *selection, "--output-dir", results])
         if done.returncode != 0:  # a failed check, a warning, or the client itself failed: show why
             print(done.stdout[-2000:], done.stderr[-2000:], sep="\n")
             worst = done

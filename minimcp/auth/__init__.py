@@ -4,15 +4,17 @@
 * :mod:`~minimcp.auth.tokens`: the checks on an access token (signature, issuer, audience, time);
 * :mod:`~minimcp.auth.resource`: the MCP server as a resource server, a guard in front of lesson 08's
   endpoint, and its Protected Resource Metadata (RFC 9728);
-* :mod:`~minimcp.auth.discovery`: the client's first steps: where the metadata is, which scopes, PKCE.
+* :mod:`~minimcp.auth.discovery`: the client's first steps: where the metadata is, which scopes, PKCE;
+* :mod:`~minimcp.auth.client`: the client's whole flow, on httpx's ``Auth`` hook (``OAuth``).
 
 It sits beside :mod:`minimcp.session`, above the transports whose HTTP plumbing it uses, and knows
 nothing of JSON-RPC sessions: authorization happens at the transport level, before any MCP message.
 """
 
 from minimcp.auth.bearer import MalformedAuthorization, bearer_token, challenge
+from minimcp.auth.client import AuthorizationFailed, OAuth
 from minimcp.auth.resource import ProtectedEndpoint, ProtectedResource, protect
 from minimcp.auth.tokens import InvalidToken, TokenVerifier, scopes_of
 
-__all__ = ["InvalidToken", "MalformedAuthorization", "ProtectedEndpoint", "ProtectedResource", "TokenVerifier",
-           "bearer_token", "challenge", "protect", "scopes_of"]
+__all__ = ["AuthorizationFailed", "InvalidToken", "MalformedAuthorization", "OAuth", "ProtectedEndpoint",
+           "ProtectedResource", "TokenVerifier", "bearer_token", "challenge", "protect", "scopes_of"]

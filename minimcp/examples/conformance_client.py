@@ -1,14 +1,16 @@
 """The client side of the official conformance suite: ``python -m minimcp conformance-client URL``.
 
 The suite (``@modelcontextprotocol/conformance``, ``conformance client --command ...``) starts a test
-server for one scenario, then runs the command with the server's URL appended and the scenario's name
-in the environment variable ``MCP_CONFORMANCE_SCENARIO`` (some scenarios add a JSON object in
-``MCP_CONFORMANCE_CONTEXT``). The client does what the scenario asks, over Streamable HTTP, and the
-server checks what it saw. ``python tools/conformance.py --client`` runs it for every client scenario
-of revision 2025-11-25.
+server for one scenario (for ``auth/*`` scenarios, an authorization server too), then runs the command
+with the server's URL appended and the scenario's name in the environment variable
+``MCP_CONFORMANCE_SCENARIO`` (some scenarios add a JSON object in ``MCP_CONFORMANCE_CONTEXT``). The
+client does what the scenario asks, over Streamable HTTP, and the servers check what they saw.
+``python tools/conformance.py --client`` runs it for every client scenario of revision 2025-11-25 and
+the authorization suites.
 
 Each scenario is a short coroutine: minimcp's ordinary client, doing an ordinary thing. Nothing here
-is special-cased for the suite except *which* tool to call.
+is special-cased for the suite except *which* tool to call, and the Client ID Metadata Document URL its
+authorization servers expect.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from minimcp.auth.client import OAuth
 from minimcp.client.client import Client
 from minimcp.client.connect import http_client
 
@@ -63,6 +66,26 @@ async def schema_preservation(url: str) -> None:
 # --8<-- [end:scenarios]
 
 
+#: The Client ID Metadata Document URL the suite's authorization servers expect a client to use.
+SUITE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+
+
+async def authorization(url: str) -> None:
+    """Every ``auth/*`` scenario (lesson 10): get in through OAuth, then list the tools and call one.
+
+    What differs between them (where the metadata is, which scopes, how the client is identified, how it
+    authenticates) is the flow's to discover; pre-registered credentials come in MCP_CONFORMANCE_CONTEXT.
+    """
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    oauth = OAuth(url, client_id=context.get("client_id"), client_secret=context.get("client_secret"),
+                  client_metadata_url=SUITE_CLIENT_METADATA_URL)
+    try:
+        async with http_client(url, auth=oauth) as client:
+            await call_listed(client, "test-tool", {})
+    finally:
+        await oauth.aclose()
+
+
 async def call_listed(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """Call a tool the server listed (a client calls what it discovered), and fail loudly if it failed."""
     listed = [tool["name"] for tool in await client.list_tools(timeout=TIMEOUT)]
@@ -86,8 +109,12 @@ SCENARIOS: dict[str, Scenario] = {
 def run(url: str, scenario: str | None = None) -> int:
     """Run one scenario (by default the one the suite names in ``MCP_CONFORMANCE_SCENARIO``)."""
     scenario = scenario or os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    if scenario.startswith("auth/"):
+        asyncio.run(asyncio.wait_for(authorization(url), TIMEOUT))
+        return 0
     if scenario not in SCENARIOS:
-        print(f"conformance-client: unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}", file=sys.stderr)
+        print(f"conformance-client: unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}, and every "
+              "auth/* scenario", file=sys.stderr)
         return 2
     asyncio.run(asyncio.wait_for(SCENARIOS[scenario](url), TIMEOUT))
     return 0

@@ -51,7 +51,8 @@ class HttpClientTransport:
 
     def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
                  timeout: float = 30.0, http: httpx2.AsyncClient | None = None,
-                 listen: bool = True, on_http: Callable[[str], None] | None = None) -> None:
+                 listen: bool = True, on_http: Callable[[str], None] | None = None,
+                 auth: httpx2.Auth | None = None) -> None:
         self.url = url
         self.session_id: str | None = None
         self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
@@ -65,7 +66,9 @@ class HttpClientTransport:
         # them all for every waiting request, at each request's start and end, so 64 in flight cost
         # more than the requests themselves; httpx2 (the same API, by httpx's authors, and what the
         # official SDK's client uses) does not.
-        self._http = http or httpx2.AsyncClient(timeout=httpx2.Timeout(timeout, read=None), headers=headers,
+        # ``auth``: httpx's hook for credentials (lesson 10's OAuth): it signs every request and, on a 401,
+        # gets a token and sends the request again; this transport never sees the difference.
+        self._http = http or httpx2.AsyncClient(timeout=httpx2.Timeout(timeout, read=None), headers=headers, auth=auth,
                                                limits=httpx2.Limits(max_connections=None,
                                                                    max_keepalive_connections=256))
         self._own_http = http is None

@@ -1,0 +1,206 @@
+"""The client's side of MCP authorization, on httpx's ``Auth`` hook (lesson 10).
+
+``httpx2.AsyncClient(auth=OAuth(server_url, ...))`` (or ``http_client(url, auth=...)``) sends every request
+with the current access token and, when the MCP server answers ``401`` or ``403 insufficient_scope``, runs
+the flow of spec 2025-11-25, basic/authorization, then sends the request again:
+
+1. read the challenge (``WWW-Authenticate``): ``resource_metadata``, ``scope``, ``error``;
+2. fetch the Protected Resource Metadata (the challenge's URL, else the well-known ones): the resource's
+   canonical URI and its authorization server;
+3. fetch the authorization server's metadata (RFC 8414 and OpenID discovery, in the spec's order);
+4. identify the client: pre-registered credentials, else a Client ID Metadata Document URL (if the server
+   supports them), else dynamic registration (RFC 7591);
+5. authorize with PKCE (S256), ``state`` and ``resource`` (RFC 8707), the scope chosen as the spec says;
+   ``authorize(url)`` returns the redirect the user's browser would land on (a person, or a script);
+6. exchange the code for tokens, with the verifier and ``resource`` again; later, refresh them.
+
+A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names (*step-up*), a
+bounded number of times: a server that keeps asking gets the last ``403`` back.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import httpx2
+
+from minimcp.auth.bearer import parse_challenges
+from minimcp.auth.discovery import authorization_server_metadata_urls, pkce_pair, resource_metadata_urls, select_scope
+
+#: ``authorize(url)`` → the URL the authorization server redirected the browser to (with ``code`` or ``error``).
+Authorize = Callable[[str], Awaitable[str]]
+
+
+class AuthorizationFailed(Exception):
+    """The flow could not get a token; the message says at which step."""
+
+
+async def follow_without_a_browser(url: str) -> str:
+    """Open the authorization URL and return where it redirects: for an authorization server that needs
+    no person (the conformance suite's, a scripted consent). A person's client opens a browser instead."""
+    async with httpx2.AsyncClient(follow_redirects=False, timeout=30) as http:
+        response = await http.get(url)
+    if "location" not in response.headers:
+        raise AuthorizationFailed(f"the authorization endpoint did not redirect (HTTP {response.status_code})")
+    return response.headers["location"]
+
+
+class OAuth(httpx2.Auth):
+    """httpx's auth hook: bearer tokens for one MCP server, and the flow that gets them."""
+
+    def __init__(self, server_url: str, *, redirect_uri: str = "http://127.0.0.1:33418/callback",
+                 client_id: str | None = None, client_secret: str | None = None,
+                 client_metadata_url: str | None = None, client_name: str = "minimcp",
+                 authorize: Authorize = follow_without_a_browser, max_step_ups: int = 2,
+                 http: httpx2.AsyncClient | None = None) -> None:
+        self.server_url = server_url
+        self.redirect_uri = redirect_uri
+        self.client_id, self.client_secret = client_id, client_secret  # pre-registered, if given
+        self.client_metadata_url = client_metadata_url  # an https URL that serves our metadata (CIMD)
+        self.client_name = client_name
+        self.authorize = authorize
+        self.max_step_ups = max_step_ups
+        self.tokens: dict[str, Any] = {}  # access_token, refresh_token, scope
+        self.server: dict[str, Any] = {}  # the authorization server's metadata, once discovered
+        self.resource = server_url  # the canonical URI tokens are requested for (from the metadata)
+        # Its own HTTP client for metadata, registration and tokens (never the MCP server's credentials).
+        self.http = http or httpx2.AsyncClient(timeout=30, follow_redirects=False)
+
+    # --8<-- [start:flow]
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        self.sign(request)
+        response = yield request
+        for attempt in range(1 + self.max_step_ups):
+            challenge = parse_challenges(response.headers.get("www-authenticate", "")).get("bearer", {})
+            if response.status_code == 401:
+                if not (attempt == 0 and await self.refresh()):
+                    await self.run_flow(challenge)
+            elif response.status_code == 403 and challenge.get("error") == "insufficient_scope":
+                await self.run_flow(challenge)  # step-up: ask again, for the scopes the server named
+            else:
+                return
+            self.sign(request)
+            response = yield request
+    # --8<-- [end:flow]
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    def sign(self, request: httpx2.Request) -> None:
+        if "access_token" in self.tokens:
+            request.headers["authorization"] = f"Bearer {self.tokens['access_token']}"
+
+    # --8<-- [start:run_flow]
+    async def run_flow(self, challenge: dict[str, str]) -> None:
+        """Discovery, registration, authorization with PKCE, and the token exchange."""
+        resource_metadata = await self.first_json(resource_metadata_urls(self.server_url,
+                                                                        challenge.get("resource_metadata")))
+        if resource_metadata is not None and resource_metadata.get("authorization_servers"):
+            issuer = resource_metadata["authorization_servers"][0]
+            self.resource = resource_metadata.get("resource") or self.server_url
+        else:  # 2025-03-26 servers had no resource metadata: the authorization server is the MCP server's origin
+            parts = urlsplit(self.server_url)
+            issuer, resource_metadata = f"{parts.scheme}://{parts.netloc}", {}
+        server = await self.first_json(authorization_server_metadata_urls(issuer))
+        if server is None and not resource_metadata:  # 2025-03-26 again: the default endpoints
+            server = {"issuer": issuer, "authorization_endpoint": f"{issuer}/authorize",
+                      "token_endpoint": f"{issuer}/token", "registration_endpoint": f"{issuer}/register"}
+        if server is None:
+            raise AuthorizationFailed(f"no authorization server metadata found for {issuer}")
+        self.server = server
+        await self.identify()
+        scope = select_scope(challenge.get("scope"), resource_metadata.get("scopes_supported"))
+        code, verifier = await self.authorization_code(scope)
+        await self.token_request({"grant_type": "authorization_code", "code": code, "redirect_uri": self.redirect_uri,
+                                  "code_verifier": verifier})
+    # --8<-- [end:run_flow]
+
+    async def first_json(self, urls: list[str]) -> dict[str, Any] | None:
+        """The first of ``urls`` that answers 200 with a JSON object (the spec's discovery order)."""
+        for url in urls:
+            response = await self.http.get(url, headers={"mcp-protocol-version": "2025-11-25"})
+            if response.status_code == 200:
+                try:
+                    document = response.json()
+                except ValueError:
+                    continue
+                if isinstance(document, dict):
+                    return document
+        return None
+
+    # --8<-- [start:identify]
+    async def identify(self) -> None:
+        """Who we are to the authorization server: pre-registered, a metadata URL (CIMD), or registered now."""
+        if self.client_id is not None:
+            return
+        if self.client_metadata_url and self.server.get("client_id_metadata_document_supported"):
+            self.client_id = self.client_metadata_url
+            return
+        endpoint = self.server.get("registration_endpoint")
+        if not endpoint:
+            raise AuthorizationFailed("no client_id: not pre-registered, no metadata document, no registration")
+        response = await self.http.post(endpoint, json={
+            "client_name": self.client_name, "redirect_uris": [self.redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+            "token_endpoint_auth_method": "none"})
+        if response.status_code not in (200, 201):
+            raise AuthorizationFailed(f"dynamic registration refused: HTTP {response.status_code} {response.text}")
+        registered = response.json()
+        self.client_id, self.client_secret = registered["client_id"], registered.get("client_secret")
+    # --8<-- [end:identify]
+
+    # --8<-- [start:authorization_code]
+    async def authorization_code(self, scope: str | None) -> tuple[str, str]:
+        """Send the user to the authorization endpoint; return the code and the PKCE verifier."""
+        verifier, code_challenge = pkce_pair()
+        state = secrets.token_urlsafe(16)
+        query = {"response_type": "code", "client_id": self.client_id, "redirect_uri": self.redirect_uri,
+                 "code_challenge": code_challenge, "code_challenge_method": "S256", "state": state,
+                 "resource": self.resource}
+        if scope:
+            query["scope"] = scope
+        landed = await self.authorize(f"{self.server['authorization_endpoint']}?{urlencode(query)}")
+        answer = {name: values[0] for name, values in parse_qs(urlsplit(landed).query).items()}
+        if answer.get("state") != state:  # not the answer to our request: a forged redirect
+            raise AuthorizationFailed("the authorization response's state does not match")
+        if self.server.get("authorization_response_iss_parameter_supported") and answer.get("iss") != \
+                self.server.get("issuer"):  # RFC 9207: a code meant for another server (mix-up)
+            raise AuthorizationFailed(f"the authorization response came from {answer.get('iss')!r}")
+        if "code" not in answer:
+            raise AuthorizationFailed(f"authorization refused: {answer.get('error', 'no code')}")
+        return answer["code"], verifier
+    # --8<-- [end:authorization_code]
+
+    # --8<-- [start:token_request]
+    async def token_request(self, form: dict[str, str]) -> None:
+        """POST to the token endpoint, authenticating the way the server supports; keep the tokens."""
+        form = {**form, "resource": self.resource}
+        headers = {}
+        methods = self.server.get("token_endpoint_auth_methods_supported", ["client_secret_basic"])
+        if self.client_secret and "client_secret_basic" in methods:
+            pair = f"{self.client_id}:{self.client_secret}".encode()
+            headers["authorization"] = "Basic " + base64.b64encode(pair).decode()
+        elif self.client_secret:
+            form.update(client_id=str(self.client_id), client_secret=self.client_secret)
+        else:  # a public client: it only says who it is
+            form["client_id"] = str(self.client_id)
+        response = await self.http.post(self.server["token_endpoint"], data=form, headers=headers)
+        if response.status_code != 200:
+            raise AuthorizationFailed(f"the token request was refused: HTTP {response.status_code} {response.text}")
+        self.tokens = {**self.tokens, **response.json()}
+
+    async def refresh(self) -> bool:
+        """A new access token from the refresh token, if there is one; False if there is none or it failed."""
+        if "refresh_token" not in self.tokens or not self.server:
+            return False
+        try:
+            await self.token_request({"grant_type": "refresh_token", "refresh_token": self.tokens["refresh_token"]})
+        except AuthorizationFailed:
+            self.tokens.pop("refresh_token", None)
+            return False
+        return True
+    # --8<-- [end:token_request]
