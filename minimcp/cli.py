@@ -6,7 +6,8 @@
     python -m minimcp serve --example conformance --transport http   # what the conformance suite tests
     python -m minimcp echo [--framing content-length]        # lesson 02's JSON-RPC echo server
     python -m minimcp demo connection                        # one layer on its own (see `demo --help`)
-    python -m minimcp conformance-client URL                 # what the conformance suite runs (lesson 09)
+    python -m minimcp conformance-client URL                 # what the conformance suite runs (lessons 09, 10)
+    python -m minimcp auth-server --client app=http://127.0.0.1:3000/callback   # lesson 10's authorization server
 
 Network transports bind to 127.0.0.1 unless told otherwise, and serve at /mcp.
 """
@@ -21,6 +22,8 @@ import signal
 import sys
 from typing import Protocol
 
+from minimcp.auth.authorization_server import start_authorization_server
+from minimcp.auth.grants import Client
 from minimcp.examples import conformance_client
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
@@ -101,6 +104,19 @@ async def serve_until_stopped(running: Listening) -> None:
         serving.result()  # the server stopped by itself: say why, if it failed
 
 
+async def serve_authorization(port: int, clients: list[str]) -> None:
+    """The course authorization server until interrupted, with the clients given pre-registered."""
+    running = await start_authorization_server(port=port)
+    for client in clients:
+        client_id, _, redirect_uri = client.partition("=")
+        running.grants.clients[client_id] = Client(client_id, [redirect_uri])
+    print(f"authorization server at {running.issuer}", file=sys.stderr, flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await running.close()
+
+
 def add_limits(serving: argparse.ArgumentParser) -> None:
     """The limits a server keeps against a client that asks too much: each has a name and a default."""
     limits = serving.add_argument_group("limits (why each exists: lessons 01, 04 and 08)")
@@ -141,6 +157,10 @@ def parser() -> argparse.ArgumentParser:
                       help="one message per line, or LSP's Content-Length headers (default %(default)s)")
     demo = commands.add_parser("demo", help="show one layer at work, on its own")
     demo.add_argument("name", choices=list(DEMOS), help="which demonstration")
+    authorizing = commands.add_parser("auth-server", help="the course authorization server (lesson 10)")
+    authorizing.add_argument("--port", type=int, default=9000, help="on 127.0.0.1 (default %(default)s)")
+    authorizing.add_argument("--client", action="append", default=[], metavar="ID=REDIRECT_URI",
+                             help="pre-register a public client (repeatable)")
     conformance = commands.add_parser("conformance-client",
                                       help="minimcp's client, driven by the official conformance suite")
     conformance.add_argument("url", help="the test server's URL (the suite appends it)")
@@ -164,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))
         elif args.command == "echo":
             asyncio.run(serve_echo(args.framing))
+        elif args.command == "auth-server":
+            asyncio.run(serve_authorization(args.port, args.client))
         elif args.command == "conformance-client":
             return conformance_client.run(args.url, args.scenario)
         else:

@@ -2,6 +2,7 @@
 
     python tools/conformance.py                 # the server scenarios, against minimcp's server
     python tools/conformance.py --client        # the client scenarios, driving minimcp's client
+    python tools/conformance.py --authorization # the course authorization server (lesson 10)
     python tools/conformance.py --scenario ping # one scenario only (either side)
 
 The server side (lesson 08):
@@ -110,7 +111,8 @@ def summarize(results: Path) -> tuple[int, int, int]:
     for checks_file in sorted(results.rglob("checks.json")):
         # The folder is named [server-]<scenario>-<ISO timestamp> (auth/<name>-... for auth scenarios).
         folder = checks_file.parent.relative_to(results).as_posix()
-        scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T.*$", "", folder.removeprefix("server-"))
+        scenario = re.sub(r"-\d{4}-\d{2}-\d{2}T.*$", "", folder.removeprefix("server-")
+                          .removeprefix("authorization-server-"))
         checks = json.loads(checks_file.read_text())
         counts = [sum(check["status"] == status for check in checks)
                   for status in ("SUCCESS", "WARNING", "FAILURE")]
@@ -157,6 +159,41 @@ def run_client_side(suite: list[str], scenario: str | None, results: str) -> sub
     return worst
 
 
+def run_authorization_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
+    """Serve the course authorization server with a pre-registered client, and run the suite's authorization
+    scenarios against it. The suite prints the authorization URL for a person to open in a browser; this
+    opens it instead (the course server's scripted person consents), which lands on the suite's callback."""
+    port, callback = free_port(), free_port()
+    issuer = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "minimcp", "auth-server", "--port", str(port), "--client",
+                               f"conformance=http://127.0.0.1:{callback}/callback"], cwd=ROOT)
+    try:
+        wait_until_serving(f"{issuer}/.well-known/oauth-authorization-server", server)
+        command = [*suite, "authorization", "--url", issuer, "--client-id", "conformance", "--port", str(callback),
+                   "--resource", "http://127.0.0.1:8000/mcp", "--spec-version", SPEC_VERSION, "--output-dir", results]
+        command += ["--scenario", scenario] if scenario else []
+        print(" ".join(["conformance", *command[2:]]), flush=True)
+        suite_process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"},
+                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        output, url = [], None
+        assert suite_process.stdout is not None
+        for line in suite_process.stdout:  # ends when the suite exits
+            output.append(line)
+            if line.startswith(f"{issuer}/authorize?"):
+                url = line.strip()
+            elif line.startswith("Callback server started") and url:  # its listener is up: open the URL
+                urllib.request.urlopen(url, timeout=10).read()  # follows the redirect to the callback
+                url = None
+        returncode = suite_process.wait(timeout=600)
+        return subprocess.CompletedProcess(command, returncode, "".join(output), "")
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
 def run_suite(command: list[str]) -> subprocess.CompletedProcess[str]:
     print(" ".join(["conformance", *command[2:]]), flush=True)
     return subprocess.run(command, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"},
@@ -166,16 +203,18 @@ def run_suite(command: list[str]) -> subprocess.CompletedProcess[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--client", action="store_true", help="test minimcp's client instead of its server")
+    parser.add_argument("--authorization", action="store_true",
+                        help="test the course authorization server (python -m minimcp auth-server)")
     parser.add_argument("--scenario", help="run only this scenario")
     args = parser.parse_args(argv)
 
-    side = "client" if args.client else "server"
-    package, version = SUITES[side]
+    side = "client" if args.client else "authorization" if args.authorization else "server"
+    package, version = SUITES["server" if side == "server" else "client"]
     npm_install(package, version)
     suite = [node_binary(package), str(package / "node_modules" / "@modelcontextprotocol" / "conformance"
                                        / "dist" / "index.js")]
     with tempfile.TemporaryDirectory(prefix="mcp-conformance-") as results:
-        run = run_client_side if args.client else run_server_side
+        run = {"server": run_server_side, "client": run_client_side, "authorization": run_authorization_side}[side]
         done = run(suite, args.scenario, results)
         passed, warnings, failed = summarize(Path(results))
     if passed + warnings + failed == 0:
@@ -186,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{failed} failed (the suite's last run exited with {done.returncode})")
     # The server side's exit status also counts warnings, which are reported above but do not fail the
     # run; on the client side a client that exited with an error fails it, whatever the checks say.
-    return 1 if failed or (args.client and done.returncode != 0) else 0
+    return 1 if failed or (side != "server" and done.returncode != 0) else 0
 
 
 if __name__ == "__main__":

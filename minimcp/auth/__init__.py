@@ -5,7 +5,8 @@
 * :mod:`~minimcp.auth.resource`: the MCP server as a resource server, a guard in front of lesson 08's
   endpoint, and its Protected Resource Metadata (RFC 9728);
 * :mod:`~minimcp.auth.discovery`: the client's first steps: where the metadata is, which scopes, PKCE;
-* :mod:`~minimcp.auth.client`: the client's whole flow, on httpx's ``Auth`` hook (``OAuth``).
+* :mod:`~minimcp.auth.client`: the client's whole flow, on httpx's ``Auth`` hook (``OAuth``);
+* :mod:`~minimcp.auth.grants` and :mod:`~minimcp.auth.authorization_server`: the course authorization server.
 
 It sits beside :mod:`minimcp.session`, above the transports whose HTTP plumbing it uses, and knows
 nothing of JSON-RPC sessions: authorization happens at the transport level, before any MCP message.

@@ -1,0 +1,144 @@
+"""The course authorization server, over HTTP: metadata, authorize, token, register, keys (lesson 10).
+
+The decisions are :mod:`minimcp.auth.grants`'; this module is the HTTP around them, an ASGI application
+on uvicorn like lesson 08's endpoint:
+
+* ``GET /.well-known/oauth-authorization-server``: its metadata (RFC 8414);
+* ``GET /authorize``: the browser arrives here; the person consents (``consent(client, scope)``, a page
+  in a real server, a scripted person in a notebook); the browser is sent back to the client with a code;
+* ``POST /token``: codes and refresh tokens for tokens; ``Cache-Control: no-store``;
+* ``POST /register``: dynamic client registration (RFC 7591);
+* ``GET /jwks.json``: the public key its tokens are signed with.
+
+Clients are pre-registered (``grants.clients``), registered dynamically, or identified by a Client ID
+Metadata Document: a ``client_id`` that is an https URL is fetched, and must name itself and its redirect
+URIs (loopback http is accepted too, for this machine).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+import httpx2
+
+from minimcp.auth.grants import Client, Grants, OAuthError, allowed_redirect
+from minimcp.transports.http.asgi import HttpRequest, Receive, Scope, Send, read_body, send_response
+
+#: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
+Consent = Callable[[Client, str], Awaitable[bool] | bool]
+NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
+
+
+class AuthorizationServer:
+    """The ASGI application of the course authorization server."""
+
+    def __init__(self, grants: Grants, consent: Consent | None = None) -> None:
+        self.grants = grants
+        self.consent = consent
+
+    def metadata(self) -> dict[str, Any]:
+        issuer = self.grants.issuer
+        return {"issuer": issuer, "authorization_endpoint": f"{issuer}/authorize", "token_endpoint": f"{issuer}/token",
+                "registration_endpoint": f"{issuer}/register", "jwks_uri": f"{issuer}/jwks.json",
+                "response_types_supported": ["code"], "grant_types_supported": ["authorization_code", "refresh_token"],
+                "code_challenge_methods_supported": ["S256"],
+                "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
+                "client_id_metadata_document_supported": True, "authorization_response_iss_parameter_supported": True}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        request = HttpRequest.from_scope(scope)
+        route = (request.method, request.path)
+        try:
+            if route == ("GET", "/.well-known/oauth-authorization-server"):
+                await send_json(send, 200, self.metadata())
+            elif route == ("GET", "/jwks.json"):
+                await send_json(send, 200, self.grants.jwks())
+            elif route == ("GET", "/authorize"):
+                query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+                await send_response(send, 302, headers={"location": await self.authorize(query)})
+            elif route == ("POST", "/token"):
+                form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
+                client = self.grants.authenticate(form, request.headers.get("authorization"))
+                await send_json(send, 200, self.grants.token(form, client), NO_STORE)
+            elif route == ("POST", "/register"):
+                client = self.grants.register(json.loads(await read_body(receive, 65536) or b"{}"))
+                answer = {"client_id": client.client_id, "redirect_uris": client.redirect_uris,
+                          "client_name": client.name, "token_endpoint_auth_method": "none" if client.secret is None
+                          else "client_secret_basic"}
+                await send_json(send, 201, {**answer, "client_secret": client.secret} if client.secret else answer)
+            else:
+                await send_json(send, 404, {"error": "not_found", "error_description": f"nothing at {request.path}"})
+        except OAuthError as error:
+            await send_json(send, error.status, {"error": error.error, "error_description": str(error)}, NO_STORE)
+        except ValueError:
+            await send_json(send, 400, {"error": "invalid_request", "error_description": "the body is not JSON"})
+
+    async def authorize(self, query: dict[str, str]) -> str:
+        """Where the browser goes back to; :class:`OAuthError` (a 400 page, no redirect) for a bad client."""
+        client = await self.client(query.get("client_id", ""))
+        self.grants.redirect_uri(query, client)  # a bad client or redirect URI: refused before anyone is asked
+        assert client is not None
+        consented = self.consent is None or await resolve(self.consent(client, query.get("scope", "")))
+        return self.grants.authorize(query, client, consented)
+
+    async def client(self, client_id: str) -> Client | None:
+        """A registered client, or one described by its Client ID Metadata Document."""
+        known = self.grants.clients.get(client_id)
+        if known is not None or not client_id.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+            return known
+        try:
+            async with httpx2.AsyncClient(timeout=10, follow_redirects=False) as http:
+                document = (await http.get(client_id)).json()
+        except (httpx2.HTTPError, ValueError):
+            return None
+        uris = document.get("redirect_uris") if isinstance(document, dict) else None
+        if document.get("client_id") != client_id or not isinstance(uris, list) \
+                or not all(isinstance(uri, str) and allowed_redirect(uri) for uri in uris):
+            return None  # the document must name itself exactly, and its redirect URIs
+        return Client(client_id, uris, None, str(document.get("client_name", "")))
+
+
+async def resolve(value: Awaitable[bool] | bool) -> bool:
+    return await value if not isinstance(value, bool) else value
+
+
+async def send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+    await send_response(send, status, json.dumps(body).encode(), "application/json", headers)
+
+
+class RunningAuthorizationServer:
+    """The course authorization server on uvicorn, on 127.0.0.1: its ``issuer`` (its URL), and ``close()``."""
+
+    def __init__(self, app: AuthorizationServer, server: Any, task: asyncio.Task[None]) -> None:
+        self.app, self.grants, self._server, self._task = app, app.grants, server, task
+        self.issuer = app.grants.issuer
+
+    async def close(self) -> None:
+        self._server.should_exit = True
+        await asyncio.wait_for(asyncio.shield(self._task), 10)
+
+
+async def start_authorization_server(host: str = "127.0.0.1", port: int = 0,
+                                     consent: Consent | None = None) -> RunningAuthorizationServer:
+    """Serve a fresh course authorization server (port 0: any free port) and return once it listens."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.bind((host, port))
+    app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
+    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    return RunningAuthorizationServer(app, server, task)
