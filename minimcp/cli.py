@@ -3,6 +3,7 @@
     python -m minimcp serve                                  # the course server over stdio (lesson 02)
     python -m minimcp serve --transport ws --port 8765       # over WebSocket (lesson 07)
     python -m minimcp serve --transport http --port 8000     # over Streamable HTTP (lesson 08)
+    python -m minimcp serve --transport http --auth          # ... protected by OAuth (lesson 10)
     python -m minimcp serve --example conformance --transport http   # what the conformance suite tests
     python -m minimcp echo [--framing content-length]        # lesson 02's JSON-RPC echo server
     python -m minimcp demo connection                        # one layer on its own (see `demo --help`)
@@ -24,6 +25,7 @@ from typing import Protocol
 
 from minimcp.auth.authorization_server import start_authorization_server
 from minimcp.auth.grants import Client
+from minimcp.auth.resource import protect
 from minimcp.examples import conformance_client
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
@@ -67,19 +69,29 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
                   "Ctrl+D (end of input) or Ctrl+C stops it.", file=sys.stderr, flush=True)
         await server.serve(await stdio_server_transport())
         return
+    authorization = None
     if transport == "ws":  # lesson 07
         from minimcp.transports.websocket import start_websocket
         running: Listening = await start_websocket(server, host, port)
     else:  # lesson 08
         from minimcp.transports.event_store import MemoryEventStore
         from minimcp.transports.http.server import start_http
+        if options.auth is not None:  # lesson 10: the course authorization server beside it, and a guard
+            authorization = await start_authorization_server(port=options.auth)
+            print(f"authorization server: {authorization.issuer}", file=sys.stderr, flush=True)
+        guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"]) \
+            if authorization is not None else None
         running = await start_http(
             server, host, port, header_timeout=options.header_timeout, max_connections=options.max_connections,
             max_sessions=options.max_sessions, session_timeout=options.session_timeout,
-            handshake_timeout=options.handshake_timeout,
+            handshake_timeout=options.handshake_timeout, around=guard,
             event_store=MemoryEventStore(max_bytes=options.max_event_bytes))
     print(f"MCP endpoint: {running.url}", file=sys.stderr, flush=True)
-    await serve_until_stopped(running)
+    try:
+        await serve_until_stopped(running)
+    finally:
+        if authorization is not None:
+            await authorization.close()
 
 
 async def serve_until_stopped(running: Listening) -> None:
@@ -149,6 +161,9 @@ def parser() -> argparse.ArgumentParser:
                          help="the cable: stdio (lesson 02), ws (07) or http (08) (default %(default)s)")
     serving.add_argument("--host", default="127.0.0.1", help="network transports only (default %(default)s)")
     serving.add_argument("--port", type=int, help="network transports only (default 8765 for ws, 8000 for http)")
+    serving.add_argument("--auth", type=int, nargs="?", const=9000, metavar="PORT",
+                         help="http only: require OAuth tokens (scope mcp) from the course authorization server, "
+                              "started on 127.0.0.1:PORT (default 9000) (lesson 10)")
     serving.add_argument("--log-level", default="WARNING",
                          help="logging level, written to stderr (default %(default)s)")
     add_limits(serving)
@@ -180,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     try:
         if args.command == "serve":
+            if args.auth is not None and args.transport != "http":
+                commands.error("--auth protects the HTTP transport: add --transport http")
             port = args.port if args.port is not None else DEFAULT_PORTS.get(args.transport, 0)
             asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))
         elif args.command == "echo":

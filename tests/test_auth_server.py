@@ -6,6 +6,9 @@ its exact status and error; then minimcp's client gets in to a protected course 
 
 from __future__ import annotations
 
+import asyncio
+import socket
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -23,6 +26,12 @@ from minimcp.client import http_client
 from minimcp.examples.course import build_server
 
 REDIRECT = "http://127.0.0.1:33418/callback"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 RESOURCE = "http://127.0.0.1:8000/mcp"
 
 
@@ -166,3 +175,27 @@ async def test_minimcp_gets_in_through_the_course_authorization_server(server: R
             await oauth.aclose()
     assert result["content"][0]["text"].startswith("Events for 2025-03-21:")
     assert oauth.client_id is not None and oauth.client_id.startswith("client-")  # registered dynamically
+
+
+async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
+    """``serve --transport http --auth``: the course authorization server beside it; no token, no entry."""
+    port, auth_port = free_port(), free_port()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port), "--auth", str(auth_port),
+        stderr=asyncio.subprocess.PIPE)
+    try:
+        assert process.stderr is not None
+        lines = [(await asyncio.wait_for(process.stderr.readline(), 30)).decode().strip() for _ in range(2)]
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert lines == [f"authorization server: http://127.0.0.1:{auth_port}", f"MCP endpoint: {url}"]
+        refused = await httpx2.AsyncClient().post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401
+        oauth = OAuth(url, redirect_uri=REDIRECT)
+        try:
+            async with http_client(url, auth=oauth) as client:
+                assert [tool["name"] for tool in await client.list_tools()][0] == "read_events"
+        finally:
+            await oauth.aclose()
+    finally:
+        process.terminate()
+        await asyncio.wait_for(process.wait(), 30)
