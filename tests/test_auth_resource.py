@@ -18,10 +18,14 @@ import pytest
 import pytest_asyncio
 from cryptography.hazmat.primitives.asymmetric import rsa
 from http_support import INITIALIZE, TIMEOUT, running
+from websockets.exceptions import InvalidStatus
 
 from minimcp.auth import bearer_token, challenge, protect
 from minimcp.auth.bearer import MalformedAuthorization
+from minimcp.auth.resource import WELL_KNOWN, websocket_guard
+from minimcp.client import websocket_client
 from minimcp.examples.course import build_server
+from minimcp.transports.websocket import start_websocket
 
 ISSUER = "http://127.0.0.1:9/auth"  # never contacted: the resource server only checks what it signed
 KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -202,3 +206,28 @@ async def test_a_session_belongs_to_the_user_who_opened_it(endpoint: Endpoint) -
     assert (response.status_code, response.json()["error"]["message"]) == (
         404, "Session not found: it expired or was ended; initialize a new one")  # as if it did not exist
     assert (await endpoint.post(ping, ada, **session)).json() == {"jsonrpc": "2.0", "id": 5, "result": {}}
+
+
+# -- the WebSocket cable: the same checks, once, on the upgrade ----------------------------------------------
+async def test_a_websocket_upgrade_needs_a_token_for_the_ws_url() -> None:
+    running_ws = await start_websocket(build_server(step_delay=0.001),
+                                       authorize=websocket_guard(ISSUER, KEYS, scopes=["mcp"]))
+    try:
+        with pytest.raises(InvalidStatus) as refused:
+            await websocket_client(running_ws.url).__aenter__()
+        response = refused.value.response
+        assert response.status_code == 401
+        metadata_url = running_ws.url.replace("ws://", "http://").replace("/mcp", WELL_KNOWN + "/mcp")
+        assert response.headers["WWW-Authenticate"] == f'Bearer resource_metadata="{metadata_url}", scope="mcp"'
+        metadata = (await httpx2.AsyncClient().get(metadata_url)).json()  # the same port answers plain GETs
+        assert (metadata["resource"], metadata["authorization_servers"]) == (running_ws.url, [ISSUER])
+        for_http = token(running_ws.url.replace("ws://", "http://"))  # a token for another resource
+        with pytest.raises(InvalidStatus) as wrong:
+            await websocket_client(running_ws.url, additional_headers={"Authorization": f"Bearer {for_http}"}
+                                   ).__aenter__()
+        assert wrong.value.response.status_code == 401
+        good = {"Authorization": f"Bearer {token(running_ws.url)}"}
+        async with websocket_client(running_ws.url, additional_headers=good) as client:
+            assert client.server_info["name"] == "course-server"
+    finally:
+        await running_ws.close()

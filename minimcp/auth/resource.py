@@ -61,7 +61,10 @@ class ProtectedResource:
     def __post_init__(self) -> None:
         self.verifier = TokenVerifier(self.issuer, self.resource, self.keys)
         parts = urlsplit(self.resource)
-        self.origin, self.path = f"{parts.scheme}://{parts.netloc}", parts.path or "/"
+        self.path = parts.path or "/"
+        # The metadata is an HTTP document, even for a ws:// resource (the WebSocket server answers plain GETs).
+        scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+        self.origin = f"{scheme}://{parts.netloc}"
 
     # --8<-- [start:metadata]
     def metadata(self) -> dict[str, Any]:
@@ -94,41 +97,12 @@ class AuthRefusal(Refusal):
         self.error = error
 
 
-# --8<-- [start:endpoint]
-class ProtectedEndpoint:
-    """An ASGI application that lets a request reach ``app`` only with a valid token for ``resource``."""
+class BearerGuard:
+    """The checks on a request's bearer token, and the refusals the spec prescribes; any cable with an
+    HTTP request to check (Streamable HTTP's every request, a WebSocket's upgrade) uses them."""
 
-    def __init__(self, app: App, resource: ProtectedResource, max_body: int = DEFAULT_MAX_FRAME) -> None:
-        self.app = app
+    def __init__(self, resource: ProtectedResource) -> None:
         self.resource = resource
-        self.max_body = max_body
-        self.owners: OrderedDict[str, str] = OrderedDict()  # Mcp-Session-Id → the sub that opened it
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":  # lifespan: nothing to guard
-            await self.app(scope, receive, send)
-            return
-        request = HttpRequest.from_scope(scope)
-        if request.path in self.resource.metadata_paths():
-            body = json.dumps(self.resource.metadata()).encode()
-            await send_response(send, 200, body, "application/json", {"access-control-allow-origin": "*"})
-            return
-        if request.path != self.resource.path:  # not ours to guard: the app answers (404)
-            await self.app(scope, receive, send)
-            return
-        try:
-            claims = self.check_token(request, scope.get("query_string", b""))
-            receive = await self.check_request(request, claims, receive)
-        except AuthRefusal as refusal:  # RFC 6750's JSON error body, with the challenge header
-            body = json.dumps({"error": refusal.error, "error_description": str(refusal)}
-                              if refusal.error else {"error_description": str(refusal)}).encode()
-            await send_response(send, refusal.status, body, "application/json", refusal.headers)
-            return
-        except Refusal as refusal:  # what the endpoint itself would answer (a body too large, ...)
-            await send_refusal(send, refusal)
-            return
-        await self.app({**scope, "auth": claims}, receive, self.bind_session(request, claims, send))
-    # --8<-- [end:endpoint]
 
     # --8<-- [start:check_token]
     def check_token(self, request: HttpRequest, query: bytes) -> dict[str, Any]:
@@ -163,6 +137,44 @@ class ProtectedEndpoint:
                            resource_metadata=self.resource.metadata_url(), scope=scope)
         return AuthRefusal(status, error, description, header)
     # --8<-- [end:check_token]
+
+
+# --8<-- [start:endpoint]
+class ProtectedEndpoint(BearerGuard):
+    """An ASGI application that lets a request reach ``app`` only with a valid token for ``resource``."""
+
+    def __init__(self, app: App, resource: ProtectedResource, max_body: int = DEFAULT_MAX_FRAME) -> None:
+        super().__init__(resource)
+        self.app = app
+        self.max_body = max_body
+        self.owners: OrderedDict[str, str] = OrderedDict()  # Mcp-Session-Id → the sub that opened it
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # lifespan: nothing to guard
+            await self.app(scope, receive, send)
+            return
+        request = HttpRequest.from_scope(scope)
+        if request.path in self.resource.metadata_paths():
+            body = json.dumps(self.resource.metadata()).encode()
+            await send_response(send, 200, body, "application/json", {"access-control-allow-origin": "*"})
+            return
+        if request.path != self.resource.path:  # not ours to guard: the app answers (404)
+            await self.app(scope, receive, send)
+            return
+        try:
+            claims = self.check_token(request, scope.get("query_string", b""))
+            receive = await self.check_request(request, claims, receive)
+        except AuthRefusal as refusal:  # RFC 6750's JSON error body, with the challenge header
+            body = json.dumps({"error": refusal.error, "error_description": str(refusal)}
+                              if refusal.error else {"error_description": str(refusal)}).encode()
+            await send_response(send, refusal.status, body, "application/json", refusal.headers)
+            return
+        except Refusal as refusal:  # what the endpoint itself would answer (a body too large, ...)
+            await send_refusal(send, refusal)
+            return
+        await self.app({**scope, "auth": claims}, receive, self.bind_session(request, claims, send))
+    # --8<-- [end:endpoint]
+
 
     # --8<-- [start:check_request]
     async def check_request(self, request: HttpRequest, claims: Mapping[str, Any], receive: Receive) -> Receive:
@@ -236,3 +248,29 @@ def protect(issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = (),
         return ProtectedEndpoint(app, ProtectedResource(url, issuer, keys, list(scopes), dict(tool_scopes or {}), name))
 
     return around
+
+
+def websocket_guard(issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = ()) -> Callable[
+        [str, str, Mapping[str, str], bytes], tuple[int, dict[str, str], str] | None]:
+    """``start_websocket(server, authorize=websocket_guard(...))``: the same rules for the WebSocket cable.
+
+    A WebSocket's one HTTP request is its upgrade; once accepted, the socket stays open, so the token is
+    checked there (its audience is the ``ws://`` URL). The same port answers the metadata's plain GETs.
+    Each answer is (status, headers, body); None lets the request go on.
+    """
+    guards: dict[str, BearerGuard] = {}
+
+    def authorize(url: str, path: str, headers: Mapping[str, str],
+                  query: bytes) -> tuple[int, dict[str, str], str] | None:
+        guard = guards.setdefault(url, BearerGuard(ProtectedResource(url, issuer, keys, list(scopes))))
+        if path in guard.resource.metadata_paths():
+            return 200, {"Content-Type": "application/json"}, json.dumps(guard.resource.metadata())
+        if path != guard.resource.path:
+            return None  # not ours: the endpoint answers (404)
+        try:
+            guard.check_token(HttpRequest("GET", path, dict(headers)), query)
+        except AuthRefusal as refusal:
+            return refusal.status, refusal.headers, f"{refusal}\n"
+        return None
+
+    return authorize

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -134,10 +134,15 @@ def describe_close(exc: SocketClosed) -> str:
 
 # -- the HTTP upgrade, checked before any session exists ---------------------------------------------
 Guard = Callable[[ServerConnection, Request], "HttpResponse | None"]
+#: ``authorize(url, path, headers, query)``: None to let the request go on, or the answer to send instead:
+#: (status, headers, body). Lesson 10's ``minimcp.auth.websocket_guard`` checks a bearer token, and answers
+#: the metadata's plain GETs.
+Authorize = Callable[[str, str, Mapping[str, str], bytes], "tuple[int, dict[str, str], str] | None"]
 
 
 # --8<-- [start:guard]
-def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_hosts: Iterable[str] = ()) -> Guard:
+def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_hosts: Iterable[str] = (),
+                    authorize: Authorize | None = None) -> Guard:
     """websockets' ``process_request`` hook: refuse an upgrade before any session exists.
 
     It runs on the HTTP request of the handshake. Returning a response refuses the upgrade with it;
@@ -163,12 +168,32 @@ def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_host
             return connection.respond(421, f"Misdirected Request: host {refused!r} is not served here\n")
         if origin is not None and not origin_allowed(origin, allowed):
             return connection.respond(403, f"Forbidden: origin {origin!r} is not allowed\n")
+        if authorize is not None:  # lesson 10: a token, checked once, on the upgrade (and the metadata)
+            answer = check_authorization(authorize, connection, request, path)
+            if answer is not None:
+                return answer
         if urlsplit(request.path).path != path:
             return connection.respond(404, f"Not Found: the MCP endpoint is {path}\n")
         return None
 
     return check
 # --8<-- [end:guard]
+
+
+def check_authorization(authorize: Authorize, connection: ServerConnection, request: Request,
+                        path: str) -> HttpResponse | None:
+    host, port = connection.local_address[:2]
+    url = f"ws://{f'[{host}]' if ':' in host else host}:{port}{path}"
+    headers = {name.lower(): value for name, value in request.headers.raw_items()}
+    target = urlsplit(request.path)
+    refused = authorize(url, target.path, headers, target.query.encode())
+    if refused is None:
+        return None
+    status, extra, body = refused
+    response = connection.respond(status, body)
+    for name, value in extra.items():
+        response.headers[name] = value
+    return response
 
 
 # -- the server --------------------------------------------------------------------------------------
@@ -200,7 +225,8 @@ class WebSocketServer:
 async def start_websocket(server: Servable, host: str = "127.0.0.1", port: int = 0, path: str = DEFAULT_PATH,
                           allowed_origins: Iterable[str] = (), *, allowed_hosts: Iterable[str] = (),
                           max_size: int = MAX_MESSAGE, ping_interval: float | None = 20.0,
-                          ping_timeout: float | None = 20.0, **options: Any) -> WebSocketServer:
+                          ping_timeout: float | None = 20.0, authorize: Authorize | None = None,
+                          **options: Any) -> WebSocketServer:
     """Serve ``server`` at ``ws://host:port/path`` (port 0: any free port) and return at once.
 
     Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The ``Host``
@@ -216,7 +242,7 @@ async def start_websocket(server: Servable, host: str = "127.0.0.1", port: int =
     options.setdefault("server_header", PRODUCT)
     listening = await serve(
         one_session, host, port,
-        process_request=handshake_guard(path, allowed_origins, allowed_hosts),
+        process_request=handshake_guard(path, allowed_origins, allowed_hosts, authorize),
         subprotocols=[SUBPROTOCOL],  # websockets refuses (HTTP 400) a client that offers no "mcp"
         max_size=max_size,  # a bigger message closes the connection with 1009
         ping_interval=ping_interval, ping_timeout=ping_timeout,  # keepalive; None turns it off
