@@ -7,6 +7,7 @@ its exact status and error; then minimcp's client gets in to a protected course 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sys
 from collections.abc import AsyncIterator
@@ -16,6 +17,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx2
 import pytest
 import pytest_asyncio
+import uvicorn
 from http_support import running
 
 from minimcp.auth import OAuth, protect
@@ -199,3 +201,40 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
     finally:
         process.terminate()
         await asyncio.wait_for(process.wait(), 30)
+
+
+@pytest.mark.parametrize(("document", "works"), [
+    (lambda url: {"client_id": url, "client_name": "doc-client", "redirect_uris": [REDIRECT]}, True),
+    (lambda url: {"client_id": url + "-other", "redirect_uris": [REDIRECT]}, False),  # names another client
+    (lambda url: {"client_id": url, "redirect_uris": ["http://evil.example/callback"]}, False),  # not loopback/https
+])
+async def test_a_client_id_metadata_document_identifies_a_client(server: RunningAuthorizationServer,
+                                                                 document: Any, works: bool) -> None:
+    """A client_id that is a URL is fetched: it must name itself exactly, and list the redirect URI."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/client.json"
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            body = json.dumps(document(url)).encode()
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": body})
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    documents_server = uvicorn.Server(config)
+    serving = asyncio.ensure_future(documents_server.serve())
+    try:
+        while not documents_server.started:
+            await asyncio.sleep(0.02)
+        flow = Flow(server.issuer)
+        flow.client_id = url
+        response = await flow.authorize()
+        if works:
+            assert response.status_code == 302 and "code" in landed(response)
+            assert (await flow.exchange(landed(response)["code"])).status_code == 200
+        else:
+            assert (response.status_code, response.json()["error"]) == (400, "invalid_client")
+    finally:
+        documents_server.should_exit = True
+        await asyncio.wait_for(serving, 10)

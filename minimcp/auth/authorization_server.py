@@ -103,7 +103,9 @@ class AuthorizationServer:
         if document.get("client_id") != client_id or not isinstance(uris, list) \
                 or not all(isinstance(uri, str) and allowed_redirect(uri) for uri in uris):
             return None  # the document must name itself exactly, and its redirect URIs
-        return Client(client_id, uris, None, str(document.get("client_name", "")))
+        client = Client(client_id, uris, None, str(document.get("client_name", "")))
+        self.grants.clients[client_id] = client  # kept, so that its token request is recognised (a cache)
+        return client
 
 
 async def resolve(value: Awaitable[bool] | bool) -> bool:
