@@ -138,11 +138,7 @@ def run_server_side(suite: list[str], scenario: str | None, results: str) -> sub
         command += ["--scenario", scenario] if scenario else ["--suite", "all"]
         return run_suite(command)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 def run_client_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
@@ -187,11 +183,15 @@ def run_authorization_side(suite: list[str], scenario: str | None, results: str)
         returncode = suite_process.wait(timeout=600)
         return subprocess.CompletedProcess(command, returncode, "".join(output), "")
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 def run_suite(command: list[str]) -> subprocess.CompletedProcess[str]:
