@@ -77,7 +77,7 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
         from minimcp.transports.event_store import MemoryEventStore
         from minimcp.transports.http.server import start_http
         if options.auth is not None:  # lesson 10: the course authorization server beside it, and a guard
-            authorization = await start_authorization_server(port=options.auth)
+            authorization = await start_authorization_server(port=options.auth, page=options.auth_consent == "page")
             print(f"authorization server: {authorization.issuer}", file=sys.stderr, flush=True)
         guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"]) \
             if authorization is not None else None
@@ -116,9 +116,9 @@ async def serve_until_stopped(running: Listening) -> None:
         serving.result()  # the server stopped by itself: say why, if it failed
 
 
-async def serve_authorization(port: int, clients: list[str]) -> None:
+async def serve_authorization(port: int, clients: list[str], page: bool) -> None:
     """The course authorization server until interrupted, with the clients given pre-registered."""
-    running = await start_authorization_server(port=port)
+    running = await start_authorization_server(port=port, page=page)
     for client in clients:
         client_id, _, redirect_uri = client.partition("=")
         running.grants.clients[client_id] = Client(client_id, [redirect_uri])
@@ -164,6 +164,8 @@ def parser() -> argparse.ArgumentParser:
     serving.add_argument("--auth", type=int, nargs="?", const=9000, metavar="PORT",
                          help="http only: require OAuth tokens (scope mcp) from the course authorization server, "
                               "started on 127.0.0.1:PORT (default 9000) (lesson 10)")
+    serving.add_argument("--auth-consent", choices=["page", "auto"], default="page",
+                         help="with --auth: a person consents on a page, or every request is granted (scripts)")
     serving.add_argument("--log-level", default="WARNING",
                          help="logging level, written to stderr (default %(default)s)")
     add_limits(serving)
@@ -176,6 +178,8 @@ def parser() -> argparse.ArgumentParser:
     authorizing.add_argument("--port", type=int, default=9000, help="on 127.0.0.1 (default %(default)s)")
     authorizing.add_argument("--client", action="append", default=[], metavar="ID=REDIRECT_URI",
                              help="pre-register a public client (repeatable)")
+    authorizing.add_argument("--consent", choices=["page", "auto"], default="page",
+                             help="a person consents on a page, or every request is granted (scripts)")
     conformance = commands.add_parser("conformance-client",
                                       help="minimcp's client, driven by the official conformance suite")
     conformance.add_argument("url", help="the test server's URL (the suite appends it)")
@@ -202,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "echo":
             asyncio.run(serve_echo(args.framing))
         elif args.command == "auth-server":
-            asyncio.run(serve_authorization(args.port, args.client))
+            asyncio.run(serve_authorization(args.port, args.client, args.consent == "page"))
         elif args.command == "conformance-client":
             return conformance_client.run(args.url, args.scenario)
         else:

@@ -22,6 +22,7 @@ from http_support import running
 
 from minimcp.auth import OAuth, protect
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
+from minimcp.auth.client import in_the_browser
 from minimcp.auth.discovery import pkce_pair
 from minimcp.auth.tokens import TokenVerifier
 from minimcp.client import http_client
@@ -184,7 +185,7 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
     port, auth_port = free_port(), free_port()
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port), "--auth", str(auth_port),
-        stderr=asyncio.subprocess.PIPE)
+        "--auth-consent", "auto", stderr=asyncio.subprocess.PIPE)
     try:
         assert process.stderr is not None
         lines = [(await asyncio.wait_for(process.stderr.readline(), 30)).decode().strip() for _ in range(2)]
@@ -238,3 +239,70 @@ async def test_a_client_id_metadata_document_identifies_a_client(server: Running
     finally:
         documents_server.should_exit = True
         await asyncio.wait_for(serving, 10)
+
+
+# -- a person with a browser: the consent page, and the client's loopback listener ---------------------------
+async def test_a_person_consents_on_a_page_and_the_browser_comes_back_to_the_loopback_listener() -> None:
+    authorization = await start_authorization_server(page=True)
+    redirect = f"http://127.0.0.1:{free_port()}/callback"
+    seen: list[str] = []
+
+    async def person(url: str) -> None:
+        """The browser: the page, the Allow button, then the redirect to the client's listener."""
+        async with httpx2.AsyncClient(follow_redirects=False, timeout=10) as browser:
+            page = (await browser.get(url)).text
+            seen.append(page.split("<h1>")[1].split("</h1>")[0])
+            nonce = page.split("name=nonce value=")[1].split(">")[0]
+            decided = await browser.post(f"{authorization.issuer}/authorize", data={"nonce": nonce,
+                                                                                  "decision": "allow"})
+            back = await browser.get(decided.headers["location"])
+            seen.append(back.text.strip())
+            again = await browser.post(f"{authorization.issuer}/authorize", data={"nonce": nonce,
+                                                                                "decision": "allow"})
+            seen.append(again.json()["error_description"])
+
+    def open_url(url: str) -> bool:
+        asyncio.get_running_loop().create_task(person(url))
+        return True
+
+    try:
+        guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"])
+        async with running(build_server(step_delay=0.001), around=guard) as http:
+            oauth = OAuth(http.url, redirect_uri=redirect, client_name="course-app",
+                          authorize=in_the_browser(redirect, open_url=open_url, timeout=10))
+            try:
+                async with http_client(http.url, auth=oauth) as client:
+                    assert (await client.list_tools())[0]["name"] == "read_events"
+            finally:
+                await oauth.aclose()
+        for _ in range(100):
+            if len(seen) == 3:
+                break
+            await asyncio.sleep(0.02)
+        assert seen == ["Allow course-app?", "Done: you can close this page and go back to the application.",
+                        "this consent page is unknown or was already answered"]
+    finally:
+        await authorization.close()
+
+
+async def test_the_person_denies_on_the_page() -> None:
+    authorization = await start_authorization_server(page=True)
+    try:
+        flow = Flow(authorization.issuer)
+        await flow.register()
+        page = (await flow.authorize()).text
+        nonce = page.split("name=nonce value=")[1].split(">")[0]
+        denied = await flow.http.post(f"{authorization.issuer}/authorize", data={"nonce": nonce, "decision": "deny"})
+        assert landed(denied)["error"] == "access_denied"
+    finally:
+        await authorization.close()
+
+
+async def test_a_browser_based_client_may_call_the_endpoints_cors(server: RunningAuthorizationServer) -> None:
+    client = httpx2.AsyncClient()
+    preflight = await client.options(f"{server.issuer}/token", headers={"origin": "http://localhost:6274",
+                                                                       "access-control-request-method": "POST"})
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    metadata = await client.get(f"{server.issuer}/.well-known/oauth-authorization-server")
+    assert metadata.headers["access-control-allow-origin"] == "*"

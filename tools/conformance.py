@@ -158,11 +158,11 @@ def run_client_side(suite: list[str], scenario: str | None, results: str) -> sub
 def run_authorization_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
     """Serve the course authorization server with a pre-registered client, and run the suite's authorization
     scenarios against it. The suite prints the authorization URL for a person to open in a browser; this
-    opens it instead (the course server's scripted person consents), which lands on the suite's callback."""
+    opens it instead (``--consent auto``: the course server's scripted person), landing on the suite's callback."""
     port, callback = free_port(), free_port()
     issuer = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "minimcp", "auth-server", "--port", str(port), "--client",
-                               f"conformance=http://127.0.0.1:{callback}/callback"], cwd=ROOT)
+    server = subprocess.Popen([sys.executable, "-m", "minimcp", "auth-server", "--port", str(port), "--consent",
+                               "auto", "--client", f"conformance=http://127.0.0.1:{callback}/callback"], cwd=ROOT)
     try:
         wait_until_serving(f"{issuer}/.well-known/oauth-authorization-server", server)
         command = [*suite, "authorization", "--url", issuer, "--client-id", "conformance", "--port", str(callback),

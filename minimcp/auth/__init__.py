@@ -13,10 +13,10 @@ nothing of JSON-RPC sessions: authorization happens at the transport level, befo
 """
 
 from minimcp.auth.bearer import MalformedAuthorization, bearer_token, challenge
-from minimcp.auth.client import AuthorizationFailed, OAuth
+from minimcp.auth.client import AuthorizationFailed, OAuth, follow_without_a_browser, in_the_browser
 from minimcp.auth.resource import ProtectedEndpoint, ProtectedResource, protect, websocket_guard
 from minimcp.auth.tokens import InvalidToken, TokenVerifier, scopes_of
 
 __all__ = ["AuthorizationFailed", "InvalidToken", "MalformedAuthorization", "OAuth", "ProtectedEndpoint",
-           "ProtectedResource", "TokenVerifier", "bearer_token", "challenge", "protect", "scopes_of",
-           "websocket_guard"]
+           "ProtectedResource", "TokenVerifier", "bearer_token", "challenge", "follow_without_a_browser",
+           "in_the_browser", "protect", "scopes_of", "websocket_guard"]

@@ -4,8 +4,9 @@ The decisions are :mod:`minimcp.auth.grants`'; this module is the HTTP around th
 on uvicorn like lesson 08's endpoint:
 
 * ``GET /.well-known/oauth-authorization-server``: its metadata (RFC 8414);
-* ``GET /authorize``: the browser arrives here; the person consents (``consent(client, scope)``, a page
-  in a real server, a scripted person in a notebook); the browser is sent back to the client with a code;
+* ``GET /authorize``: the browser arrives here; the person consents (with ``page=True``, on a page with
+  two buttons, posted back to ``POST /authorize``; else ``consent(client, scope)``, a scripted person);
+  the browser is sent back to the client with a code;
 * ``POST /token``: codes and refresh tokens for tokens; ``Cache-Control: no-store``;
 * ``POST /register``: dynamic client registration (RFC 7591);
 * ``GET /jwks.json``: the public key its tokens are signed with.
@@ -19,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
+import secrets
 import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,14 +36,21 @@ from minimcp.transports.http.asgi import HttpRequest, Receive, Scope, Send, read
 #: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
 Consent = Callable[[Client, str], Awaitable[bool] | bool]
 NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
+#: A browser-based client (the MCP Inspector) calls these endpoints from a page of another origin: they carry
+#: no cookie and no ambient credential, so any origin may read their answers (the consent page is not one).
+CORS = {"access-control-allow-origin": "*"}
+CORS_PREFLIGHT = {**CORS, "access-control-allow-methods": "GET, POST, OPTIONS",
+                  "access-control-allow-headers": "content-type, authorization, mcp-protocol-version"}
 
 
 class AuthorizationServer:
     """The ASGI application of the course authorization server."""
 
-    def __init__(self, grants: Grants, consent: Consent | None = None) -> None:
+    def __init__(self, grants: Grants, consent: Consent | None = None, *, page: bool = False) -> None:
         self.grants = grants
-        self.consent = consent
+        self.consent = consent  # a scripted person (None: one who always agrees) ...
+        self.page = page  # ... or a real one, on a page with two buttons
+        self.pending: dict[str, dict[str, str]] = {}  # a page's nonce → the request it shows
 
     def metadata(self) -> dict[str, Any]:
         issuer = self.grants.issuer
@@ -57,13 +67,21 @@ class AuthorizationServer:
         request = HttpRequest.from_scope(scope)
         route = (request.method, request.path)
         try:
-            if route == ("GET", "/.well-known/oauth-authorization-server"):
+            if request.method == "OPTIONS":  # a browser-based client's preflight (CORS): yes, from anywhere
+                await send_response(send, 204, headers=CORS_PREFLIGHT)
+            elif route == ("GET", "/.well-known/oauth-authorization-server"):
                 await send_json(send, 200, self.metadata())
             elif route == ("GET", "/jwks.json"):
                 await send_json(send, 200, self.grants.jwks())
             elif route == ("GET", "/authorize"):
                 query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-                await send_response(send, 302, headers={"location": await self.authorize(query)})
+                if self.page:
+                    await send_response(send, 200, (await self.consent_page(query)).encode(), "text/html")
+                else:
+                    await send_response(send, 302, headers={"location": await self.authorize(query)})
+            elif route == ("POST", "/authorize"):  # the person pressed a button on the consent page
+                form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
+                await send_response(send, 302, headers={"location": await self.decide(form)})
             elif route == ("POST", "/token"):
                 form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
                 client = self.grants.authenticate(form, request.headers.get("authorization"))
@@ -89,6 +107,33 @@ class AuthorizationServer:
         consented = self.consent is None or await resolve(self.consent(client, query.get("scope", "")))
         return self.grants.authorize(query, client, consented)
 
+    # --8<-- [start:consent_page]
+    async def consent_page(self, query: dict[str, str]) -> str:
+        """The page a person sees: who asks, for what, and two buttons. Only a nonce travels in the form:
+        the request it stands for stays here, so a page elsewhere cannot post a decision of its own."""
+        client = await self.client(query.get("client_id", ""))
+        self.grants.redirect_uri(query, client)  # a bad client or redirect URI: a 400, not a page
+        assert client is not None
+        nonce = secrets.token_urlsafe(16)
+        self.pending[nonce] = query
+        who = html.escape(client.name or client.client_id)
+        what = html.escape(query.get("scope") or "(no particular scope)")
+        where = html.escape(query.get("resource", "(any resource)"))
+        return (f"<!doctype html><title>Allow {who}?</title><h1>Allow {who}?</h1>"
+                f"<p>{who} asks to act as <b>{self.grants.subject}</b> on <code>{where}</code>, "
+                f"with the scope <code>{what}</code>.</p><form method=post action=/authorize>"
+                f"<input type=hidden name=nonce value={nonce}>"
+                "<button name=decision value=allow>Allow</button> <button name=decision value=deny>Deny</button>"
+                "</form>")
+
+    async def decide(self, form: dict[str, str]) -> str:
+        query = self.pending.pop(form.get("nonce", ""), None)
+        if query is None:
+            raise OAuthError("invalid_request", "this consent page is unknown or was already answered")
+        client = await self.client(query.get("client_id", ""))
+        return self.grants.authorize(query, client, consented=form.get("decision") == "allow")
+    # --8<-- [end:consent_page]
+
     async def client(self, client_id: str) -> Client | None:
         """A registered client, or one described by its Client ID Metadata Document."""
         known = self.grants.clients.get(client_id)
@@ -113,7 +158,7 @@ async def resolve(value: Awaitable[bool] | bool) -> bool:
 
 
 async def send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-    await send_response(send, status, json.dumps(body).encode(), "application/json", headers)
+    await send_response(send, status, json.dumps(body).encode(), "application/json", {**CORS, **(headers or {})})
 
 
 class RunningAuthorizationServer:
@@ -128,14 +173,14 @@ class RunningAuthorizationServer:
         await asyncio.wait_for(asyncio.shield(self._task), 10)
 
 
-async def start_authorization_server(host: str = "127.0.0.1", port: int = 0,
-                                     consent: Consent | None = None) -> RunningAuthorizationServer:
+async def start_authorization_server(host: str = "127.0.0.1", port: int = 0, consent: Consent | None = None,
+                                     page: bool = False) -> RunningAuthorizationServer:
     """Serve a fresh course authorization server (port 0: any free port) and return once it listens."""
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind((host, port))
-    app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent)
+    app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent, page=page)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
     task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))

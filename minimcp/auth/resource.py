@@ -154,7 +154,11 @@ class ProtectedEndpoint(BearerGuard):
             await self.app(scope, receive, send)
             return
         request = HttpRequest.from_scope(scope)
-        if request.path in self.resource.metadata_paths():
+        if request.path in self.resource.metadata_paths():  # public, and readable from a browser page (CORS)
+            if request.method == "OPTIONS":
+                await send_response(send, 204, headers={"access-control-allow-origin": "*",
+                                                        "access-control-allow-headers": "mcp-protocol-version"})
+                return
             body = json.dumps(self.resource.metadata()).encode()
             await send_response(send, 200, body, "application/json", {"access-control-allow-origin": "*"})
             return
