@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +18,21 @@ from minimcp.server import Server
 
 TIMEOUT = 5
 Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now (for a server a test starts as a process)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def until(condition: Callable[[], bool], timeout: float = 4.0) -> None:
+    """Wait, a bounded while, until ``condition()`` holds (something travels, then a task reacts)."""
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
 
 
 @asynccontextmanager

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -17,8 +16,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx2
 import pytest
 import pytest_asyncio
-import uvicorn
 from http_support import running
+from support import free_port, until
 
 from minimcp.auth import OAuth, protect
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
@@ -27,14 +26,9 @@ from minimcp.auth.discovery import pkce_pair
 from minimcp.auth.tokens import TokenVerifier
 from minimcp.client import http_client
 from minimcp.examples.course import build_server
+from minimcp.transports.http.server import bind, launch, started
 
 REDIRECT = "http://127.0.0.1:33418/callback"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 RESOURCE = "http://127.0.0.1:8000/mcp"
 
 
@@ -222,12 +216,9 @@ async def test_a_client_id_metadata_document_identifies_a_client(server: Running
                         "headers": [(b"content-type", b"application/json")]})
             await send({"type": "http.response.body", "body": body})
 
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    documents_server = uvicorn.Server(config)
-    serving = asyncio.ensure_future(documents_server.serve())
+    documents_server, serving = launch(app, bind("127.0.0.1", port), lifespan="off")
     try:
-        while not documents_server.started:
-            await asyncio.sleep(0.02)
+        await started(documents_server, serving)
         flow = Flow(server.issuer)
         flow.client_id = url
         response = await flow.authorize()
@@ -275,10 +266,7 @@ async def test_a_person_consents_on_a_page_and_the_browser_comes_back_to_the_loo
                     assert (await client.list_tools())[0]["name"] == "read_events"
             finally:
                 await oauth.aclose()
-        for _ in range(100):
-            if len(seen) == 3:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: len(seen) == 3)
         assert seen == ["Allow course-app?", "Done: you can close this page and go back to the application.",
                         "this consent page is unknown or was already answered"]
     finally:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from http_support import raw_session, running
-from support import TIMEOUT
+from support import TIMEOUT, until
 
 from minimcp.client import http_client
 from minimcp.rpc import TracingTransport, memory_pair
@@ -42,14 +42,6 @@ async def session_with(server: Server, **client: Any) -> AsyncIterator[tuple[Cli
     finally:
         await session.close()
         await asyncio.wait_for(serving, TIMEOUT)
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait, a bounded while, until ``condition()`` holds (something travels, then a task reacts)."""
-    for _ in range(100):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
 
 
 def sent(trace: Trace, method: str) -> list[dict[str, Any]]:

@@ -12,7 +12,6 @@ Only the tests import ``mcp``.
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,6 +20,7 @@ from typing import Any
 
 import pytest
 from http_support import running
+from support import free_port, until
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
@@ -38,11 +38,6 @@ TIMEOUT = 30.0
 MODEL_ANSWER = {"role": "assistant", "content": {"type": "text", "text": "Paris."}, "model": "rules",
                 "stopReason": "endTurn"}
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @asynccontextmanager
@@ -110,10 +105,7 @@ async def test_minimcp_gives_up_and_the_sdk_tool_is_cancelled(tmp_path: Path) ->
     async with sdk_asking("stdio") as client:
         with pytest.raises(TimeoutError):
             await client.call_tool("wait_for_cancel", {"record": str(record)}, timeout=0.5)
-        for _ in range(200):  # the notice travels, then the SDK cancels its handler
-            if record.exists():
-                break
-            await asyncio.sleep(0.02)
+        await until(record.exists)  # the notice travels, then the SDK cancels its handler
         assert record.read_text() == "cancelled"
         await client.ping()
 
@@ -194,9 +186,6 @@ async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
         async with SdkClient(http.url, mode="legacy") as client:
             with pytest.raises(MCPError, match="Request 'tools/call' timed out"):
                 await client.call_tool("wait_forever", {}, read_timeout_seconds=0.5)
-            for _ in range(200):
-                if events:
-                    break
-                await asyncio.sleep(0.02)
+            await until(lambda: bool(events))
             assert events == ["cancelled"]
             assert (await client.list_tools()).tools[0].name == "wait_forever"  # the session goes on

@@ -12,12 +12,10 @@ Only the tests import ``mcp``.
 from __future__ import annotations
 
 import asyncio
-import socket
 from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
-import uvicorn
 from http_support import running
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
@@ -34,6 +32,7 @@ from minimcp.auth import InvalidToken, OAuth, TokenVerifier, protect  # noqa: E4
 from minimcp.auth.authorization_server import start_authorization_server  # noqa: E402
 from minimcp.client import http_client  # noqa: E402
 from minimcp.examples.course import build_server  # noqa: E402
+from minimcp.transports.http.server import bind, launch, started  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:33419/callback"
 
@@ -105,8 +104,7 @@ class CourseTokens:
 
 async def test_minimcp_gets_in_to_an_sdk_server_protected_by_the_sdks_own_auth() -> None:
     authorization = await start_authorization_server()
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
+    sock = bind("127.0.0.1", 0)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
     sdk = MCPServer("sdk-protected", token_verifier=CourseTokens(TokenVerifier(
         authorization.issuer, url, authorization.grants.public_keys())), auth=AuthSettings(
@@ -118,12 +116,10 @@ async def test_minimcp_gets_in_to_an_sdk_server_protected_by_the_sdks_own_auth()
         """Say hello."""
         return "hello from the SDK"
 
-    uvicorn_server = uvicorn.Server(uvicorn.Config(sdk.streamable_http_app(), log_level="warning"))
-    serving = asyncio.ensure_future(uvicorn_server.serve(sockets=[sock]))
+    uvicorn_server, serving = launch(sdk.streamable_http_app(), sock)
     oauth = OAuth(url, redirect_uri=REDIRECT)
     try:
-        while not uvicorn_server.started:
-            await asyncio.sleep(0.02)
+        await started(uvicorn_server, serving)
         async with http_client(url, auth=oauth) as client:
             result = await client.call_tool("whoami", timeout=30)
         assert result["content"][0]["text"] == "hello from the SDK"

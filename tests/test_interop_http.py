@@ -9,12 +9,12 @@ SSE connection half-way. Only the tests import ``mcp``.
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from typing import Any
 
 import pytest
 from http_support import running
+from support import free_port
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
@@ -83,11 +83,6 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
         await asyncio.sleep(0.1)
         assert http.app.sessions == {}  # the SDK's client sent DELETE when it closed
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 async def test_minimcp_client_runs_the_sdk_server_over_http_and_resumes_its_stream(repo_root) -> None:

@@ -19,6 +19,7 @@ import httpx2
 import pytest
 import pytest_asyncio
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events, running
+from support import free_port
 
 from minimcp.examples.course import build_server
 from minimcp.transports.event_store import UnknownEventId
@@ -27,11 +28,6 @@ from minimcp.transports.redis_store import RedisEventStore, StoreUnavailable
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
                                 reason="needs redis-server (CI installs it: apt-get install redis-server)")
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -19,11 +19,9 @@ URIs (loopback http is accepted too, for this machine).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import json
 import secrets
-import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -32,6 +30,7 @@ import httpx2
 
 from minimcp.auth.grants import Client, Grants, OAuthError, allowed_redirect
 from minimcp.transports.http.asgi import HttpRequest, Receive, Scope, Send, read_body, send_response
+from minimcp.transports.http.server import bind, launch, started
 
 #: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
 Consent = Callable[[Client, str], Awaitable[bool] | bool]
@@ -176,16 +175,8 @@ class RunningAuthorizationServer:
 async def start_authorization_server(host: str = "127.0.0.1", port: int = 0, consent: Consent | None = None,
                                      page: bool = False) -> RunningAuthorizationServer:
     """Serve a fresh course authorization server (port 0: any free port) and return once it listens."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.bind((host, port))
+    sock = bind(host, port)
     app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent, page=page)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
-    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
+    server, task = launch(app, sock, lifespan="off")  # lesson 08's way of running an ASGI app
+    await started(server, task)
     return RunningAuthorizationServer(app, server, task)

@@ -32,7 +32,6 @@ class HttpServer:
     def __init__(self, app: StreamableHTTP, sock: socket.socket, host: str, *,
                  header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
                  around: Around | None = None) -> None:
-        import uvicorn
 
         self.app = app
         self.port = sock.getsockname()[1]
@@ -44,22 +43,12 @@ class HttpServer:
         # Two limits uvicorn keeps for us: a connection beyond `max_connections` gets 503 at once (kept
         # below the usual 1,024 open files, so the process never runs out), and a request whose head
         # takes longer than `header_timeout` is dropped (a slow client holding a connection hostage).
-        config = uvicorn.Config(served, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
-                                http=with_header_timeout(header_timeout), limit_concurrency=max_connections)
-        self._uvicorn = uvicorn.Server(config)
-        # The event loop is the caller's, and so is Ctrl+C: uvicorn must not take the signal handlers.
-        self._uvicorn.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
-        self._task = asyncio.get_running_loop().create_task(self._uvicorn.serve(sockets=[sock]))
+        self._uvicorn, self._task = launch(served, sock, lifespan="on", timeout_graceful_shutdown=2,
+                                           http=with_header_timeout(header_timeout),
+                                           limit_concurrency=max_connections)
 
     async def wait_started(self, timeout: float = 10.0) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self._uvicorn.started:
-            if self._task.done():
-                self._task.result()  # it failed to start: raise why
-            if loop.time() > deadline:
-                raise TimeoutError("the HTTP server did not start")
-            await asyncio.sleep(0.01)
+        await started(self._uvicorn, self._task, timeout)
 
     async def close(self) -> None:
         await self.app.close()  # end the sessions first, so no open stream holds the shutdown up
@@ -78,12 +67,7 @@ async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, 
     ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…);
     ``around(url, app)``, if given, returns the application actually served (a guard around the endpoint).
     """
-    # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
-    # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
-                         socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    sock = bind(host, port)
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
     running = HttpServer(StreamableHTTP(server, **options), sock, host, header_timeout=header_timeout,
@@ -91,3 +75,36 @@ async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, 
     await running.wait_started()
     return running
 # --8<-- [end:serve]
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-to-be TCP socket on ``host:port`` (port 0: any free port)."""
+    # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
+    # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                         socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def launch(app: Any, sock: socket.socket, **config: Any) -> tuple[Any, asyncio.Task[None]]:
+    """uvicorn serving ``app`` on ``sock`` in this event loop: the uvicorn server, and its task."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", **config))
+    # The event loop is the caller's, and so is Ctrl+C: uvicorn must not take the signal handlers.
+    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
+    return server, asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+
+
+async def started(server: Any, task: asyncio.Task[None], timeout: float = 10.0) -> None:
+    """Until uvicorn listens; its error if it failed to start; TimeoutError after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not server.started:
+        if task.done():
+            task.result()  # it failed to start: raise why
+        if loop.time() > deadline:
+            raise TimeoutError("the HTTP server did not start")
+        await asyncio.sleep(0.01)
