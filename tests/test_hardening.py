@@ -40,7 +40,7 @@ async def test_a_subscribed_session_is_freed_when_its_client_leaves() -> None:
     await asyncio.sleep(0)
     gc.collect()
     assert gone() is None, "the session outlived its client"
-    assert server.resources._subscriptions == {}
+    assert server.sessions == set()  # its subscriptions lived in it, and went with it
 
 
 # -- 2. the event store is bounded in bytes; streams a session drops are forgotten ---------------

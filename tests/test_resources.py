@@ -337,10 +337,11 @@ async def test_a_session_that_left_is_forgotten() -> None:
         await gone.request("resources/subscribe", {"uri": "courses://all"}, TIMEOUT)
     async with connected(server, notes) as here:
         await here.request("resources/subscribe", {"uri": "courses://all"}, TIMEOUT)
-        assert len(server.resources._subscriptions) == 1  # the first session was dropped when it left
+        # The first session was dropped when it left: only the second is left to tell.
+        assert [session.subscriptions for session in server.sessions] == [{"courses://all"}]
         await server.resource_updated("courses://all")
         assert await next_note(notes) == ("notifications/resources/updated", {"uri": "courses://all"})
-    assert server.resources._subscriptions == {}  # and so was the second
+    assert server.sessions == set()  # and so was the second, with its subscriptions
 
 
 async def test_adding_a_resource_tells_live_sessions() -> None:

@@ -38,7 +38,7 @@ from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue
 from minimcp.server.roots import RootsCache, inside_roots
 from minimcp.server.uri_templates import compile_template, match_template
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import RequestContext
 
 log = logging.getLogger("minimcp.resources")
 
@@ -92,13 +92,11 @@ class ResourceRegistry(Catalogue[Resource]):
         self._templates: dict[str, ResourceTemplate] = {}
         self._directories: list[Directory] = []
         self._roots: RootsCache | None = None  # the clients' roots, once a folder honours them
-        self._subscriptions: dict[ServerSession, set[str]] = {}  # who wants to hear about which URIs
         methods = {"resources/list": self.list_resources, "resources/templates/list": self.list_templates,
                    "resources/read": self.read_resource, "resources/subscribe": self.subscribe,
                    "resources/unsubscribe": self.unsubscribe}
         # The catalogue holds the fixed resources, by URI; templates and folders are kept beside it.
         super().__init__(server, "resources", methods, {"subscribe": True, "listChanged": True})
-        server.at_session_end(self._forget_session)
     # --8<-- [end:registry]
 
     # -- registering ------------------------------------------------------------------------------
@@ -209,23 +207,19 @@ class ResourceRegistry(Catalogue[Resource]):
         uri = _uri_param(context)
         if not await self.exists(uri, context):
             raise not_found(uri)
-        self._subscriptions.setdefault(context.session, set()).add(uri)
+        context.session.subscriptions.add(uri)  # kept with the session: lesson 11 saves it with the rest
         return {}
 
     async def unsubscribe(self, context: RequestContext) -> dict[str, Any]:
         uri = _uri_param(context)
-        self._subscriptions.get(context.session, set()).discard(uri)
+        context.session.subscriptions.discard(uri)
         return {}
-
-    def _forget_session(self, session: ServerSession) -> None:
-        """A client left: its subscriptions go with it (else they would keep its session alive)."""
-        self._subscriptions.pop(session, None)
 
     async def updated(self, uri: str) -> None:
         """Tell every session subscribed to ``uri`` that it changed (and nobody else)."""
         # A change of the resource belongs to no request, whoever's request caused it.
-        for session, uris in list(self._subscriptions.items()):
-            if uri in uris:
+        for session in list(self.server.sessions):  # a session that ended has left this set
+            if uri in session.subscriptions:
                 try:
                     await session.notify("notifications/resources/updated", {"uri": uri})
                 except Exception as error:  # one broken cable must not stop the others' notices

@@ -18,10 +18,11 @@ from typing import Any, Protocol, runtime_checkable
 
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import Notification, Request, RequestId, method_not_found
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, Notification, Request, RequestId, RpcError, method_not_found
 from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
 from minimcp.session.lifecycle import Lifecycle
 from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter
+from minimcp.session.saved import STATE_KEYS, KeepsSessionState
 
 
 @runtime_checkable
@@ -122,10 +123,17 @@ class ServerSession:
         #: The least severe log level this session's client wants to hear, chosen with
         #: ``logging/setLevel`` (see :mod:`minimcp.server.logs`); None until the client chooses.
         self.log_level: str | None = None
+        self.subscriptions: set[str] = set()  # the resource URIs this client wants to hear about (lesson 05)
         self.connection = Connection(transport, self._on_request, self._on_notification)
         tell_peer_on_abandon(self.connection)  # a request to the client that times out is cancelled
         self._initialize_id: RequestId | None = None  # the client may not cancel its initialize
         self.progress = ProgressRouter()  # tokens of our requests to the client (RequestContext.send_request)
+        # A cable shared by several processes (lesson 11) keeps the session's state where they all see it.
+        self._keeper = transport if isinstance(transport, KeepsSessionState) else None
+        restored = self._keeper.restored_state() if self._keeper is not None else None
+        if restored is not None:
+            self.restore(restored)
+        self._kept = self.saved_state()
 
     @property
     def state(self) -> str:
@@ -137,6 +145,12 @@ class ServerSession:
         await self.connection.run()
 
     async def _on_request(self, request: Request) -> Any:
+        try:
+            return await self._dispatch(request)
+        finally:  # saved before the client hears the answer: whoever takes the session over knows it
+            await self._keep_state()
+
+    async def _dispatch(self, request: Request) -> Any:
         method = request.method
         if method == "initialize":
             self._initialize_id = request.id
@@ -170,6 +184,7 @@ class ServerSession:
     async def _on_notification(self, notification: Notification) -> None:
         if notification.method == "notifications/initialized":
             self.lifecycle.initialized()
+            await self._keep_state()
             return
         if notification.method == CANCELLED:  # the client stopped waiting: stop the work, answer nothing
             on_cancelled(self.connection, notification.params or {}, protected=self._initialize_id)
@@ -179,6 +194,36 @@ class ServerSession:
             return
         await self.app.handle_notification(self, notification)
     # --8<-- [end:initialized]
+
+    # --8<-- [start:saved]
+    def saved_state(self) -> dict[str, Any]:
+        """What another process needs to go on with this session: plain JSON data (lesson 11)."""
+        return {"lifecycle": self.lifecycle.state, "protocolVersion": self.protocol_version,
+                "clientInfo": self.client_info, "clientCapabilities": self.client_capabilities,
+                "logLevel": self.log_level, "subscriptions": sorted(self.subscriptions)}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Become the session ``state`` describes (the inverse of :meth:`saved_state`)."""
+        missing = [key for key in STATE_KEYS if key not in state]
+        if missing:
+            raise ValueError(f"a saved session lacks {', '.join(missing)}")
+        self.lifecycle.state, self.protocol_version = state["lifecycle"], state["protocolVersion"]
+        self.client_info, self.client_capabilities = state["clientInfo"], state["clientCapabilities"]
+        self.log_level, self.subscriptions = state["logLevel"], set(state["subscriptions"])
+
+    async def _keep_state(self) -> None:
+        """Hand the session's state to a transport that keeps it (lesson 11), if it changed."""
+        if self._keeper is None:
+            return
+        state = self.saved_state()
+        if state == self._kept:
+            return
+        try:
+            await self._keeper.keep_state(state)
+        except ConnectionError as error:  # the shared store is away: say so, and try again next time
+            raise RpcError(INTERNAL_ERROR, f"The session's state could not be saved: {error}") from error
+        self._kept = state
+    # --8<-- [end:saved]
 
     # -- the server speaks first ----------------------------------------------------------------
     # --8<-- [start:server_ping]
