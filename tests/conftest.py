@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +87,26 @@ def raw_pair() -> Callable[[], tuple[RawPeer, MemoryTransport]]:
 @pytest.fixture
 def repo_root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A private ``redis-server`` on a free loopback port (no disk), for one test module, then stopped."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server (CI installs it: apt-get install redis-server)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):  # until it accepts connections
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -1,4 +1,4 @@
-"""The event store on Redis Streams (minimcp.transports.redis_store), on a real, private redis-server.
+"""The event store on Redis Streams (minimcp.transports.cluster.redis_store), on a real, private redis-server.
 
 Each test module starts its own ``redis-server`` on a free loopback port (no disk, no persistence) and
 stops it at the end; CI installs the server from the distribution's packages. Two stores on one Redis stand
@@ -10,10 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import socket
-import subprocess
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import httpx2
 import pytest
@@ -22,30 +19,11 @@ from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events, running
 from support import free_port
 
 from minimcp.examples.course import build_server
+from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
 from minimcp.transports.event_store import UnknownEventId
-from minimcp.transports.redis_store import RedisEventStore, StoreUnavailable
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
                                 reason="needs redis-server (CI installs it: apt-get install redis-server)")
-
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    port = free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):  # until it accepts connections
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 @pytest_asyncio.fixture
@@ -112,7 +90,7 @@ async def test_forget_and_expiry(redis_url: str) -> None:
 async def test_redis_going_away_is_a_clear_error() -> None:
     store = RedisEventStore(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
     try:
-        with pytest.raises(StoreUnavailable, match=r"the event store \(Redis\) is unavailable"):
+        with pytest.raises(StoreUnavailable, match=r"the shared store \(Redis\) is unavailable"):
             await store.append("s", "x")
     finally:
         await store.close()

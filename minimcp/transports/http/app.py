@@ -16,14 +16,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from minimcp.rpc import Servable
 from minimcp.rpc.jsonrpc import (
     PARSE_ERROR,
     ErrorResponse,
+    Message,
     Notification,
     Request,
+    RequestId,
     RpcError,
     id_reused,
     method_not_found,
@@ -73,9 +75,9 @@ class StreamableHTTP:
         self.server = server
         self.path = path
         self.event_store = event_store if event_store is not None else MemoryEventStore()
-        self.manager = SessionManager(server, self.event_store, max_sessions=max_sessions,
-                                      session_timeout=session_timeout, handshake_timeout=handshake_timeout,
-                                      max_streams=max_streams)
+        self.manager = self.new_manager(server, self.event_store, max_sessions=max_sessions,
+                                        session_timeout=session_timeout, handshake_timeout=handshake_timeout,
+                                        max_streams=max_streams)
         self.allowed_hosts = {host.lower() for host in allowed_hosts}  # besides this machine's names
         self.allowed_origins = {origin.lower().rstrip("/") for origin in allowed_origins}
         self.max_body = max_body  # bytes in one POST
@@ -83,10 +85,17 @@ class StreamableHTTP:
         self.retry_ms = retry_ms  # what the priming event tells clients to wait before reconnecting
         self.keepalive = keepalive  # seconds of silence before a stream gets a keep-alive comment
 
+    def new_manager(self, server: McpServer, event_store: EventStore, **limits: Any) -> SessionManager:
+        """The sessions' keeper: lesson 08's, in this process (lesson 11 shares them through Redis)."""
+        return SessionManager(server, event_store, **limits)
+
     @property
     def sessions(self) -> dict[str, HttpSession]:
         """Every open session, by id."""
         return self.manager.sessions
+
+    async def startup(self) -> None:
+        """Before the first request (ASGI lifespan): nothing to do here; lesson 11's endpoint connects."""
 
     async def close(self) -> None:
         """End every session (their open streams close too): the server is going away."""
@@ -101,19 +110,23 @@ class StreamableHTTP:
         self.manager.start_reaper()
         request = HttpRequest.from_scope(scope)
         try:
+            await self.serve_request(request, receive, send)
+        except ConnectionError as error:  # the client went away
+            log.debug("%s %s: %s", request.method, request.path, error)
+
+    async def serve_request(self, request: HttpRequest, receive: Receive, send: Send) -> None:
+        try:
             self.check_guards(request)
             if request.method == "POST":
                 await self.post(request, receive, send)
             elif request.method == "GET":
                 await self.get(request, receive, send)
             else:  # DELETE (check_guards let nothing else through)
-                session = self.session_for(request)
+                session = await self.find_session(request)
                 await session.end()
                 await send_response(send, 200)
         except Refusal as refusal:
             await send_refusal(send, refusal)
-        except ConnectionError as error:
-            log.debug("%s %s: %s", request.method, request.path, error)
     # --8<-- [end:app]
 
     # --8<-- [start:guards]
@@ -143,17 +156,29 @@ class StreamableHTTP:
         session = self.manager.sessions.get(session_id)
         if session is None:
             raise Refusal(404, "Session not found: it expired or was ended; initialize a new one")
+        self.check_version(request)
+        session.last_active = time.monotonic()
+        return session
+
+    def check_version(self, request: HttpRequest) -> None:
         version = request.headers.get(VERSION_HEADER)
         versions = self.server.protocol_versions
         if version is not None and version not in versions:
             raise Refusal(400, f"Bad Request: unsupported MCP-Protocol-Version {version!r} "
                           f"(supported: {', '.join(versions)})")
-        session.last_active = time.monotonic()
-        return session
     # --8<-- [end:session_for]
+
+    async def find_session(self, request: HttpRequest) -> HttpSession:
+        """The session a GET or DELETE names (lesson 11 also finds the ones other workers run)."""
+        return self.session_for(request)
 
     # --8<-- [start:post]
     async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
+        message, text = await self.read_message(request, receive)
+        await self.post_here(request, message, text, send, receive)
+
+    async def read_message(self, request: HttpRequest, receive: Receive) -> tuple[Message, str]:
+        """The one JSON-RPC message a POST carries, or the HTTP error its headers or body earn."""
         if not (request.accepts("application/json") and request.accepts("text/event-stream")):
             raise Refusal(406, "Not Acceptable: Accept must list application/json and text/event-stream")
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -167,7 +192,11 @@ class StreamableHTTP:
             raise Refusal(400, "Parse error: the body is not UTF-8", PARSE_ERROR) from None
         except RpcError as error:  # not JSON (-32700), or not one JSON-RPC message (-32600)
             raise Refusal(400, error.message, error.code, request_id=error.id) from None
+        return message, text
 
+    async def post_here(self, request: HttpRequest, message: Message, text: str, send: Send,
+                        receive: Receive) -> None:
+        """Serve a POSTed message in this process."""
         if isinstance(message, Request) and message.method == "initialize" \
                 and SESSION_HEADER not in request.headers:
             session = self.manager.new_session()
@@ -220,7 +249,7 @@ class StreamableHTTP:
         if how == "json":
             await self.answer_json(session, exchange.answer(), initialize, send)
         else:
-            await self.answer_sse(session, exchange, initialize, send, receive)
+            await self.answer_sse(session, exchange, initialize, send, receive, request.id)
 
     async def answer_json(self, session: HttpSession, answer: str, initialize: bool, send: Send) -> None:
         """The answer came before anything else: one plain JSON body."""
@@ -233,10 +262,10 @@ class StreamableHTTP:
         await send_response(send, 200, answer.encode(), "application/json", headers)
 
     async def answer_sse(self, session: HttpSession, exchange: Exchange, initialize: bool, send: Send,
-                         receive: Receive) -> None:
+                         receive: Receive, request_id: RequestId) -> None:
         """A stream. Its first event primes the client with an id to resume from; then comes what the
         request said while we waited, then (route() sends straight to the stream from now on) the rest."""
-        stream = exchange.stream = session.new_stream()
+        stream = exchange.stream = session.new_stream(request_id)
         closing: list[CloseConnection] = []
         cancelled: list[Cancelled] = []
 
@@ -259,7 +288,7 @@ class StreamableHTTP:
     async def get(self, request: HttpRequest, receive: Receive, send: Send) -> None:
         if not request.accepts("text/event-stream"):
             raise Refusal(406, "Not Acceptable: Accept must list text/event-stream")
-        session = self.session_for(request)
+        session = await self.find_session(request)
         last_event_id = request.headers.get("last-event-id")
         if last_event_id is None:  # the announcement channel, from now on
             stream = session.announcements
@@ -272,9 +301,9 @@ class StreamableHTTP:
                 raise Refusal(400, f"Bad Request: Last-Event-ID {last_event_id!r} names no stream "
                               "of this session")
             stream = found
-            listener = stream.attach()
+            listener = await stream.attach()
             try:
-                _, first = await self.event_store.events_after(last_event_id)
+                first = await stream.events_after(last_event_id)
             except UnknownEventId as error:
                 stream.detach(listener)
                 raise Refusal(400, f"Bad Request: cannot resume: {error}") from None
@@ -290,9 +319,10 @@ class StreamableHTTP:
         while True:
             event = await receive()
             if event["type"] == "lifespan.startup":
+                await self.startup()
                 await send({"type": "lifespan.startup.complete"})
             elif event["type"] == "lifespan.shutdown":
-                await self.manager.close()
+                await self.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

@@ -61,16 +61,23 @@ class HttpServer:
 
 async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, *,
                      header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                     around: Around | None = None, **options: Any) -> HttpServer:
+                     around: Around | None = None, redis: str | None = None, **options: Any) -> HttpServer:
     """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port).
 
     ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…);
     ``around(url, app)``, if given, returns the application actually served (a guard around the endpoint).
+    ``redis``, a URL: one worker of several sharing that Redis (lesson 11), any of which may get any request.
     """
     sock = bind(host, port)
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
-    running = HttpServer(StreamableHTTP(server, **options), sock, host, header_timeout=header_timeout,
+    if redis is None:
+        endpoint = StreamableHTTP(server, **options)
+    else:
+        from minimcp.transports.cluster.endpoint import SharedStreamableHTTP  # lesson 11
+
+        endpoint = SharedStreamableHTTP(server, redis, **options)
+    running = HttpServer(endpoint, sock, host, header_timeout=header_timeout,
                          max_connections=max_connections, around=around)
     await running.wait_started()
     return running

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import secrets
 import time
+from typing import Any
 
 from minimcp.rpc import Servable
 from minimcp.rpc.aio import TaskKeeper
@@ -58,14 +59,15 @@ class SessionTransport:
 class HttpSession:
     """One MCP session over HTTP: a ServerSession, its streams, and the requests in flight."""
 
-    def __init__(self, manager: SessionManager) -> None:
+    def __init__(self, manager: SessionManager, session_id: str | None = None, announcements: str | None = None,
+                 state: dict[str, Any] | None = None) -> None:
         self.manager = manager
         # 16 random bytes (128 bits) as 32 hex digits: unguessable, and only visible ASCII, as the spec requires.
-        self.id = secrets.token_hex(16)
-        self.transport = SessionTransport(self)
+        self.id = session_id or secrets.token_hex(16)
+        self.transport = manager.make_transport(self, state)  # state: a session taken over (lesson 11)
         self.exchanges: dict[RequestId, Exchange] = {}  # POSTed requests not yet answered
         self.streams: dict[str, Stream] = {}  # every stream of this session, by id, for resumption
-        self.announcements = self.new_stream()  # the GET stream: one per session, for its whole life
+        self.announcements = self.new_stream(None, announcements)  # the GET stream, for the session's life
         self.last_active = time.monotonic()
         self.busy = 0  # HTTP requests of this session being served right now (open streams included)
         self.ended = False
@@ -75,8 +77,9 @@ class HttpSession:
         self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
         self.task.add_done_callback(lambda _task: manager.forget(self))
 
-    def new_stream(self) -> Stream:
-        stream = Stream(self.manager.event_store)
+    def new_stream(self, request_id: RequestId | None = None, stream_id: str | None = None) -> Stream:
+        """A new stream of this session: the answer to request ``request_id`` (None: the GET stream)."""
+        stream = self.manager.make_stream(self, stream_id, request_id)
         self.streams[stream.id] = stream
         self._forget_old_streams()
         return stream
@@ -179,6 +182,23 @@ class SessionManager:
         self.sessions[session.id] = session
         return session
     # --8<-- [end:new_session]
+
+    def make_transport(self, session: HttpSession, state: dict[str, Any] | None = None) -> SessionTransport:
+        """The cable under a session (lesson 11's keeps its state in Redis, and restores ``state``)."""
+        return SessionTransport(session)
+
+    def make_stream(self, session: HttpSession, stream_id: str | None = None,
+                    request_id: RequestId | None = None) -> Stream:
+        """A stream of ``session`` (lesson 11's live in Redis, and remember ``request_id``)."""
+        return Stream(self.event_store, stream_id)
+
+    def restore(self, session_id: str, announcements: str, state: dict[str, Any]) -> HttpSession:
+        """Run here a session another process started (lesson 11: its worker died)."""
+        session = HttpSession(self, session_id, announcements, state)
+        session.opening = False
+        session.initialized = state.get("lifecycle") == "ready"
+        self.sessions[session.id] = session
+        return session
 
     def forget(self, session: HttpSession) -> None:
         if self.sessions.get(session.id) is session:

@@ -68,7 +68,7 @@ class Stream:
         ``append`` takes a while (a store over the network): hence the lock.
         """
         async with self._lock:
-            listener = self.attach()
+            listener = await self.attach()
             priming = StoredEvent(await self.store.append(self.id, ""), "")
             for message, final in earlier():
                 await self._append(message, final)
@@ -81,12 +81,16 @@ class Stream:
         if self.listener is not None:
             self.listener.put_nowait(event)
 
-    def attach(self) -> Listener:
+    async def attach(self) -> Listener:
         """A new connection for this stream. The newest wins: a previous one is closed."""
         if self.listener is not None:
             self.listener.put_nowait(CloseConnection())
         self.listener = asyncio.Queue()
         return self.listener
+
+    async def events_after(self, event_id: str) -> list[StoredEvent]:
+        """What a connection resuming after ``event_id`` replays (UnknownEventId: not exactly possible)."""
+        return (await self.store.events_after(event_id))[1]
 
     def detach(self, listener: Listener) -> None:
         if self.listener is listener:

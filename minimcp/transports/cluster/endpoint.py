@@ -1,0 +1,292 @@
+"""Lesson 08's endpoint on several workers that share one Redis, with no sticky sessions (lesson 11).
+
+Any request may reach any worker. A worker serves what it can and hands on the rest:
+
+* ``initialize`` opens a session **here**; its state goes to the session directory (Redis) before the
+  client hears the answer, with this worker as its owner;
+* a request for a session this worker runs: exactly lesson 08;
+* a request for a session another *live* worker runs: **forwarded** through Redis to that worker
+  (:class:`~minimcp.transports.cluster.relay.Relay`); the answer's events come back through the
+  stream's Redis entries, which this worker follows and writes to its client
+  (:class:`~minimcp.transports.cluster.streams.SharedStream`);
+* a request for a session whose worker **died**: this worker takes the session over (once, even when
+  several try), rebuilds it from its saved state, ends with an error each request that was running
+  there, and serves it from now on;
+* ``GET`` and ``DELETE`` the same way: any worker follows any stream, and resumes it with ``Last-Event-ID``.
+
+Forged or foreign session ids and stream ids get lesson 08's answers (404, 400) on every worker, and
+Redis going away is a 503 that says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from typing import Any
+
+from minimcp.rpc import Servable
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, ErrorResponse, Message, Notification, Request, encode, id_reused, parse
+from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
+from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
+from minimcp.transports.cluster.relay import Relay
+from minimcp.transports.cluster.streams import Refused, SharedStream
+from minimcp.transports.event_store import StoredEvent
+from minimcp.transports.http.app import SESSION_HEADER, McpServer, StreamableHTTP
+from minimcp.transports.http.asgi import HttpRequest, Receive, Refusal, Send, send_refusal, send_response
+from minimcp.transports.http.sessions import HttpSession, SessionManager, SessionTransport
+from minimcp.transports.http.streams import Exchange, Listener, Stream, pump
+
+#: What a request running on a worker that died ends with (spec: basic, "Error handling": -32603).
+GONE = "Session not found: it expired or was ended; initialize a new one"
+WORKER_DIED = "The worker running this request stopped before it answered; send the request again"
+
+
+# --8<-- [start:manager]
+class SharedSessionTransport(SessionTransport):
+    """Lesson 08's session cable, which also keeps the session's state in the directory."""
+
+    def __init__(self, session: HttpSession, directory: SessionDirectory, state: dict[str, Any] | None) -> None:
+        super().__init__(session)
+        self.directory = directory
+        self.state = state
+
+    def restored_state(self) -> dict[str, Any] | None:
+        return self.state
+
+    async def keep_state(self, state: dict[str, Any]) -> None:
+        session = self.http_session
+        await self.directory.save(session.id, state, session.announcements.id)
+
+
+class SharedSessionManager(SessionManager):
+    """Lesson 08's sessions, with their state and streams in Redis."""
+
+    event_store: RedisEventStore
+
+    def __init__(self, server: Servable, store: RedisEventStore, directory: SessionDirectory,
+                 **limits: Any) -> None:
+        super().__init__(server, store, **limits)
+        self.directory = directory
+
+    def make_transport(self, session: HttpSession, state: dict[str, Any] | None = None) -> SessionTransport:
+        return SharedSessionTransport(session, self.directory, state)
+
+    def make_stream(self, session: HttpSession, stream_id: str | None = None,
+                    request_id: Any = None) -> Stream:
+        async def still_ours() -> bool:
+            return self.sessions.get(session.id) is session
+
+        async def register(stream_id: str) -> None:
+            await self.directory.add_stream(session.id, stream_id, request_id)
+        return SharedStream(self.event_store, stream_id, still_ours, self.background, register)
+
+    def forget(self, session: HttpSession) -> None:
+        if self.sessions.get(session.id) is session:
+            self.background.spawn(self.directory.drop(session.id))
+        super().forget(session)
+
+    def expire_sessions(self) -> None:
+        super().expire_sessions()
+        if self.sessions:  # the sessions still running here stay in the directory
+            self.background.spawn(self.directory.refresh(list(self.sessions)))
+# --8<-- [end:manager]
+
+
+class RemoteSession:
+    """A session another worker runs, seen from here: what lesson 08's GET and DELETE need of it."""
+
+    def __init__(self, endpoint: SharedStreamableHTTP, record: SessionRecord) -> None:
+        self.endpoint = endpoint
+        self.id = record.id
+        self.owner = record.owner
+        self.announcements = endpoint.follower(self, record.announcements)
+        self.streams: dict[str, Stream] = {stream: endpoint.follower(self, stream) for stream in record.streams}
+        self.busy = 0
+        self.last_active = time.monotonic()
+
+    async def end(self) -> None:
+        if not await self.endpoint.tell(self, {"kind": "delete"}):  # its worker died: ours now
+            await self.endpoint.manager.sessions[self.id].end()
+
+
+class SharedStreamableHTTP(StreamableHTTP):
+    """The Streamable HTTP endpoint of one worker among several that share ``redis_url``."""
+
+    manager: SharedSessionManager
+    event_store: RedisEventStore
+
+    def __init__(self, server: McpServer, redis_url: str = "redis://127.0.0.1:6379/0", *,
+                 worker: str | None = None, **options: Any) -> None:
+        self.worker = worker or secrets.token_hex(4)
+        ttl = options.get("session_timeout", 600.0)
+        store = RedisEventStore(redis_url, ttl=ttl)
+        self.directory = SessionDirectory(store, self.worker, ttl)
+        super().__init__(server, event_store=store, **options)
+        self.relay = Relay(store.redis, self.worker, self.on_forwarded)
+
+    def new_manager(self, server: McpServer, event_store: Any, **limits: Any) -> SessionManager:
+        return SharedSessionManager(server, event_store, self.directory, **limits)
+
+    async def startup(self) -> None:
+        await self.relay.start()
+
+    async def close(self) -> None:
+        await super().close()
+        await self.relay.stop()
+        await self.event_store.close()
+
+    async def serve_request(self, request: HttpRequest, receive: Receive, send: Send) -> None:
+        try:
+            await super().serve_request(request, receive, send)
+        except StoreUnavailable as error:  # Redis is away: say so (the worker recovers when it returns)
+            await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
+
+    # --8<-- [start:locate]
+    async def elsewhere(self, request: HttpRequest) -> RemoteSession | None:
+        """The session the request names, if another live worker runs it; None if it is ours (taken
+        over just now, if its worker died) or unknown (lesson 08's 404 follows)."""
+        session_id = request.headers.get(SESSION_HEADER)
+        for _ in range(3):  # another worker may take a dead owner's session over while we look
+            if session_id is None or session_id in self.manager.sessions:
+                return None
+            record = await self.directory.find(session_id)
+            if record is None or record.owner == self.worker:
+                return None
+            if await self.directory.alive(record.owner):
+                self.check_version(request)
+                return RemoteSession(self, record)
+            await self.take_over(record)
+        return None
+
+    async def find_session(self, request: HttpRequest) -> HttpSession | RemoteSession:  # type: ignore[override]
+        return await self.elsewhere(request) or self.session_for(request)
+    # --8<-- [end:locate]
+
+    # --8<-- [start:take_over]
+    async def take_over(self, record: SessionRecord) -> None:
+        """Run a session whose worker died: rebuilt from its saved state, its running requests ended."""
+        if not await self.directory.claim(record):
+            return  # another worker was quicker: we forward to it from now on
+        session = self.manager.restore(record.id, record.announcements, record.state)
+        await self.directory.save(record.id, record.state, record.announcements)  # refreshes its expiry
+        for stream_id, request_id in record.streams.items():
+            if stream_id == record.announcements:
+                continue
+            stream = session.new_stream(request_id, stream_id)
+            if request_id is not None and not await self.finished(stream_id):
+                await stream.send(encode(ErrorResponse(request_id, INTERNAL_ERROR, WORKER_DIED)), final=True)
+            stream.ended = True  # nothing more will come: kept for resumption only
+
+    async def finished(self, stream_id: str) -> bool:
+        """Whether a stream ended (with its answer, or cancelled) or is gone."""
+        last = await self.event_store.last_entry(stream_id)
+        return last is None or bool(last[1].get("final")) or last[1].get("control") == "end"
+    # --8<-- [end:take_over]
+
+    # --8<-- [start:forward]
+    async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
+        message, text = await self.read_message(request, receive)
+        remote = await self.elsewhere(request)
+        if remote is None or not await self.forward(remote, message, text, send, receive):
+            await self.post_here(request, message, text, send, receive)
+
+    async def forward(self, remote: RemoteSession, message: Message, text: str, send: Send,
+                      receive: Receive) -> bool:
+        """Hand a POSTed message to the worker running its session; False if that worker died (then
+        the session is ours now, and the caller serves the message here)."""
+        if not isinstance(message, Request):  # a notification, or the client's answer to a question
+            if not await self.tell(remote, {"kind": "message", "text": text}):
+                return False
+            await send_response(send, 202)
+            return True
+        # The answer's stream: registered and followed before the request leaves, so nothing is missed.
+        stream = self.follower(remote, None)
+        await self.directory.add_stream(remote.id, stream.id, message.id)
+        listener = await stream.attach()
+        priming = StoredEvent(await self.event_store.append(stream.id, ""), "")
+        if not await self.tell(remote, {"kind": "message", "text": text, "stream": stream.id}):
+            stream.detach(listener)
+            return False
+        first = await self.first_news(listener, priming)
+        if isinstance(first, Refused):
+            stream.detach(listener)
+            raise Refusal(first.status, first.message, first.code or INTERNAL_ERROR, request_id=first.request_id)
+        if isinstance(first, StoredEvent) and first.id == stream.final_event:  # quick: one JSON body
+            stream.detach(listener)
+            await self.event_store.forget(stream.id)
+            await send_response(send, 200, first.data.encode(), "application/json")
+            return True
+        already = [priming]
+        if isinstance(first, StoredEvent):
+            already.append(first)
+        elif first is not None:  # the connection is to close (or the stream to end): after the priming
+            listener.put_nowait(first)
+        await pump(send, receive, stream, listener, already, {}, self.retry_ms, self.keepalive)
+        return True
+
+    async def first_news(self, listener: Listener, priming: StoredEvent) -> Any:
+        """What the forwarded request's stream said first, past its priming event (None: nothing yet)."""
+        try:
+            async with asyncio.timeout(self.stream_after):
+                while True:
+                    item = await listener.get()
+                    if not (isinstance(item, StoredEvent) and item.id == priming.id):
+                        return item
+        except TimeoutError:
+            return None
+
+    async def tell(self, remote: RemoteSession, message: dict[str, Any]) -> bool:
+        """Forward to the session's worker; if it died, take the session over and say False."""
+        if await self.directory.tell(remote.owner, {"session": remote.id, **message}):
+            return True
+        record = await self.directory.find(remote.id)
+        if record is not None:
+            await self.take_over(record)
+        return False
+    # --8<-- [end:forward]
+
+    def follower(self, remote: RemoteSession, stream_id: str | None) -> SharedStream:
+        """A stream of another worker's session, followed from here."""
+        async def watch() -> bool:  # every second of silence: is the session still there, and its worker?
+            if remote.id in self.manager.sessions:
+                return True  # we took it over
+            record = await self.directory.find(remote.id)
+            if record is None:
+                return False  # ended or expired: close the connection
+            if record.owner == self.worker or await self.directory.tell(record.owner, {"session": remote.id,
+                                                                                      "kind": "touch"}):
+                return True
+            await self.take_over(record)  # its worker died: its running requests end with an error now
+            return True
+        return SharedStream(self.event_store, stream_id, watch, self.manager.background)
+
+    # --8<-- [start:on_forwarded]
+    async def on_forwarded(self, forwarded: dict[str, Any]) -> None:
+        """A message another worker forwarded to a session of ours: as if it had been POSTed here."""
+        session = self.manager.sessions.get(forwarded.get("session", ""))
+        stream_id = forwarded.get("stream")
+        if session is None:
+            if stream_id:
+                await self.event_store.add(stream_id, {"control": "gone", "status": "404", "message": GONE})
+            return
+        session.last_active = time.monotonic()
+        if forwarded["kind"] == "delete":
+            await session.end()
+        if forwarded["kind"] != "message":
+            return  # "touch": a client still reads a stream of it on another worker
+        text = forwarded["text"]
+        message = parse(text)
+        if isinstance(message, Request) and stream_id:
+            if message.id in session.exchanges:
+                reused = id_reused(message.id)
+                await self.event_store.add(stream_id, {"control": "refused", "status": "400", "message": reused.message,
+                                                       "code": str(reused.code), "id": json.dumps(message.id)})
+                return
+            exchange = session.exchanges[message.id] = Exchange()
+            exchange.stream = session.new_stream(message.id, stream_id)
+        elif isinstance(message, Notification) and message.method == "notifications/initialized":
+            session.initialized = True
+        session.deliver(text)
+    # --8<-- [end:on_forwarded]

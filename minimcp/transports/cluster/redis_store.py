@@ -1,0 +1,123 @@
+"""An event store on Redis Streams, which several server processes share (lesson 11).
+
+Lesson 08's :class:`~minimcp.transports.event_store.MemoryEventStore` lives in one process: a client that
+resumes a stream on another worker finds nothing there. The same three methods on a **Redis Stream** per
+SSE stream (``mcp:events:<stream id>``) make every stored event visible to every worker:
+
+* ``append`` is ``XADD key MAXLEN n 0-* data <message>``: Redis numbers the entries ``0-1``, ``0-2``, …
+  (the ``*`` asks it for the next sequence number, atomically, whichever worker appends), keeps at most
+  ``max_events`` (the oldest trimmed first), and the key expires ``ttl`` seconds after its last use. Entry
+  ``0-k`` is the event ``<stream id>-<k - 1>``, so ids look exactly as in lesson 08;
+* ``events_after`` is ``XRANGE key (0-k +``: everything after the client's last event. Exactly, or not at
+  all: if the first entry returned is not the very next one, some were trimmed, and the store says so
+  (:class:`~minimcp.transports.event_store.UnknownEventId`, the server's ``400``), as the memory store does;
+* ``forget`` is ``DEL``.
+
+Beside the events, a stream shared by several workers carries a few *control* entries, never sent to a
+client: "a new connection took this stream over", "close the connection", "this stream ends with no
+answer" (:mod:`minimcp.transports.cluster.streams` writes and reads them). An event that is a request's
+answer is marked ``final``, so that any worker knows where the stream ends. ``read`` waits for new
+entries (``XREAD BLOCK``): that is how a connection on one worker follows a stream another one writes.
+
+Redis going away is a :class:`StoreUnavailable` with the reason, never a hang (the client has a timeout).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from minimcp.transports.event_store import StoredEvent, UnknownEventId, parse_event_id
+
+PREFIX = "mcp:events:"
+
+#: One entry of a stream, as Redis gives it: its id (``0-k``) and its fields.
+Entry = tuple[str, dict[str, str]]
+
+
+class StoreUnavailable(ConnectionError):
+    """Redis did not answer: the store cannot keep or replay events right now."""
+
+
+def connect(url: str) -> Any:
+    """A Redis client for ``url`` that gives up after 5 seconds rather than hang."""
+    return aioredis.Redis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
+
+
+# --8<-- [start:redis_store]
+class RedisEventStore:
+    """An :class:`~minimcp.transports.event_store.EventStore` on Redis Streams, shared by every worker."""
+
+    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, max_events: int = 1000, ttl: float = 600.0,
+                 client: Any = None) -> None:
+        self.redis = client or connect(url)
+        self.max_events = max_events  # per stream, the oldest trimmed first
+        self.ttl = int(ttl)  # seconds a stream is kept after it was last used
+
+    async def append(self, stream_id: str, data: str, *, final: bool = False) -> str:
+        fields = {"data": data, "final": "1"} if final else {"data": data}
+        return event_id_of(stream_id, await self.add(stream_id, fields))
+
+    async def events_after(self, event_id: str) -> tuple[str, list[StoredEvent]]:
+        stream_id, entries = await self.entries_after(event_id)
+        return stream_id, [StoredEvent(event_id_of(stream_id, entry_id), fields["data"])
+                           for entry_id, fields in entries if "data" in fields]
+
+    async def forget(self, stream_id: str) -> None:
+        await self.guarded(self.redis.delete(PREFIX + stream_id))
+    # --8<-- [end:redis_store]
+
+    # --8<-- [start:entries]
+    async def add(self, stream_id: str, fields: dict[str, str]) -> str:
+        """Append one entry (an event or a control entry); its Redis id, ``0-k``."""
+        key = PREFIX + stream_id
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xadd(key, fields, id="0-*", maxlen=self.max_events, approximate=False)
+            pipe.expire(key, self.ttl)
+            results: Any = await self.guarded(pipe.execute())
+        return str(results[0])
+
+    async def entries_after(self, event_id: str) -> tuple[str, list[Entry]]:
+        """The entries after the event ``event_id``, exactly (see the module's docstring)."""
+        stream_id, number = parse_event_id(event_id)  # UnknownEventId if malformed
+        key = PREFIX + stream_id
+        last: Any = await self.guarded(self.redis.xrevrange(key, "+", "-", count=1))
+        entries: Any = await self.guarded(self.redis.xrange(key, f"(0-{number + 1}", "+"))
+        await self.guarded(self.redis.expire(key, self.ttl))
+        if not last or number + 1 > sequence(last[0][0]):
+            raise UnknownEventId(f"unknown event id {event_id!r}")
+        if entries and sequence(entries[0][0]) != number + 2:  # the next one was trimmed: no exact replay
+            raise UnknownEventId(f"event id {event_id!r} is too old: its successors were forgotten")
+        return stream_id, entries
+
+    async def read(self, stream_id: str, after: str, block_ms: int = 1000) -> list[Entry]:
+        """The entries after the entry ``after`` (``0-0``: all), waiting up to ``block_ms`` for one."""
+        found: Any = await self.guarded(self.redis.xread({PREFIX + stream_id: after}, block=block_ms))
+        return found[0][1] if found else []
+
+    async def last_entry(self, stream_id: str) -> Entry | None:
+        last: Any = await self.guarded(self.redis.xrevrange(PREFIX + stream_id, "+", "-", count=1))
+        return last[0] if last else None
+    # --8<-- [end:entries]
+
+    async def guarded(self, command: Any) -> Any:
+        try:
+            return await command
+        except RedisError as error:
+            raise StoreUnavailable(f"the shared store (Redis) is unavailable: {error}") from error
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+
+def sequence(entry_id: str) -> int:
+    """The k of a Redis Stream entry id ``0-k``."""
+    return int(entry_id.split("-")[1])
+
+
+def event_id_of(stream_id: str, entry_id: str) -> str:
+    """Entry ``0-k`` of a stream is its event ``<stream id>-<k - 1>``: lesson 08's ids, from 0."""
+    return f"{stream_id}-{sequence(entry_id) - 1}"
+

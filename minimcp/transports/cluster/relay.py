@@ -1,0 +1,70 @@
+"""What other workers forward to this one, read from its Redis Pub/Sub channel (lesson 11).
+
+A worker that gets a request for a session it does not run **publishes** the request on the channel of
+the worker that does (``mcp:worker:<id>``), and this worker hands it to the session as if it had been
+POSTed here. Subscribing is also how a worker says "I am alive": Redis forgets the subscription the
+moment the process dies. If Redis goes away, the relay tries again every second, and the worker is
+reachable again as soon as it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from minimcp.transports.cluster.directory import channel
+
+log = logging.getLogger("minimcp.cluster")
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+# --8<-- [start:relay]
+class Relay:
+    """Listens on this worker's channel and hands every forwarded message to ``handle``, in order."""
+
+    def __init__(self, redis: Any, worker: str, handle: Handler) -> None:
+        self.redis = redis
+        self.channel = channel(worker)
+        self.handle = handle
+        self.listening = asyncio.Event()  # subscribed: other workers can reach us
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, timeout: float = 10.0) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        async with asyncio.timeout(timeout):
+            await self.listening.wait()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(self.channel)
+                self.listening.set()
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None:
+                        await self._hand_over(message["data"])
+            except (RedisError, OSError) as error:
+                self.listening.clear()
+                log.warning("the relay lost Redis (%s); trying again in 1 s", error)
+                await asyncio.sleep(1)
+            finally:
+                await asyncio.shield(pubsub.aclose())
+
+    async def _hand_over(self, data: str) -> None:
+        try:
+            await self.handle(json.loads(data))
+        except Exception:  # one bad message must not stop the others
+            log.exception("a forwarded message failed: %s", data[:200])
+# --8<-- [end:relay]
