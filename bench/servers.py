@@ -38,7 +38,7 @@ def minimcp_server():
     return server
 
 
-async def serve_minimcp(transport: str, port: int, sse: bool) -> None:
+async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None = None) -> None:
     server = minimcp_server()
     if transport == "stdio":
         from minimcp.transports.stdio import stdio_server_transport
@@ -55,8 +55,10 @@ async def serve_minimcp(transport: str, port: int, sse: bool) -> None:
         from minimcp.transports.http.server import start_http
 
         # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
+        # With ``redis``: one worker of several on the same port, sharing that Redis (bench/workers.py).
+        shared = {"redis": redis, "reuse_port": True} if redis else {}
         running = await start_http(server, port=port, max_sessions=5000,
-                                   **({"stream_after": 0.0} if sse else {}))
+                                   **({"stream_after": 0.0} if sse else {}), **shared)
         print("ready", file=sys.stderr, flush=True)
         await running.serve_forever()
 
@@ -140,9 +142,10 @@ def main() -> None:
     parser.add_argument("transport", choices=["stdio", "ws", "http"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--sse", action="store_true")
+    parser.add_argument("--redis", help="minimcp over http: a worker sharing this Redis with others")
     args = parser.parse_args()
     if args.stack == "minimcp":
-        asyncio.run(serve_minimcp(args.transport, args.port, args.sse))
+        asyncio.run(serve_minimcp(args.transport, args.port, args.sse, args.redis))
     elif args.stack == "floor":
         asyncio.run(serve_floor(args.transport, args.port, args.sse))
     elif args.transport == "stdio":

@@ -4,6 +4,7 @@
     python -m minimcp serve --transport ws --port 8765       # over WebSocket (lesson 07)
     python -m minimcp serve --transport http --port 8000     # over Streamable HTTP (lesson 08)
     python -m minimcp serve --transport http --auth          # ... protected by OAuth (lesson 10)
+    python -m minimcp serve --transport http --workers 3 --redis redis://127.0.0.1:6379/0   # lesson 11
     python -m minimcp serve --example conformance --transport http   # what the conformance suite tests
     python -m minimcp echo [--framing content-length]        # lesson 02's JSON-RPC echo server
     python -m minimcp demo connection                        # one layer on its own (see `demo --help`)
@@ -20,8 +21,10 @@ import asyncio
 import importlib
 import logging
 import signal
+import subprocess
 import sys
-from typing import Protocol
+import time
+from typing import Any, Protocol
 
 from minimcp.auth.authorization_server import start_authorization_server
 from minimcp.auth.grants import Client
@@ -81,11 +84,13 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
             print(f"authorization server: {authorization.issuer}", file=sys.stderr, flush=True)
         guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"]) \
             if authorization is not None else None
+        # One process keeps its events in memory (lesson 08); workers sharing a Redis keep them there (11).
+        stored: dict[str, Any] = {"redis": options.redis, "reuse_port": options.reuse_port} if options.redis \
+            else {"event_store": MemoryEventStore(max_bytes=options.max_event_bytes)}
         running = await start_http(
             server, host, port, header_timeout=options.header_timeout, max_connections=options.max_connections,
             max_sessions=options.max_sessions, session_timeout=options.session_timeout,
-            handshake_timeout=options.handshake_timeout, around=guard,
-            event_store=MemoryEventStore(max_bytes=options.max_event_bytes))
+            handshake_timeout=options.handshake_timeout, around=guard, **stored)
     print(f"MCP endpoint: {running.url}", file=sys.stderr, flush=True)
     try:
         await serve_until_stopped(running)
@@ -129,6 +134,49 @@ async def serve_authorization(port: int, clients: list[str], page: bool) -> None
         await running.close()
 
 
+# --8<-- [start:workers]
+def run_workers(count: int, argv: list[str]) -> int:
+    """Run ``count`` copies of this ``serve`` command as worker processes on one port, until Ctrl+C.
+
+    Each worker binds the port with ``SO_REUSEPORT``, so the kernel spreads new connections over them
+    (on several machines, an ordinary load balancer does the same). A worker that dies is replaced; its
+    sessions are taken over by whichever worker next gets one of their requests (lesson 11).
+    """
+    child = [sys.executable, "-m", "minimcp", *without_workers(argv), "--reuse-port"]
+    workers = [subprocess.Popen(child) for _ in range(count)]
+    print(f"{count} workers: {' '.join(str(worker.pid) for worker in workers)}", file=sys.stderr, flush=True)
+    try:
+        while True:
+            for place, worker in enumerate(workers):
+                if worker.poll() is not None:
+                    workers[place] = subprocess.Popen(child)
+                    print(f"worker {worker.pid} stopped (exit status {worker.returncode}); "
+                          f"worker {workers[place].pid} replaces it", file=sys.stderr, flush=True)
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(10)
+
+
+def without_workers(argv: list[str]) -> list[str]:
+    """``argv`` without its ``--workers N`` (or ``--workers=N``): what each worker runs."""
+    kept: list[str] = []
+    skip = False
+    for argument in argv:
+        if skip:
+            skip = False
+        elif argument == "--workers":
+            skip = True
+        elif not argument.startswith("--workers="):
+            kept.append(argument)
+    return kept
+# --8<-- [end:workers]
+
+
 def add_limits(serving: argparse.ArgumentParser) -> None:
     """The limits a server keeps against a client that asks too much: each has a name and a default."""
     limits = serving.add_argument_group("limits (why each exists: lessons 01, 04 and 08)")
@@ -166,6 +214,11 @@ def parser() -> argparse.ArgumentParser:
                               "started on 127.0.0.1:PORT (default 9000) (lesson 10)")
     serving.add_argument("--auth-consent", choices=["page", "auto"], default="page",
                          help="with --auth: a person consents on a page, or every request is granted (scripts)")
+    serving.add_argument("--redis", metavar="URL",
+                         help="http only: share sessions and streams with other workers through this Redis (lesson 11)")
+    serving.add_argument("--workers", type=int, default=1, metavar="N",
+                         help="http with --redis: N worker processes on one port; any may get any request")
+    serving.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for each worker
     serving.add_argument("--log-level", default="WARNING",
                          help="logging level, written to stderr (default %(default)s)")
     add_limits(serving)
@@ -201,6 +254,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             if args.auth is not None and args.transport != "http":
                 commands.error("--auth protects the HTTP transport: add --transport http")
+            if (args.redis or args.workers > 1) and (args.transport != "http" or args.auth is not None):
+                commands.error("--redis and --workers serve the HTTP transport without --auth: add --transport http")
+            if args.workers > 1 and not args.redis:
+                commands.error("--workers needs --redis URL: the workers share their sessions there")
+            if args.workers > 1:
+                return run_workers(args.workers, list(sys.argv[1:] if argv is None else argv))
             port = args.port if args.port is not None else DEFAULT_PORTS.get(args.transport, 0)
             asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))
         elif args.command == "echo":

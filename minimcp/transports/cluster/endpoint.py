@@ -214,8 +214,7 @@ class SharedStreamableHTTP(StreamableHTTP):
             stream.detach(listener)
             raise Refusal(first.status, first.message, first.code or INTERNAL_ERROR, request_id=first.request_id)
         if isinstance(first, StoredEvent) and first.id == stream.final_event:  # quick: one JSON body
-            stream.detach(listener)
-            await self.event_store.forget(stream.id)
+            stream.discard(listener)
             await send_response(send, 200, first.data.encode(), "application/json")
             return True
         already = [priming]

@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import RequestId
-from minimcp.transports.cluster.redis_store import Entry, RedisEventStore, event_id_of
+from minimcp.transports.cluster.redis_store import Entry, RedisEventStore, StoreUnavailable, event_id_of
 from minimcp.transports.event_store import StoredEvent
 from minimcp.transports.http.streams import CloseConnection, Listener, Stream
+
+log = logging.getLogger("minimcp.cluster")
 
 #: Asked while a connection waits: go on (True) or close it (False, the session is gone).
 Watch = Callable[[], Awaitable[bool]]
@@ -77,9 +80,25 @@ class SharedStream(Stream):
         return listener
 
     def detach(self, listener: Listener) -> None:
+        """That connection is over: stop following the stream for it."""
         if self.listener is listener and self._following is not None:
-            self._following.cancel()
             self.listener = None
+            self._following.cancel()
+            # Redis' client may let a cancellation slip by while it waits (XREAD BLOCK): an entry wakes
+            # the wait at once, and the follower, no longer attached, stops.
+            self.background.spawn(self._wake())
+
+    def discard(self, listener: Listener) -> None:
+        """Detach, then forget the stream altogether (its answer went as one JSON body: nobody resumes it)."""
+        if self.listener is listener and self._following is not None:
+            self.listener = None
+            self._following.cancel()
+            self.background.spawn(self._wake(then_forget=True))
+
+    async def _wake(self, then_forget: bool = False) -> None:
+        await self.store.add(self.id, {"control": "detached"})
+        if then_forget:
+            await self.store.forget(self.id)
 
     def close_connection(self, retry_ms: int | None = None) -> None:
         self.background.spawn(self._control({"control": "close", "retry": str(retry_ms or "")}))
@@ -95,11 +114,18 @@ class SharedStream(Stream):
 
     # --8<-- [start:follow]
     async def _follow(self, listener: Listener, after: str, token: str) -> None:
-        """Hand the stream's entries, as they come, to one connection's ``listener``."""
-        while True:
-            entries = await self.store.read(self.id, after)
-            if not entries and not await self.watch():
-                listener.put_nowait(CloseConnection())  # the session is gone
+        """Hand the stream's entries, as they come, to one connection's ``listener``, while it is attached."""
+        # The loop also checks that the connection is still attached: a cancellation that arrives just
+        # as Redis' client times out its wait may be swallowed, and the loop must end all the same.
+        while self.listener is listener:
+            try:
+                entries = await self.store.read(self.id, after)
+                going_on = bool(entries) or await self.watch()
+            except StoreUnavailable as error:  # the client resumes this stream when Redis is back
+                log.warning("stream %s: %s", self.id, error)
+                going_on = False
+            if not going_on:
+                listener.put_nowait(CloseConnection())
                 return
             for entry_id, fields in entries:
                 after = entry_id

@@ -61,14 +61,16 @@ class HttpServer:
 
 async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, *,
                      header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                     around: Around | None = None, redis: str | None = None, **options: Any) -> HttpServer:
+                     around: Around | None = None, redis: str | None = None, reuse_port: bool = False,
+                     **options: Any) -> HttpServer:
     """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port).
 
     ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…);
     ``around(url, app)``, if given, returns the application actually served (a guard around the endpoint).
-    ``redis``, a URL: one worker of several sharing that Redis (lesson 11), any of which may get any request.
+    ``redis``, a URL: one worker of several sharing that Redis (lesson 11), any of which may get any request;
+    ``reuse_port``: several processes listen on the same port, and the kernel spreads connections over them.
     """
-    sock = bind(host, port)
+    sock = bind(host, port, reuse_port)
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
     if redis is None:
@@ -84,13 +86,15 @@ async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, 
 # --8<-- [end:serve]
 
 
-def bind(host: str, port: int) -> socket.socket:
+def bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A listening-to-be TCP socket on ``host:port`` (port 0: any free port)."""
     # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
     # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
                          socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:  # lesson 11's workers: one port, several processes
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
     return sock
 

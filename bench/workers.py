@@ -1,0 +1,94 @@
+"""Beyond one process (lesson 11): one worker in memory beside 1, 2 and 4 workers sharing one Redis.
+
+    python -m bench.workers                   # 10 s per figure, 16 connections
+    python -m bench.workers --seconds 3       # quicker
+
+The server is the benchmark's one-tool server (bench/servers.py). Every worker listens on the same port
+(``SO_REUSEPORT``) and the kernel spreads wrk's keep-alive connections over them. wrk's connections share
+one MCP session, opened on one worker: with N workers, about (N - 1) / N of the requests reach a worker
+that does not run the session, which forwards each through Redis and follows its answer back. So this is
+the cost of sharing with **no affinity at all**; a load balancer that pinned each session to its worker
+would forward nothing. The private ``redis-server`` runs on this machine too, on a free loopback port.
+Figures are printed side by side, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+from bench.load import WRK_MISSING, open_session, run_wrk
+from bench.run_one import ROOT, free_port, stop
+
+#: What is measured: a name, the number of workers, and whether they share a Redis.
+SETUPS = [("1 worker, memory (lesson 08)", 1, False), ("1 worker, Redis", 1, True),
+          ("2 workers, Redis", 2, True), ("4 workers, Redis", 4, True)]
+
+
+async def start_workers(count: int, port: int, redis: str | None) -> list[asyncio.subprocess.Process]:
+    """``count`` server processes on ``port``, once each says it is ready."""
+    extra = ["--redis", redis] if redis else []
+    workers = []
+    for _ in range(count):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bench.servers", "minimcp", "http", "--port", str(port), *extra,
+            cwd=str(ROOT), stderr=asyncio.subprocess.PIPE)
+        workers.append(process)
+        assert process.stderr is not None
+        while (line := await asyncio.wait_for(process.stderr.readline(), 30)).strip() != b"ready":
+            if not line:
+                raise RuntimeError("a worker did not start")
+        asyncio.ensure_future(process.stderr.read())  # keep its pipe from filling up
+    return workers
+
+
+async def measure(count: int, redis: str | None, connections: int, seconds: float) -> dict[str, Any]:
+    port = free_port()
+    workers = await start_workers(count, port, redis)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        session = await open_session(url)
+        await asyncio.to_thread(run_wrk, url, session, connections, 1, 1_000)  # the warm-up
+        return await asyncio.to_thread(run_wrk, url, session, connections, round(seconds), 10_000_000)
+    finally:
+        for worker in workers:
+            await stop(worker)
+
+
+async def run(connections: int, seconds: float) -> None:
+    redis_port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    try:
+        await asyncio.sleep(0.5)
+        print(f"tools/call echo, one session, {connections} connections (wrk), {seconds:g} s each, "
+              f"{os.cpu_count()} cores")
+        print(f"{'setup':<30} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} {'wrong':>6}")
+        for name, count, shared in SETUPS:
+            url = f"redis://127.0.0.1:{redis_port}/0" if shared else None
+            figures = await measure(count, url, connections, seconds)
+            print(f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
+                  f"{figures['wrong']:>6}", flush=True)
+    finally:
+        redis.terminate()
+        redis.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=10)
+    args = parser.parse_args()
+    for needed, how in (("wrk", WRK_MISSING), ("redis-server", "redis-server is needed: apt-get install redis-server")):
+        if shutil.which(needed) is None:
+            raise SystemExit(how)
+    asyncio.run(run(args.connections, args.seconds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""Lesson 11: a worker dies (killed, no goodbye), and its sessions go on on another worker.
+
+Real worker processes (``python -m minimcp serve --transport http --redis URL``) on free loopback ports,
+one private ``redis-server``; one worker is killed with SIGKILL in the middle of a long call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+
+import httpx2
+import pytest
+from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events
+from support import free_port
+
+from minimcp.transports.cluster.endpoint import WORKER_DIED
+from minimcp.transports.cluster.redis_store import connect
+
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def start_worker(redis_url: str, port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port),
+                             "--redis", redis_url], stderr=subprocess.DEVNULL)
+
+
+async def until_listening(port: int) -> None:
+    async with httpx2.AsyncClient(timeout=1) as probe:
+        for _ in range(200):
+            try:
+                await probe.get(f"http://127.0.0.1:{port}/mcp")
+                return
+            except httpx2.TransportError:
+                await asyncio.sleep(0.05)
+    raise TimeoutError(f"no worker listens on {port}")
+
+
+@pytest.fixture
+async def two_workers(redis_url: str) -> AsyncIterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    redis = connect(redis_url)
+    await redis.flushdb()
+    await redis.aclose()
+    ports = [free_port(), free_port()]
+    processes = [start_worker(redis_url, port) for port in ports]
+    try:
+        for port in ports:
+            await until_listening(port)
+        yield [(process, f"http://127.0.0.1:{port}/mcp") for process, port in zip(processes, ports, strict=True)]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+            process.wait(10)
+
+
+async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_ends_with_an_error(two_workers) -> None:
+    (doomed, doomed_url), (survivor, survivor_url) = two_workers
+    headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+    async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        answer = await http.post(doomed_url, json=INITIALIZE, headers=headers)
+        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        await http.post(survivor_url, json=INITIALIZED, headers=headers)
+        await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+                                            "params": {"level": "debug"}}, headers=headers)
+        call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "run_analysis", "arguments": {"steps": 50}, "_meta": {"progressToken": "p"}}}
+        async with http.stream("POST", doomed_url, json=call, headers=headers) as stream:
+            seen = await read_events(stream, 2)  # the priming event and step 1
+            os.kill(doomed.pid, signal.SIGKILL)
+            doomed.wait(10)
+        resumed = {**headers, "last-event-id": seen[-1].id}
+        async with http.stream("GET", survivor_url, headers=resumed) as again:
+            rest = await read_events(again)
+        said = [json.loads(event.data) for event in rest]
+        # Every event stored before the death, once and in order, then the error that ends the call.
+        progress = [note["params"]["progress"] for note in said[:-1] if note.get("method") == "notifications/progress"]
+        assert progress == list(range(2, 2 + len(progress)))
+        assert said[-1] == {"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": WORKER_DIED}}
+        assert len({event.id for event in rest}) == len(rest)
+        # The session lives on: its log level came along, and it answers.
+        answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "run_analysis", "arguments": {"steps": 1}}}, headers=headers)
+        assert answer.status_code == 200, answer.text
+
+
+async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(redis_url: str) -> None:
+    port = free_port()
+    parent = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port), "--workers", "2",
+        "--redis", redis_url, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert parent.stderr is not None
+    try:
+        line = (await asyncio.wait_for(parent.stderr.readline(), TIMEOUT)).decode()
+        assert line.startswith("2 workers: ")
+        pids = [int(pid) for pid in line.split(":")[1].split()]
+        await until_listening(port)
+        url = f"http://127.0.0.1:{port}/mcp"
+        headers = {"accept": ACCEPT_BOTH, "content-type": "application/json", "connection": "close"}
+        async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
+            answer = await http.post(url, json=INITIALIZE, headers=headers)
+            headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+            await http.post(url, json=INITIALIZED, headers=headers)
+            os.kill(pids[0], signal.SIGKILL)  # one worker dies; the parent starts another
+            while b"replaces it" not in await asyncio.wait_for(parent.stderr.readline(), TIMEOUT):
+                pass
+            await until_listening(port)
+            for request_id in range(2, 8):  # new connections, spread by the kernel: every one answered
+                answer = await http.post(url, json={"jsonrpc": "2.0", "id": request_id, "method": "ping"},
+                                         headers=headers)
+                assert answer.json() == {"jsonrpc": "2.0", "id": request_id, "result": {}}
+    finally:
+        parent.send_signal(signal.SIGINT)
+        await asyncio.wait_for(parent.wait(), TIMEOUT)
+
+
+@pytest.mark.parametrize(("arguments", "error"), [
+    (["--transport", "http", "--workers", "2"], "--workers needs --redis URL"),
+    (["--transport", "ws", "--redis", "redis://127.0.0.1:1/0"], "--redis and --workers serve the HTTP transport"),
+])
+def test_serve_refuses_workers_it_cannot_run(arguments: list[str], error: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "minimcp", "serve", *arguments], capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and error in done.stderr
+
+
+async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tmp_path) -> None:
+    port = free_port()
+    redis_url = f"redis://127.0.0.1:{port}/0"
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                 "--appendonly", "no"], stdout=subprocess.DEVNULL)
+
+    redis = start_redis()
+    worker_port = free_port()
+    worker = start_worker(redis_url, worker_port)
+    url = f"http://127.0.0.1:{worker_port}/mcp"
+    headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+    try:
+        await until_listening(worker_port)
+        async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
+            assert (await http.post(url, json=INITIALIZE, headers=headers)).status_code == 200
+            redis.terminate()
+            redis.wait(10)
+            answer = await http.post(url, json=INITIALIZE, headers=headers)
+            assert answer.status_code == 503
+            assert answer.json()["error"]["message"].startswith(
+                "Service unavailable: the shared store (Redis) is unavailable")
+            redis = start_redis()  # back, empty: the sessions it kept are gone, new ones open
+            for _ in range(100):
+                answer = await http.post(url, json=INITIALIZE, headers=headers)
+                if answer.status_code == 200:
+                    break
+                await asyncio.sleep(0.1)
+            assert answer.status_code == 200, answer.text
+            session = {**headers, "mcp-session-id": answer.headers["mcp-session-id"]}
+            await http.post(url, json=INITIALIZED, headers=session)
+            ping = await http.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=session)
+            assert ping.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    finally:
+        worker.terminate()
+        worker.wait(10)
+        redis.terminate()
+        redis.wait(10)

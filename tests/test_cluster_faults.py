@@ -1,0 +1,103 @@
+"""Lesson 11, fault injection: lesson 08's cutting proxy in front of a round-robin load balancer, in
+front of three workers sharing one Redis; then the same with workers killed in the middle of long calls.
+
+Every request goes to another worker than the last, every SSE stream may be cut, and each resumption
+lands on yet another worker. Every stored message must arrive exactly once and in order; a call that
+was running on a worker that died ends with a clear error, never a hang. The figures are printed with
+``pytest -s``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from typing import Any
+
+import pytest
+from balancer import start_balancer
+from support import free_port
+from test_cluster import workers
+from test_cluster_deaths import start_worker, until_listening
+from test_http_faults import CuttingProxy, one_request_per_connection
+
+from minimcp.client import http_client
+from minimcp.examples.course import MAX_STEPS, build_server
+from minimcp.rpc.jsonrpc import RpcError
+from minimcp.transports.cluster.endpoint import WORKER_DIED
+from minimcp.transports.cluster.redis_store import connect
+
+TIMEOUT = 60.0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_long_calls_survive_many_cuts_across_workers(redis_url: str, seed: int) -> None:
+    async with workers(redis_url, 3, build=lambda: build_server(step_delay=0.002), retry_ms=5) as running:
+        balancer, url, stop = await start_balancer([worker.url for worker in running])
+        proxy = CuttingProxy(int(url.split(":")[2].split("/")[0]), seed)
+        cut_url = await proxy.start()
+        messages = 0
+        try:
+            async with http_client(cut_url, http=one_request_per_connection(), max_retries=10) as client:
+                for round_number in range(12):
+                    progress: list[Any] = []
+                    result = await client.call_tool("run_analysis", {"steps": MAX_STEPS}, timeout=TIMEOUT,
+                                                    progress=lambda done, *_, seen=progress: seen.append(done))
+                    assert progress == list(range(1, MAX_STEPS + 1)), f"round {round_number}"
+                    assert f"in {MAX_STEPS} steps" in result["content"][0]["text"]
+                    messages += len(progress) + 1
+        finally:
+            await proxy.close()
+            await stop()
+        print(f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, {len(balancer.sent_to)} "
+              f"requests spread over 3 workers, {messages} messages, each received once, in order")
+        assert proxy.cuts >= 30 and len(set(balancer.sent_to)) == 3
+
+
+async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
+    redis = connect(redis_url)
+    await redis.flushdb()
+    await redis.aclose()
+    ports = [free_port() for _ in range(3)]
+    processes = {port: start_worker(redis_url, port) for port in ports}
+    chooser = random.Random(7)
+    deaths = finished = failed = messages = 0
+    try:
+        for port in ports:
+            await until_listening(port)
+        balancer, url, stop = await start_balancer([f"http://127.0.0.1:{port}/mcp" for port in ports])
+        try:
+            async with http_client(url, http=one_request_per_connection(), max_retries=20) as client:
+                for _ in range(6):
+                    progress: list[Any] = []
+                    call = asyncio.ensure_future(client.call_tool(
+                        "run_analysis", {"steps": 40}, timeout=TIMEOUT,
+                        progress=lambda done, *_, seen=progress: seen.append(done)))
+                    await asyncio.sleep(chooser.uniform(0.3, 1.5))
+                    victim = chooser.choice(ports)  # killed: SIGKILL, no goodbye; a new worker takes its port
+                    os.kill(processes[victim].pid, signal.SIGKILL)
+                    processes[victim].wait(10)
+                    processes[victim] = start_worker(redis_url, victim)
+                    deaths += 1
+                    try:
+                        result = await asyncio.wait_for(call, TIMEOUT)
+                        assert "in 40 steps" in result["content"][0]["text"]
+                        assert progress == list(range(1, 41))
+                        finished += 1
+                    except RpcError as error:  # it was running on the worker that died
+                        assert (error.code, error.message) == (-32603, WORKER_DIED)
+                        assert progress == list(range(1, len(progress) + 1))  # what came, came once, in order
+                        failed += 1
+                    messages += len(progress) + 1
+                    await until_listening(victim)
+                    await client.ping(timeout=TIMEOUT)  # the session goes on
+        finally:
+            await stop()
+    finally:
+        for process in processes.values():
+            process.terminate()
+            process.wait(10)
+    print(f"\n{deaths} workers killed during 6 calls: {finished} finished, {failed} ended with the error; "
+          f"{messages} messages, each received once, in order")
+    assert deaths == 6

@@ -1,0 +1,47 @@
+"""Lesson 11 against the official SDK: its client, behind a load balancer that sends every request to
+another worker than the last, runs the course server on three workers sharing one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from balancer import start_balancer
+from test_cluster import workers
+
+mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
+
+from mcp import Client  # noqa: E402
+from test_interop_http import course_server_with_a_polling_tool  # noqa: E402
+
+TIMEOUT = 30.0
+
+
+async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_url: str) -> None:
+    async with workers(redis_url, 3, build=course_server_with_a_polling_tool) as running:
+        balancer, url, stop = await start_balancer([worker.url for worker in running])
+        try:
+            async with asyncio.timeout(TIMEOUT), Client(url, mode="legacy") as client:
+                tools = await client.list_tools()
+                assert "run_analysis" in [tool.name for tool in tools.tools]
+                progress: list[Any] = []
+
+                async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                    progress.append((done, total, message))
+
+                result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
+                assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
+                assert "Analysed 12 courses" in result.content[0].text
+
+                progress.clear()  # its stream cut half-way, and resumed through another worker
+                result = await client.call_tool("long_job", {}, progress_callback=on_progress)
+                assert result.content[0].text == "done"
+                assert progress == [(1, 2, "first half"), (2, 2, "second half")]
+                (course,) = (await client.read_resource("courses://AI101")).contents
+                assert course.text.startswith('{"id": "AI101"')
+            sent = balancer.sent_to
+            assert all(a != b for a, b in zip(sent, sent[1:], strict=False))  # never the same worker twice in a row
+            assert len(set(sent)) == 3
+        finally:
+            await stop()
