@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events
+from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 
 from minimcp.examples.course import build_server
 from minimcp.transports.cluster.redis_store import connect
@@ -158,3 +158,18 @@ async def test_delete_on_another_worker_ends_the_session(cluster) -> None:
     for worker in (first, second):
         answer = await client.post({"jsonrpc": "2.0", "id": 11, "method": "ping"}, worker.url)
         assert answer.status_code == 404
+
+
+async def test_the_announcement_channel_on_another_worker_hears_the_owner_and_yields_to_a_newer_one(cluster) -> None:
+    (first, second), client = cluster
+    await client.open()
+    async with client.http.stream("GET", second.url, headers=client.headers) as response:
+        channel = SSEReader(response)
+        (priming,) = await channel.read(1)
+        assert priming.data == ""
+        first.app.server.add_tool(lambda: "late", "late")  # the owner's server changes: its sessions hear it
+        (notice,) = await channel.read(1)
+        assert json.loads(notice.data) == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        async with client.http.stream("GET", first.url, headers=client.headers) as newer:
+            await read_events(newer, 1)  # its priming event: the newest connection has the channel
+            assert await channel.read() == []  # and the older one, on the other worker, ended

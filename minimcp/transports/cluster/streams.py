@@ -96,9 +96,12 @@ class SharedStream(Stream):
             self.background.spawn(self._wake(then_forget=True))
 
     async def _wake(self, then_forget: bool = False) -> None:
-        await self.store.add(self.id, {"control": "detached"})
-        if then_forget:
-            await self.store.forget(self.id)
+        try:
+            await self.store.add(self.id, {"control": "detached"})
+            if then_forget:
+                await self.store.forget(self.id)
+        except StoreUnavailable:  # Redis is gone (or the worker is closing): the follower's read fails anyway
+            pass
 
     def close_connection(self, retry_ms: int | None = None) -> None:
         self.background.spawn(self._control({"control": "close", "retry": str(retry_ms or "")}))
