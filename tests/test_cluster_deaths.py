@@ -168,3 +168,17 @@ async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tm
         worker.wait(10)
         redis.terminate()
         redis.wait(10)
+
+
+async def test_delete_after_the_owner_died_ends_the_session_on_the_survivor(two_workers) -> None:
+    (doomed, doomed_url), (survivor, survivor_url) = two_workers
+    headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+    async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        answer = await http.post(doomed_url, json=INITIALIZE, headers=headers)
+        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        await http.post(doomed_url, json=INITIALIZED, headers=headers)
+        os.kill(doomed.pid, signal.SIGKILL)
+        doomed.wait(10)
+        assert (await http.delete(survivor_url, headers=headers)).status_code == 200
+        answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=headers)
+        assert answer.status_code == 404

@@ -107,8 +107,13 @@ class RemoteSession:
         self.last_active = time.monotonic()
 
     async def end(self) -> None:
-        if not await self.endpoint.tell(self, {"kind": "delete"}):  # its worker died: ours now
-            await self.endpoint.manager.sessions[self.id].end()
+        if await self.endpoint.tell(self, {"kind": "delete"}):
+            return
+        taken_over = self.endpoint.manager.sessions.get(self.id)  # its worker died: ours now, or another's
+        if taken_over is None:
+            raise Refusal(503, "Service unavailable: the session is moving to another worker; try again",
+                          INTERNAL_ERROR, headers={"retry-after": "1"})
+        await taken_over.end()
 
 
 class SharedStreamableHTTP(StreamableHTTP):
