@@ -55,6 +55,43 @@ async def test_long_calls_survive_many_cuts_across_workers(redis_url: str, seed:
         assert proxy.cuts >= 30 and len(set(balancer.sent_to)) == 3
 
 
+
+@pytest.mark.parametrize("seed", [4, 5])
+async def test_a_burst_of_announcements_survives_many_cuts_across_workers(redis_url: str, seed: int) -> None:
+    count = 500
+    async with workers(redis_url, 3, retry_ms=5) as running:
+        balancer, url, stop = await start_balancer([worker.url for worker in running])
+        proxy = CuttingProxy(int(url.split(":")[2].split("/")[0]), seed, probability=1.0)
+        cut_url = await proxy.start()
+        received: list[int] = []
+        done = asyncio.Event()
+
+        def on_notification(method: str, params: dict[str, Any]) -> None:
+            if method == "notifications/message":
+                received.append(params["data"])
+                if len(received) >= count:
+                    done.set()
+
+        try:
+            async with http_client(cut_url, http=one_request_per_connection(), max_retries=10,
+                                   on_notification=on_notification) as client:
+                session_id = client.session.transport.session_id
+                (owner,) = [worker for worker in running if session_id in worker.app.sessions]
+                await asyncio.sleep(0.2)  # the GET stream opens (through whichever worker)
+                for n in range(count):
+                    await owner.app.server.broadcast("notifications/message", {"level": "info", "data": n})
+                    if n % 5 == 0:
+                        await asyncio.sleep(0.003)  # let the stream flow, and the cuts fall mid-burst
+                await asyncio.wait_for(done.wait(), TIMEOUT)
+                await asyncio.sleep(0.1)  # anything doubled would show up now
+        finally:
+            await proxy.close()
+            await stop()
+        assert received == list(range(count))
+        print(f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections through 3 workers, "
+              f"{count} announcements, each received once, in order")
+        assert proxy.cuts >= 10
+
 async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
     redis = connect(redis_url)
     await redis.flushdb()
