@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 
 import httpx2
 import pytest
-from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events
+from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 from support import free_port
 
 from minimcp.transports.cluster.endpoint import WORKER_DIED
@@ -182,3 +182,27 @@ async def test_delete_after_the_owner_died_ends_the_session_on_the_survivor(two_
         assert (await http.delete(survivor_url, headers=headers)).status_code == 200
         answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=headers)
         assert answer.status_code == 404
+
+
+async def test_a_worker_that_stops_gracefully_leaves_its_sessions_to_the_others(two_workers) -> None:
+    (leaving, leaving_url), (staying, staying_url) = two_workers
+    headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+    async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        answer = await http.post(leaving_url, json=INITIALIZE, headers=headers)
+        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        await http.post(leaving_url, json=INITIALIZED, headers=headers)
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "run_analysis", "arguments": {"steps": 50}, "_meta": {"progressToken": "p"}}}
+        async with http.stream("POST", leaving_url, json=call, headers=headers) as stream:
+            reader = SSEReader(stream)
+            seen = await reader.read(2)
+            leaving.terminate()  # SIGTERM: a restart, a deploy; the worker closes its connections and goes
+            seen += await reader.read()
+        assert leaving.wait(10) == 0
+        resumed = {**headers, "last-event-id": seen[-1].id}
+        async with http.stream("GET", staying_url, headers=resumed) as again:
+            rest = await read_events(again)
+        assert json.loads(rest[-1].data) == {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603,
+                                                                                  "message": WORKER_DIED}}
+        answer = await http.post(staying_url, json={"jsonrpc": "2.0", "id": 3, "method": "ping"}, headers=headers)
+        assert answer.json() == {"jsonrpc": "2.0", "id": 3, "result": {}}  # the session went on

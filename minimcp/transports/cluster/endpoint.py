@@ -83,9 +83,14 @@ class SharedSessionManager(SessionManager):
         return SharedStream(self.event_store, stream_id, still_ours, self.background, register)
 
     def forget(self, session: HttpSession) -> None:
-        if self.sessions.get(session.id) is session:
+        if self.sessions.get(session.id) is session and self.forgets_on_end:
             self.background.spawn(self.directory.drop(session.id))
         super().forget(session)
+
+    async def leave(self) -> None:
+        """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take over."""
+        self.forgets_on_end = False
+        await self.close()
 
     def expire_sessions(self) -> None:
         super().expire_sessions()
@@ -138,8 +143,13 @@ class SharedStreamableHTTP(StreamableHTTP):
         await self.relay.start()
 
     async def close(self) -> None:
-        await super().close()
+        """Stop this worker. Its sessions are not ended but left: it stops listening first (so others
+        see it gone and forward nothing more), then closes its connections; the clients come back through
+        other workers, which take the sessions over (lesson 08's DELETE still ends a session for good)."""
+        if self.relay.stopped:
+            return
         await self.relay.stop()
+        await self.manager.leave()
         await self.event_store.close()
 
     async def serve_request(self, request: HttpRequest, receive: Receive, send: Send) -> None:

@@ -34,6 +34,7 @@ class Relay:
         self.handle = handle
         self.listening = asyncio.Event()  # subscribed: other workers can reach us
         self._task: asyncio.Task[None] | None = None
+        self.stopped = False
 
     async def start(self, timeout: float = 10.0) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -41,6 +42,7 @@ class Relay:
             await self.listening.wait()
 
     async def stop(self) -> None:
+        self.stopped = True
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

@@ -147,7 +147,8 @@ class HttpSession:
         self.exchanges.clear()
         for stream in list(self.streams.values()):
             stream.close_connection()
-            await self.manager.event_store.forget(stream.id)
+            if self.manager.forgets_on_end:  # lesson 11: not when a worker leaves, others go on with it
+                await self.manager.event_store.forget(stream.id)
     # --8<-- [end:end_session]
 
 
@@ -165,6 +166,7 @@ class SessionManager:
         self.handshake_timeout = handshake_timeout
         self.max_streams = max_streams  # finished POST streams kept per session, for late resumption
         self.sessions: dict[str, HttpSession] = {}
+        self.forgets_on_end = True  # an ended session's events go with it (see HttpSession.end)
         self.closing = False  # set by close(): from then on, no new session is opened
         self._reaper: asyncio.Task[None] | None = None
         self.background = TaskKeeper()  # expired sessions being ended, old streams being forgotten
