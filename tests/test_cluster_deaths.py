@@ -59,15 +59,20 @@ async def two_workers(redis_url: str) -> AsyncIterator[list[tuple[subprocess.Pop
             process.wait(10)
 
 
-async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_ends_with_an_error(two_workers) -> None:
+async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_ends_with_an_error(
+        two_workers, redis_url: str) -> None:
     (doomed, doomed_url), (survivor, survivor_url) = two_workers
     headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
     async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await http.post(doomed_url, json=INITIALIZE, headers=headers)
         headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        redis = connect(redis_url)
+        doomed_owner = await redis.hget(f"mcp:session:{headers['mcp-session-id']}", "owner")
+        await redis.aclose()
         await http.post(survivor_url, json=INITIALIZED, headers=headers)
-        await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
-                                            "params": {"level": "debug"}}, headers=headers)
+        answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+                                                     "params": {"uri": "courses://all"}}, headers=headers)
+        assert answer.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
         call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
             "name": "run_analysis", "arguments": {"steps": 50}, "_meta": {"progressToken": "p"}}}
         async with http.stream("POST", doomed_url, json=call, headers=headers) as stream:
@@ -83,10 +88,15 @@ async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_e
         assert progress == list(range(2, 2 + len(progress)))
         assert said[-1] == {"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": WORKER_DIED}}
         assert len({event.id for event in rest}) == len(rest)
-        # The session lives on: its log level came along, and it answers.
+        # The session lives on: the survivor runs it, its subscription came along, and it answers.
         answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
             "name": "run_analysis", "arguments": {"steps": 1}}}, headers=headers)
         assert answer.status_code == 200, answer.text
+        redis = connect(redis_url)
+        record = await redis.hgetall(f"mcp:session:{headers['mcp-session-id']}")
+        await redis.aclose()
+        assert json.loads(record["state"])["subscriptions"] == ["courses://all"]
+        assert record["owner"] != doomed_owner
 
 
 async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(redis_url: str) -> None:
