@@ -1,6 +1,6 @@
 """How fast is each cable? minimcp beside the official SDK (mcp==2.3.0), server and client apart.
 
-    python bench/bench.py                 # the full run (about a quarter of an hour), three tables
+    python bench/bench.py                 # the full run (about a quarter of an hour), four tables
     python bench/bench.py --quick         # shorter runs, one round: a rough picture in a few minutes
     python bench/bench.py --json out.json # also save every figure (the appendix notebook reads it)
 
@@ -17,6 +17,9 @@ server (``echo``, bench/servers.py) built with each stack:
    requests in flight (bench/run_one.py).
 3. **Pairs**, each stack's client with its own server, end to end, as a user of one stack sees it;
    with the stdio floors: a bare child echoing lines with blocking I/O, and the same with asyncio pipes.
+4. **Workers** (lesson 11): minimcp's server as one process in memory, then as 1, 2 and 4 worker
+   processes sharing a Redis, under wrk, with one session whose requests reach every worker
+   (bench/workers.py; needs ``redis-server``).
 
 Every figure is measured in a fresh process. The machine is noisy, so the runs of one row are
 interleaved (floor, minimcp, SDK, floor, minimcp …) and each figure is the median of the rounds.
@@ -44,8 +47,8 @@ LEVELS = (1, 8, 64)  # connections, or requests in flight
 
 @dataclass
 class Row:
-    table: str  # "server", "client", "pair" or "floor"
-    cable: str  # "stdio", "ws", "http json", "http sse"; for a floor, its name
+    table: str  # "server", "client", "pair", "floor", "memory" or "workers"
+    cable: str  # "stdio", "ws", "http json", "http sse"; for a floor, its name; for workers, "memory" or "redis"
     in_flight: int
     runs: dict[str, list[dict[str, float]]] = field(default_factory=dict)  # stack -> one result per round
 
@@ -112,12 +115,25 @@ def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
              {stack: ("bench.run_one", [stack, *args]) for stack in ("minimcp", "sdk")})]
 
 
+def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
+    """Lesson 11: one worker in memory, then 1, 2 and 4 workers sharing a Redis (bench/workers.py)."""
+    from bench.workers import SETUPS
+
+    rows = []
+    for _, count, shared in SETUPS:
+        args = ["--workers", str(count), "--seconds", str(seconds)] + (["--shared"] if shared else [])
+        rows.append((Row("workers", "redis" if shared else "memory", count), {"minimcp": ("bench.workers", args)}))
+    return rows
+
+
 def plan(quick: bool, sessions: int) -> list[tuple[Row, dict[str, Job]]]:
     """Every row, and for each the measurements that make one round of it."""
     seconds, requests = (1, 150) if quick else (3, 500)
     rows = []
     if shutil.which("wrk"):
         rows += server_rows(seconds)
+        if shutil.which("redis-server"):
+            rows += workers_rows(seconds)
     else:
         from bench.load import WRK_MISSING
 

@@ -5,7 +5,8 @@ Each table answers one question, and says which side it measures:
 * **servers**: how many requests per second each server answers under the same neutral load, and
   what fraction that is of the floor (the same libraries answering without MCP);
 * **clients**: how fast each client drives the same server;
-* **pairs**: each stack end to end, its client with its own server.
+* **pairs**: each stack end to end, its client with its own server;
+* **workers**: minimcp's server on several processes sharing a Redis (lesson 11).
 """
 
 from __future__ import annotations
@@ -84,8 +85,21 @@ def print_memory(rows: list[Row]) -> None:
               f"SDK {fmt(sdk)} bytes ({ratio(mini, sdk)})")
 
 
+def print_workers(rows: list[Row]) -> None:
+    workers = [row for row in rows if row.table == "workers"]
+    if not workers:
+        print("\n4. WORKERS: not measured (wrk or redis-server is missing)")
+        return
+    print_header("4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the "
+                 "requests are forwarded", "workers", f"{columns('minimcp')} | {'wrong':>5}")
+    for row in workers:
+        wrong = max((run.get("wrong", 0) for run in row.runs.get("minimcp", [])), default=0)
+        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {wrong:>5.0f}")
+
+
 def print_tables(rows: list[Row]) -> None:
     print_servers(rows)
     print_clients(rows)
     print_pairs(rows)
+    print_workers(rows)
     print_memory(rows)

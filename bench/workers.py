@@ -2,6 +2,7 @@
 
     python -m bench.workers                   # 10 s per figure, 16 connections
     python -m bench.workers --seconds 3       # quicker
+    python -m bench.workers --workers 2 --shared   # one figure, as one line of JSON (bench/bench.py's table 4)
 
 The server is the benchmark's one-tool server (bench/servers.py). Every worker listens on the same port
 (``SO_REUSEPORT``) and the kernel spreads wrk's keep-alive connections over them. wrk's connections share
@@ -16,10 +17,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bench.load import WRK_MISSING, open_session, run_wrk
@@ -60,34 +64,55 @@ async def measure(count: int, redis: str | None, connections: int, seconds: floa
             await stop(worker)
 
 
-async def run(connections: int, seconds: float) -> None:
-    redis_port = free_port()
-    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+@asynccontextmanager
+async def private_redis() -> AsyncIterator[str]:
+    """A ``redis-server`` of our own on a free loopback port (no disk), for the length of the block."""
+    port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
     try:
         await asyncio.sleep(0.5)
-        print(f"tools/call echo, one session, {connections} connections (wrk), {seconds:g} s each, "
-              f"{os.cpu_count()} cores")
-        print(f"{'setup':<30} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} {'wrong':>6}")
-        for name, count, shared in SETUPS:
-            url = f"redis://127.0.0.1:{redis_port}/0" if shared else None
-            figures = await measure(count, url, connections, seconds)
-            print(f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
-                  f"{figures['wrong']:>6}", flush=True)
+        yield f"redis://127.0.0.1:{port}/0"
     finally:
         redis.terminate()
         redis.wait(10)
+
+
+async def measure_one(count: int, shared: bool, connections: int, seconds: float) -> dict[str, Any]:
+    """One figure: ``count`` workers, sharing a private Redis if ``shared``."""
+    if not shared:
+        return await measure(count, None, connections, seconds)
+    async with private_redis() as url:
+        return await measure(count, url, connections, seconds)
+
+
+async def run(connections: int, seconds: float) -> None:
+    print(f"tools/call echo, one session, {connections} connections (wrk), {seconds:g} s each, "
+          f"{os.cpu_count()} cores")
+    print(f"{'setup':<30} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} {'wrong':>6}")
+    async with private_redis() as redis_url:
+        for name, count, shared in SETUPS:
+            figures = await measure(count, redis_url if shared else None, connections, seconds)
+            print(f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
+                  f"{figures['wrong']:>6}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--workers", type=int, help="measure this one setup only, and print it as one line of "
+                        "JSON (what bench/bench.py runs)")
+    parser.add_argument("--shared", action="store_true", help="with --workers: the workers share a Redis")
     args = parser.parse_args()
     for needed, how in (("wrk", WRK_MISSING), ("redis-server", "redis-server is needed: apt-get install redis-server")):
         if shutil.which(needed) is None:
             raise SystemExit(how)
-    asyncio.run(run(args.connections, args.seconds))
+    if args.workers is None:
+        asyncio.run(run(args.connections, args.seconds))
+    else:
+        figures = asyncio.run(measure_one(args.workers, args.shared, args.connections, args.seconds))
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

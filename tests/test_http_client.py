@@ -82,6 +82,41 @@ async def test_the_client_resumes_a_stream_the_server_closed_after_its_retry() -
     assert len(resumed) >= 2 and all(line.endswith("200 text/event-stream") for line in resumed)
 
 
+async def test_a_resumption_refused_for_a_moment_is_tried_again() -> None:
+    """A gateway with no live server behind it (502), or a busy server (503), is no reason to give up a stream."""
+    server = build_server()
+
+    @server.tool()
+    async def cut_job(context: RequestContext) -> str:
+        """Ends its connection once on the way."""
+        await report_progress(context, 1, 2)
+        context.close_sse_stream(retry_ms=20)
+        await asyncio.sleep(0.2)
+        await report_progress(context, 2, 2)
+        return "done"
+
+    refusals = [502, 503]
+
+    def flaky(url: str, app: Any) -> Any:
+        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["method"] == "GET" and refusals \
+                    and any(name == b"last-event-id" for name, _ in scope["headers"]):
+                await send({"type": "http.response.start", "status": refusals.pop(0), "headers": []})
+                await send({"type": "http.response.body", "body": b""})
+                return
+            await app(scope, receive, send)
+        return serve
+
+    trace: list[str] = []
+    async with running(server, around=flaky) as http, http_client(http.url, on_http=trace.append) as client:
+        progress: list[Any] = []
+        result = await client.call_tool("cut_job", timeout=TIMEOUT, progress=lambda *a: progress.append(a[0]))
+        assert result["content"] == [{"type": "text", "text": "done"}]
+        assert progress == [1, 2]
+    resumed = [line.rsplit(" -> ", 1)[1] for line in trace if line.startswith("GET (Last-Event-ID")]
+    assert resumed == ["502 ", "503 ", "200 text/event-stream"], trace
+
+
 async def test_on_404_the_client_starts_a_new_session_and_goes_on() -> None:
     async with running() as http, http_client(http.url) as client:
         transport: HttpClientTransport = client.session.transport

@@ -15,7 +15,7 @@ import pytest
 
 from minimcp.transports.cluster.redis_store import connect
 
-# -- Part 1 · An event store on Redis Streams --------------------------------------------------------------
+# -- Exercise 1 · An event store on Redis Streams ------------------------------------------------------------
 
 
 @pytest.fixture(params=["fake", "real"])
@@ -128,7 +128,7 @@ async def test_forget_drops_the_stream(exercise: Any, redis: Any) -> None:
     assert await store.events_after("s2-0") == []
 
 
-# -- Part 2 · A session-to-worker router -------------------------------------------------------------------
+# -- Exercise 2 · A session-to-worker router ---------------------------------------------------------------
 
 SESSIONS = [hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)]  # 32 hex digits, like session ids
 

@@ -11,7 +11,8 @@ arrives three ways:
 The transport keeps what the spec asks a client to keep (basic/transports): the ``Mcp-Session-Id``
 from the ``initialize`` response, sent back on every request with ``MCP-Protocol-Version``; the last
 event id of every stream, so that a dropped stream is **resumed** with ``GET`` and
-``Last-Event-ID`` after the server's ``retry`` delay, a bounded number of times; on ``404`` for its
+``Last-Event-ID`` after the server's ``retry`` delay, a bounded number of times (a ``502``, ``503`` or
+``504`` on the way, a gateway or a busy server, counts as one more try, not the end); on ``404`` for its
 session id, a **new session** (the handshake again, then the message that failed); and on
 ``close()``, a ``DELETE`` that ends the session.
 
@@ -43,6 +44,10 @@ from minimcp.transports.http.handshake import Handshake, SessionExpired, content
 from minimcp.transports.sse import SSEParser
 
 log = logging.getLogger("minimcp.http_client")
+
+#: Statuses that say "not now" rather than "never": a gateway that found no live server behind it
+#: (502, 504), or a server that cannot serve this moment (503, e.g. lesson 11's workers without Redis).
+TRY_AGAIN = (502, 503, 504)
 
 
 # --8<-- [start:transport]
@@ -203,6 +208,11 @@ class HttpClientTransport:
                 return False
             except httpx2.HTTPError as error:
                 log.debug("resuming %s failed: %s", key, error)
+                failures += 1
+                continue
+            if response.status_code in TRY_AGAIN:  # a gateway or a busy server: the stream may resume later
+                await response.aclose()
+                response = None
                 failures += 1
                 continue
             if response.status_code != 200:  # the server cannot resume this stream
