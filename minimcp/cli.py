@@ -20,6 +20,8 @@ import argparse
 import asyncio
 import importlib
 import logging
+import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -36,6 +38,7 @@ from minimcp.examples.echo import serve_echo
 from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.server.server import Server
 from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT
+from minimcp.session.input_required import StateSeal
 from minimcp.transports.http.server import DEFAULT_MAX_CONNECTIONS
 from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT
 from minimcp.transports.stdio import stdio_server_transport
@@ -56,6 +59,10 @@ class Listening(Protocol):
     async def close(self) -> None: ...
 
 
+#: The environment variable that gives every worker of one server the same request-state key (hex).
+STATE_KEY = "MINIMCP_STATE_KEY"
+
+
 def load_example(name: str) -> Server:
     module = importlib.import_module(EXAMPLES[name])
     server: Server = module.build_server()
@@ -66,6 +73,10 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
     """Serve ``server`` over one transport until interrupted: the same object, whatever the cable."""
     server.max_in_flight = options.max_in_flight
     server.tools.timeout = options.tool_timeout
+    if options.legacy_only:
+        server.modern_versions = ()
+    if STATE_KEY in os.environ:  # workers of one server seal and open each other's request states (lesson 12)
+        server.state_seal = StateSeal(bytes.fromhex(os.environ[STATE_KEY]))
     if transport == "stdio":
         if sys.stdin.isatty():  # a person at a terminal, not a host with pipes: say what this is
             print(f"{server.name} speaks MCP on stdin/stdout: one JSON-RPC message per line. "
@@ -143,6 +154,7 @@ def run_workers(count: int, argv: list[str]) -> int:
     sessions are taken over by whichever worker next gets one of their requests (lesson 11).
     """
     child = [sys.executable, "-m", "minimcp", *without_workers(argv), "--reuse-port"]
+    os.environ.setdefault(STATE_KEY, secrets.token_hex(32))  # one key for all: any worker opens any state
     workers = [subprocess.Popen(child) for _ in range(count)]
     print(f"{count} workers: {' '.join(str(worker.pid) for worker in workers)}", file=sys.stderr, flush=True)
     try:
@@ -219,6 +231,9 @@ def parser() -> argparse.ArgumentParser:
     serving.add_argument("--workers", type=int, default=1, metavar="N",
                          help="http with --redis: N worker processes on one port; any may get any request")
     serving.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for each worker
+    serving.add_argument("--legacy-only", action="store_true",
+                         help="serve the initialize era only (2025-11-25 and before), as lessons 03-11's server did: "
+                              "a 2026-07-28 request, server/discover included, gets -32601 (lesson 12)")
     serving.add_argument("--log-level", default="WARNING",
                          help="logging level, written to stderr (default %(default)s)")
     add_limits(serving)

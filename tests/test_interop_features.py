@@ -117,10 +117,11 @@ async def test_the_sdk_reads_every_resource_and_gets_every_prompt() -> None:
         assert (await client.list_tools()).tools  # and the server answers on
 
 
-async def test_the_sdk_in_auto_mode_falls_back_to_the_handshake_and_sees_the_same_server() -> None:
-    # "auto" first probes `server/discover` (revision 2026-07-28); our -32601 makes it fall back.
+async def test_the_sdk_in_auto_mode_speaks_2026_and_sees_the_same_server() -> None:
+    # "auto" first probes `server/discover` (revision 2026-07-28); our server answers it, so the SDK
+    # stays in the modern era: no initialize, every request with its own _meta (lesson 12).
     async with sdk_client("auto") as client:
-        assert client.protocol_version == "2025-11-25"
+        assert client.protocol_version == "2026-07-28"
         assert {tool.name for tool in (await client.list_tools()).tools} == set(TOOL_CALLS)
         assert {p.name for p in (await client.list_prompts()).prompts} == set(PROMPT_ARGUMENTS)
         (contents,) = (await client.read_resource("courses://AI101")).contents

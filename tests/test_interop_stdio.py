@@ -8,6 +8,7 @@ never does.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 
 import pytest
@@ -34,26 +35,49 @@ def minimcp_server(repo_root) -> StdioServerParameters:
 
 
 # -- the SDK's client, minimcp's server -------------------------------------------------------------
-@pytest.mark.parametrize("mode", ["legacy", "auto"])
-async def test_sdk_client_completes_the_handshake_and_pings(repo_root, mode: str) -> None:
+async def test_sdk_client_in_legacy_mode_completes_the_handshake_and_pings(repo_root) -> None:
     async def scenario() -> None:
-        async with Client(minimcp_server(repo_root), mode=mode) as client:
+        async with Client(minimcp_server(repo_root), mode="legacy") as client:
             assert client.protocol_version == "2025-11-25"
             assert client.server_info is not None
             assert (client.server_info.name, client.server_info.version) == ("course-server", "0.1.0")
             assert client.server_info.title == "MCP from Scratch: course server"
             assert client.instructions and "course server" in client.instructions
-            # mode="auto" probed server/discover first; minimcp's -32601 made it fall back to the
-            # initialize handshake, so the session is a handshake-era one in both modes.
             assert client.session.initialize_result is not None
             assert client.session.discover_result is None
             # Client.send_ping is deprecated in 2.3.0 (ping is removed in 2026-07-28), but on a
-            # handshake-era session it still works, in both modes.
+            # handshake-era session it still works.
             with pytest.warns(MCPDeprecationWarning):
                 assert isinstance(await client.send_ping(), EmptyResult)
             assert isinstance(await client.session.send_ping(), EmptyResult)
 
     await asyncio.wait_for(scenario(), TIMEOUT)
+
+
+async def test_sdk_client_in_auto_mode_speaks_2026_with_no_handshake_on_the_wire(repo_root, tmp_path) -> None:
+    """mode="auto" probes with server/discover; minimcp answers it, so the SDK never sends initialize."""
+    wire = tmp_path / "client-to-server.jsonl"
+    server = StdioServerParameters(command=sys.executable, cwd=str(repo_root), args=[
+        str(repo_root / "tests" / "stdio_wiretap.py"), str(wire), sys.executable, "-m", "minimcp", "serve"])
+
+    async def scenario() -> None:
+        async with Client(server, mode="auto") as client:
+            assert client.protocol_version == "2026-07-28"
+            assert client.session.initialize_result is None and client.session.discover_result is not None
+            assert client.server_info is not None and client.server_info.name == "course-server"
+            assert client.instructions and "course server" in client.instructions
+            result = await client.call_tool("read_events", {"date": "2025-03-21"})
+            assert result.content[0].text.startswith("Events for 2025-03-21")  # type: ignore[union-attr]
+            with pytest.warns(MCPDeprecationWarning), pytest.raises(MCPError) as caught:
+                await client.send_ping()  # removed in 2026-07-28: -32601, and the server goes on
+            assert caught.value.code == METHOD_NOT_FOUND
+
+    await asyncio.wait_for(scenario(), TIMEOUT)
+    sent = [json.loads(line) for line in wire.read_text().splitlines()]
+    methods = [message.get("method") for message in sent]
+    assert methods[0] == "server/discover" and "initialize" not in methods, methods
+    assert all(message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+               for message in sent if "id" in message)
 
 
 async def test_sdk_client_sees_minimcp_errors(repo_root) -> None:

@@ -34,6 +34,7 @@ class App:
     """The smallest server app a session can serve: one method, and a record of notifications."""
 
     protocol_versions = SUPPORTED_PROTOCOL_VERSIONS
+    modern_versions: tuple[str, ...] = ()  # a 2025-era app: it serves no 2026-07-28 request (lesson 12)
 
     def __init__(self, instructions: str | None = "Ask me to echo.") -> None:
         self._instructions = instructions

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +22,8 @@ from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.rpc.jsonrpc import Notification, method_not_found
 from minimcp.rpc.transport import Transport, log_send_failure
 from minimcp.server.pagination import DEFAULT_PAGE_SIZE
+from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS
+from minimcp.session.input_required import StateSeal
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
 from minimcp.session.server import RequestContext, ServerSession
 
@@ -36,9 +39,16 @@ class ServerCore:
 
     #: The protocol revisions this server speaks, newest first (the handshake picks one).
     protocol_versions: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
+    #: The revisions without a handshake it also serves, request by request (lesson 12).
+    modern_versions: tuple[str, ...] = MODERN_PROTOCOL_VERSIONS
+    #: What a 2026-07-28 list or read result says about caching it: fresh for this long (0: ask again each
+    #: time, the safe default for lists that may change), and shareable with anyone ("public") or not.
+    cache_ttl_ms: int = 0
+    cache_scope: str = "public"
 
     def __init__(self, name: str, version: str = "0.1.0", *, title: str | None = None,
-                 instructions: str | None = None, page_size: int = DEFAULT_PAGE_SIZE) -> None:
+                 instructions: str | None = None, page_size: int = DEFAULT_PAGE_SIZE,
+                 state_key: bytes | None = None) -> None:
         self.name = name
         self.version = version
         self.title = title
@@ -52,6 +62,8 @@ class ServerCore:
         self.max_in_flight = DEFAULT_MAX_IN_FLIGHT  # requests of one client answered at once
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop serving, once a client came
         self._at_session_end: list[Callable[[ServerSession], None]] = []  # what features forget then
+        # Seals the state of 2026-07-28 questions to the client; workers of one server share one key.
+        self.state_seal = StateSeal(state_key or secrets.token_bytes(32))
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
         """Register the handler of a request method: ``@server.method("tools/list")``."""

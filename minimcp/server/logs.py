@@ -51,9 +51,10 @@ def is_level(value: object) -> bool:
     return isinstance(value, str) and value in SEVERITY
 
 
-def wants(session: ServerSession, level: str) -> bool:
-    """Whether ``session``'s client wants to hear a message of ``level``."""
-    threshold = session.log_level or DEFAULT_LEVEL
+def wants(session: ServerSession, level: str, threshold: str | None = None) -> bool:
+    """Whether ``session``'s client wants to hear a message of ``level`` (``threshold``: what one
+    request asked for, rather than the session's level)."""
+    threshold = threshold or session.log_level or DEFAULT_LEVEL
     return SEVERITY[level] >= SEVERITY[threshold]
 # --8<-- [end:levels]
 
@@ -79,7 +80,7 @@ class LoggingRegistry:
 
 # --8<-- [start:log]
 async def send_log(session: ServerSession, level: str, data: Any, logger: str | None = None,
-                   related_request_id: RequestId | None = None) -> bool:
+                   related_request_id: RequestId | None = None, threshold: str | None = None) -> bool:
     """Send ``notifications/message`` to one session, if its level lets it through.
 
     Returns whether the message was sent. Declaring the capability is the server's promise to the
@@ -89,7 +90,7 @@ async def send_log(session: ServerSession, level: str, data: Any, logger: str | 
         raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LEVELS)}")
     if "logging" not in session.app.capabilities():
         raise RuntimeError("this server did not declare the logging capability: call server.enable_logging()")
-    if not wants(session, level):
+    if not wants(session, level, threshold):
         return False
     params: dict[str, Any] = {"level": level}
     if logger is not None:
@@ -100,6 +101,12 @@ async def send_log(session: ServerSession, level: str, data: Any, logger: str | 
 
 
 async def log(context: RequestContext, level: str, data: Any, logger: str | None = None) -> bool:
-    """From inside a handler: log to the client whose request is being answered."""
-    return await send_log(context.session, level, data, logger, context.request.id)
+    """From inside a handler: log to the client whose request is being answered.
+
+    A 2026-07-28 request says in its envelope which lines it wants; without ``logLevel`` it wants none
+    (basic/index: the server MUST NOT send ``notifications/message`` then).
+    """
+    if context.modern and context.log_level is None:
+        return False
+    return await send_log(context.session, level, data, logger, context.request.id, context.log_level)
 # --8<-- [end:log]

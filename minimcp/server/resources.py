@@ -144,7 +144,7 @@ class ResourceRegistry(Catalogue[Resource]):
     async def list_resources(self, context: RequestContext) -> dict[str, Any]:
         definitions = [resource.definition() for resource in self]
         roots = None
-        if self._roots is not None and "roots" in context.session.client_capabilities:
+        if self._roots is not None and "roots" in context.client_capabilities and not context.modern:
             roots = await self._roots.roots(context)  # once for the whole list
         for directory in self._directories:
             definitions += [directory.definition(path) for path in directory.files()
@@ -182,7 +182,7 @@ class ResourceRegistry(Catalogue[Resource]):
         """Whether the client's roots let this file be seen: always, unless the folder honours roots
         and the client declared some (roots are the client's courtesy, not a lock: lesson 09).
         ``roots``: the client's roots, if already asked for during this request."""
-        if self._roots is None or not directory.within_roots or "roots" not in context.session.client_capabilities:
+        if self._roots is None or not directory.within_roots or "roots" not in context.client_capabilities:
             return True
         return inside_roots(path, roots if roots is not None else await self._roots.roots(context))
 

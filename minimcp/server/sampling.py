@@ -34,6 +34,7 @@ from typing import Any
 
 from minimcp.server.prompts import user
 from minimcp.server.tools import ToolError
+from minimcp.session.envelope import missing_capability
 from minimcp.session.progress import ProgressCallback
 from minimcp.session.server import RequestContext
 from minimcp.session.tool_messages import tool_message_problem
@@ -52,9 +53,12 @@ class CapabilityMissing(ToolError):
 
 def require_capability(context: RequestContext, name: str, method: str) -> dict[str, Any]:
     """The options of the client capability ``name`` (e.g. ``{}`` for ``"sampling": {}``), or
-    :class:`CapabilityMissing` if the client never declared it in ``initialize``."""
-    declared = context.session.client_capabilities.get(name)
+    :class:`CapabilityMissing` if the client never declared it in ``initialize``. A 2026-07-28 request
+    that lacks it gets the revision's own error, ``-32021``, naming the capability (lesson 12)."""
+    declared = context.client_capabilities.get(name)
     if not isinstance(declared, dict):
+        if context.modern:
+            raise missing_capability(name)
         raise CapabilityMissing(f"The client did not declare the {name!r} capability, so this server "
                                 f"cannot send it {method}")
     return declared

@@ -41,6 +41,8 @@ from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue
 from minimcp.server.schema import input_schema_for
+from minimcp.session.envelope import MISSING_CLIENT_CAPABILITY
+from minimcp.session.input_required import InputRequired, MalformedAnswer
 from minimcp.session.progress import PROGRESS, progress_notice
 from minimcp.session.schemas import load_jsonschema, make_validator, schema_problems
 from minimcp.session.server import RequestContext
@@ -227,13 +229,15 @@ class ToolRegistry(Catalogue[Tool]):
         try:
             async with asyncio.timeout(self.timeout):  # (wait_for would wrap the call in a task of its own)
                 value = await run_tool(tool, arguments, context)
+        except (InputRequired, MalformedAnswer):  # 2026-07-28 questions to the client: for the client to act on
+            raise
         except ToolError as err:
             return error_result(str(err))
         except TimeoutError:
             log.warning("tool %s ran out of time (%g s)", name, self.timeout)
             return error_result(f"Tool {name} did not finish within {self.timeout:g} seconds")
         except RpcError as err:
-            if err.code == URL_ELICITATION_REQUIRED:  # for the client to act on, not the model (lesson 09)
+            if err.code in (URL_ELICITATION_REQUIRED, MISSING_CLIENT_CAPABILITY):  # for the client, not the model
                 raise
             # the client refused a question back (sampling, elicitation): say so
             return error_result(f"Tool {name} failed: RpcError: {err.message}")

@@ -13,16 +13,27 @@ client) is marked as related to the request it answers, so that a cable with sev
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import INTERNAL_ERROR, Notification, Request, RequestId, RpcError, method_not_found
+from minimcp.rpc.jsonrpc import (
+    METHOD_NOT_FOUND,
+    Notification,
+    Request,
+    RequestId,
+    RpcError,
+    method_not_found,
+)
 from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
+from minimcp.session.envelope import PROTOCOL_VERSION, Envelope, is_modern, unsupported_version
+from minimcp.session.input_required import Answers, InputRequired, StateSeal, pick_answers
 from minimcp.session.lifecycle import Lifecycle
+from minimcp.session.modern import MODERN_ONLY, admit, discover, finish, input_required, modern_error
 from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter
-from minimcp.session.saved import STATE_KEYS, KeepsSessionState
+from minimcp.session.saved import KeepsSessionState, SavedState
 
 
 @runtime_checkable
@@ -40,10 +51,28 @@ class RequestContext:
 
     session: ServerSession
     request: Request
+    envelope: Envelope | None = None  # a 2026-07-28 request's own facts (lesson 12); None: the session's
+    answers: Answers | None = None  # a 2026-07-28 retry's answers to the questions asked (lesson 12)
 
     @property
     def params(self) -> dict[str, Any]:
         return self.request.params or {}
+
+    @property
+    def modern(self) -> bool:
+        """Whether this request stands alone (2026-07-28) rather than within an initialized session."""
+        return self.envelope is not None
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """What the client can do: said by this request (2026-07-28), or once in ``initialize``."""
+        return self.envelope.client_capabilities if self.envelope else self.session.client_capabilities
+
+    @property
+    def log_level(self) -> str | None:
+        """The least severe log line the client wants for this request (None: the server's default;
+        for a 2026-07-28 request, none at all)."""
+        return self.envelope.log_level if self.envelope else self.session.log_level
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -61,7 +90,12 @@ class RequestContext:
 
         With ``progress``, the request carries a ``progressToken`` and the client's progress notices
         for it reach ``progress(progress, total, message)`` (lesson 09: progress goes both ways).
+        For a 2026-07-28 request it becomes one question of :meth:`ask`, named after its method.
         """
+        if self.modern:
+            self.answers_or_refuse().asked += 1
+            key = f"{method.split('/')[0]}-{self.answers_or_refuse().asked}"
+            return (await self.ask({key: {"method": method, "params": params or {}}}))[key]
         connection, related = self.session.connection, self.request.id
         if progress is None:
             return await connection.request(method, params, timeout, related_request_id=related)
@@ -72,6 +106,29 @@ class RequestContext:
     async def ping(self, timeout: float | None = 10.0) -> None:
         await self.send_request("ping", timeout=timeout)
 # --8<-- [end:context]
+
+    # --8<-- [start:ask]
+    async def ask(self, questions: dict[str, dict[str, Any]], timeout: float | None = None) -> dict[str, Any]:
+        """Ask the client several things at once; their answers, by key.
+
+        ``questions`` maps a key of your choice to ``{"method": "elicitation/create", "params": {...}}``
+        (or ``sampling/createMessage``, ``roots/list``). In a session (2025-11-25) they are sent as
+        requests, together. A 2026-07-28 request cannot send anything: the answers must come with the
+        request itself, and if one is missing the handler stops here and the client is asked
+        (:class:`~minimcp.session.input_required.InputRequired`); it runs again on the retry.
+        """
+        if not self.modern:
+            sent = await asyncio.gather(*(self.send_request(question["method"], question.get("params"), timeout)
+                                          for question in questions.values()))
+            return dict(zip(questions, sent, strict=True))
+        return pick_answers(self.answers_or_refuse(), questions, self.client_capabilities)
+
+    def answers_or_refuse(self) -> Answers:
+        if self.answers is None:
+            raise RuntimeError(f"{self.request.method} may not ask the client anything (2026-07-28 allows it "
+                               "in tools/call, prompts/get and resources/read only)")
+        return self.answers
+    # --8<-- [end:ask]
 
     # --8<-- [start:close_sse_stream]
     def close_sse_stream(self, retry_ms: int | None = None) -> bool:
@@ -96,6 +153,10 @@ class ServerApp(Protocol):
     """
 
     protocol_versions: tuple[str, ...]
+    modern_versions: tuple[str, ...]  # the revisions without a handshake it also serves (lesson 12)
+    state_seal: StateSeal  # seals the requestState of 2026-07-28 questions (lesson 12)
+    cache_ttl_ms: int  # what 2026-07-28 list and read results say about caching them
+    cache_scope: str
 
     def info(self) -> dict[str, Any]: ...
 
@@ -111,12 +172,15 @@ class ServerApp(Protocol):
 
 
 # --8<-- [start:server_session]
-class ServerSession:
+class ServerSession(SavedState):
     """The server's half of one client's session: lifecycle state, then dispatch to the app."""
 
     def __init__(self, transport: Transport, app: ServerApp) -> None:
         self.app = app
         self.lifecycle = Lifecycle()
+        #: "legacy" once ``initialize`` succeeded, "modern" once a 2026-07-28 request was served: on a
+        #: connection (stdio, WebSocket) the first one decides, and the other era is refused (lesson 12).
+        self.era: str | None = None
         self.protocol_version: str | None = None
         self.client_info: dict[str, Any] = {}
         self.client_capabilities: dict[str, Any] = {}
@@ -152,18 +216,44 @@ class ServerSession:
 
     async def _dispatch(self, request: Request) -> Any:
         method = request.method
+        if self.app.modern_versions and (is_modern(request.params) or self.era == "modern"):
+            return await self._serve_modern(request)
         if method == "initialize":
             self._initialize_id = request.id
-            return self._initialize(request.params or {})
+            result = self._initialize(request.params or {})
+            self.era = "legacy"
+            return result
         if method == "ping":  # allowed in every state, in both directions (basic/utilities/ping)
             return {}
-        if not self.app.knows(method):
-            # Also what a 2026-07-28 client's probe `server/discover` gets, so that it falls back
-            # to the initialize handshake: -32601 says "I am an older server", not "I am broken".
+        if not self.app.knows(method) or method in MODERN_ONLY:
+            # Also what a 2026-07-28 client's probe `server/discover` gets in a session: -32601 is how
+            # an older server answers it, and the client then keeps to the initialize handshake.
             raise method_not_found(method)
         self.lifecycle.check_request(method)
         return await self.app.handle(RequestContext(self, request))
     # --8<-- [end:server_session]
+
+    # --8<-- [start:serve_modern]
+    async def _serve_modern(self, request: Request) -> dict[str, Any]:
+        """A 2026-07-28 request, served from what it carries alone (:mod:`minimcp.session.modern`)."""
+        if self.era == "legacy":  # this connection began with initialize: it speaks that version only
+            requested = (request.params or {}).get("_meta", {}).get(PROTOCOL_VERSION)
+            raise unsupported_version(str(requested), (str(self.protocol_version),))
+        if self.era == "modern" and request.method == "initialize":
+            raise RpcError(METHOD_NOT_FOUND, "Method not found: initialize (this connection "
+                           "speaks " + ", ".join(self.app.modern_versions) + ": every request carries its _meta)")
+        envelope, answers = admit(self.app, request)
+        self.era = "modern"  # the first request accepted decides the connection's era
+        if request.method == "server/discover":
+            return finish(discover(self.app), self.app, request.method)
+        try:
+            result = await self.app.handle(RequestContext(self, request, envelope, answers))
+        except InputRequired as needed:
+            return input_required(needed, answers, request, self.app)
+        except RpcError as error:
+            raise modern_error(error) from None
+        return finish(result, self.app, request.method)
+    # --8<-- [end:serve_modern]
 
     # --8<-- [start:initialize]
     def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -195,35 +285,6 @@ class ServerSession:
         await self.app.handle_notification(self, notification)
     # --8<-- [end:initialized]
 
-    # --8<-- [start:saved]
-    def saved_state(self) -> dict[str, Any]:
-        """What another process needs to go on with this session: plain JSON data (lesson 11)."""
-        return {"lifecycle": self.lifecycle.state, "protocolVersion": self.protocol_version,
-                "clientInfo": self.client_info, "clientCapabilities": self.client_capabilities,
-                "logLevel": self.log_level, "subscriptions": sorted(self.subscriptions)}
-
-    def restore(self, state: dict[str, Any]) -> None:
-        """Become the session ``state`` describes (the inverse of :meth:`saved_state`)."""
-        missing = [key for key in STATE_KEYS if key not in state]
-        if missing:
-            raise ValueError(f"a saved session lacks {', '.join(missing)}")
-        self.lifecycle.state, self.protocol_version = state["lifecycle"], state["protocolVersion"]
-        self.client_info, self.client_capabilities = state["clientInfo"], state["clientCapabilities"]
-        self.log_level, self.subscriptions = state["logLevel"], set(state["subscriptions"])
-
-    async def _keep_state(self) -> None:
-        """Hand the session's state to a transport that keeps it (lesson 11), if it changed."""
-        if self._keeper is None:
-            return
-        state = self.saved_state()
-        if state == self._kept:
-            return
-        try:
-            await self._keeper.keep_state(state)
-        except ConnectionError as error:  # the shared store is away: say so, and try again next time
-            raise RpcError(INTERNAL_ERROR, f"The session's state could not be saved: {error}") from error
-        self._kept = state
-    # --8<-- [end:saved]
 
     # -- the server speaks first ----------------------------------------------------------------
     # --8<-- [start:server_ping]

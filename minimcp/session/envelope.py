@@ -1,0 +1,105 @@
+"""Every request stands alone: the ``_meta`` envelope of MCP 2026-07-28 (lesson 12).
+
+Until 2025-11-25, a client said once, in ``initialize``, which protocol version it speaks, what it can do
+and who it is, and the server remembered it for the whole session (lesson 03). Revision 2026-07-28 has no
+handshake and no session: **every request** carries the same facts in its ``params._meta`` (spec
+2026-07-28, basic/index, "Request metadata"):
+
+* ``io.modelcontextprotocol/protocolVersion`` (required): the revision this request speaks;
+* ``io.modelcontextprotocol/clientCapabilities`` (required): what the client can do, for this request;
+* ``io.modelcontextprotocol/clientInfo`` (optional): who the client says it is;
+* ``io.modelcontextprotocol/logLevel`` (optional): the least severe log line it wants for this request
+  (none at all without it).
+
+A request without the required keys is malformed (``-32602``); a version the server does not serve gets
+``-32022`` with the versions it does. The errors the revision adds have codes of their own, which a
+client recognises as "a modern server": that is how it tells a modern server from an older one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+
+#: The revisions without a handshake that minimcp serves, newest first.
+MODERN_PROTOCOL_VERSIONS = ("2026-07-28",)
+
+PREFIX = "io.modelcontextprotocol/"
+PROTOCOL_VERSION = PREFIX + "protocolVersion"
+CLIENT_CAPABILITIES = PREFIX + "clientCapabilities"
+CLIENT_INFO = PREFIX + "clientInfo"
+LOG_LEVEL = PREFIX + "logLevel"
+SERVER_INFO = PREFIX + "serverInfo"  # on results: who answered
+SUBSCRIPTION_ID = PREFIX + "subscriptionId"  # on notifications of a subscriptions/listen stream
+
+# --8<-- [start:codes]
+#: The errors 2026-07-28 adds (basic/index, "Error codes"); HTTP answers each with status 400.
+HEADER_MISMATCH = -32020  # an HTTP header says something else than the body
+MISSING_CLIENT_CAPABILITY = -32021  # the request needs a capability the client did not declare
+UNSUPPORTED_PROTOCOL_VERSION = -32022  # this server does not serve that version (data: what it does)
+MODERN_ERRORS = (HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION)
+# --8<-- [end:codes]
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What one request says about its client: the facts a session used to remember."""
+
+    protocol_version: str
+    client_capabilities: dict[str, Any]
+    client_info: dict[str, Any]
+    log_level: str | None
+
+
+def is_modern(params: Any) -> bool:
+    """Whether a request's params carry a 2026-07-28 envelope at all (valid or not)."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and PROTOCOL_VERSION in meta
+
+
+# --8<-- [start:read_envelope]
+def read_envelope(params: Any, supported: tuple[str, ...], also_supported: tuple[str, ...] = ()) -> Envelope:
+    """The envelope of a request's ``params``, or the error it earns.
+
+    ``supported`` are the modern versions served; ``also_supported`` the older ones this server also
+    speaks (with ``initialize``), listed in the ``-32022`` error so that a client can choose.
+    """
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict):
+        raise RpcError(INVALID_PARAMS, f'Invalid params: every request needs "_meta" with "{PROTOCOL_VERSION}" '
+                       f'and "{CLIENT_CAPABILITIES}"')
+    version = meta.get(PROTOCOL_VERSION)
+    if not isinstance(version, str):
+        raise RpcError(INVALID_PARAMS, f'Invalid params: "_meta" needs "{PROTOCOL_VERSION}" (a string)')
+    capabilities = meta.get(CLIENT_CAPABILITIES)
+    if not isinstance(capabilities, dict):
+        raise RpcError(INVALID_PARAMS, f'Invalid params: "_meta" needs "{CLIENT_CAPABILITIES}" (an object)')
+    if version not in supported:
+        raise unsupported_version(version, supported + also_supported)
+    info = meta.get(CLIENT_INFO, {})
+    if not isinstance(info, dict):
+        raise RpcError(INVALID_PARAMS, f'Invalid params: "{CLIENT_INFO}" must be an object')
+    level = meta.get(LOG_LEVEL)
+    if level is not None and level not in LOG_LEVELS:
+        raise RpcError(INVALID_PARAMS, f'Invalid params: "{LOG_LEVEL}" must be one of {", ".join(LOG_LEVELS)}')
+    return Envelope(version, capabilities, info, level)
+# --8<-- [end:read_envelope]
+
+
+def unsupported_version(requested: str, supported: tuple[str, ...]) -> RpcError:
+    return RpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
+                    {"supported": list(supported), "requested": requested})
+
+
+def missing_capability(name: str, options: dict[str, Any] | None = None) -> RpcError:
+    """-32021: the request needs the client capability ``name``, which its envelope did not declare."""
+    return RpcError(MISSING_CLIENT_CAPABILITY, f"Server requires the {name} capability for this request",
+                    {"requiredCapabilities": {name: options or {}}})
+
+
+def header_mismatch(message: str) -> RpcError:
+    return RpcError(HEADER_MISMATCH, f"Header mismatch: {message}")

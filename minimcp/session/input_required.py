@@ -1,0 +1,173 @@
+"""Questions without a connection back: multi round-trip requests (MCP 2026-07-28, lesson 12).
+
+In lesson 09 a tool that needed the user (elicitation), the client's model (sampling) or its roots sent a
+request *to the client* and waited for the answer on the same session. Revision 2026-07-28 has no session
+to wait on, and a server never sends a request (basic/patterns/mrtr). Instead the tool's request is
+**answered early** with what it is missing::
+
+    {"resultType": "input_required",
+     "inputRequests": {"user_name": {"method": "elicitation/create", "params": {...}}},
+     "requestState": "<opaque>"}
+
+and the client sends the *same* request again, with a new id, the answers in ``inputResponses`` (same keys)
+and the ``requestState`` unchanged. Only ``tools/call``, ``prompts/get`` and ``resources/read`` may do this.
+
+How minimcp runs it without changing lesson 09's tools: the handler simply runs again on the retry. Each
+question it asks (:meth:`~minimcp.session.server.RequestContext.ask`) is looked up in this attempt's
+:class:`Answers`; a missing one stops the handler with :class:`InputRequired`, and the dispatcher turns that
+into the result above. The answers already given travel in ``requestState``, so the server keeps nothing.
+
+The client can read and rewrite ``requestState``: it is **attacker-controlled**. So it is sealed with an
+HMAC under a key every worker of the server shares, bound to the request it belongs to (its method and a
+digest of its params) and to a short expiry; anything else is refused with ``-32602``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.session.envelope import missing_capability
+
+#: The methods that may answer ``input_required`` (basic/patterns/mrtr, "Supported methods").
+ASKING_METHODS = ("tools/call", "prompts/get", "resources/read")
+#: What each kind of question is, and the client capability it needs.
+QUESTION_CAPABILITY = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling",
+                       "roots/list": "roots"}
+STATE_TTL = 600.0  # seconds a request state stays good: long enough for a person to answer a form
+
+
+class MalformedAnswer(RpcError):
+    """An answer in ``inputResponses`` that is not an answer to its question: the request is wrong
+    (``-32602``), so it must reach the client as an error even from inside a tool."""
+
+    def __init__(self, key: str, method: str) -> None:
+        super().__init__(INVALID_PARAMS, f"Invalid params: inputResponses[{key!r}] is not an answer to {method}")
+
+
+class InputRequired(Exception):
+    """The handler needs answers the client has not given yet: ``requests`` maps keys to questions."""
+
+    def __init__(self, requests: dict[str, dict[str, Any]]) -> None:
+        super().__init__(f"input required: {', '.join(requests)}")
+        self.requests = requests
+
+
+# --8<-- [start:seal]
+class StateSeal:
+    """Seals a request state (JSON) with HMAC-SHA256, and opens only what it sealed, unchanged and in time."""
+
+    def __init__(self, key: bytes, ttl: float = STATE_TTL) -> None:
+        if len(key) < 32:
+            raise ValueError("a request-state key needs at least 32 bytes")
+        self.key = key
+        self.ttl = ttl
+
+    def seal(self, payload: dict[str, Any]) -> str:
+        body = json.dumps({**payload, "exp": int(time.time() + self.ttl)}, separators=(",", ":")).encode()
+        tag = hmac.new(self.key, body, hashlib.sha256).digest()
+        return f"{_b64(body)}.{_b64(tag)}"
+
+    def open(self, token: Any) -> dict[str, Any]:
+        """The payload of a state this server sealed, or ``-32602`` (tampered, foreign, expired)."""
+        try:
+            body_text, tag_text = token.split(".")
+            body, tag = _unb64(body_text), _unb64(tag_text)
+        except (AttributeError, ValueError, binascii.Error):
+            raise refused("it is not a request state of this server") from None
+        if not hmac.compare_digest(tag, hmac.new(self.key, body, hashlib.sha256).digest()):
+            raise refused("it failed verification (changed, or sealed by another server)")
+        payload: dict[str, Any] = json.loads(body)
+        if payload.get("exp", 0) < time.time():
+            raise refused("it expired: send the request again without it")
+        return payload
+# --8<-- [end:seal]
+
+
+def refused(why: str) -> RpcError:
+    return RpcError(INVALID_PARAMS, f"Invalid params: requestState refused: {why}")
+
+
+def request_digest(method: str, params: dict[str, Any]) -> str:
+    """What a state is bound to: the method and its params, without what changes between attempts."""
+    salient = {key: value for key, value in params.items() if key not in ("_meta", "inputResponses", "requestState")}
+    text = json.dumps([method, salient], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --8<-- [start:answers]
+@dataclass
+class Answers:
+    """The answers one attempt of a request may use: those sealed in its state, and the new ones."""
+
+    given: dict[str, Any] = field(default_factory=dict)
+    asked: int = 0  # questions asked so far in this attempt: names the ones that come without a key
+
+    @classmethod
+    def of(cls, method: str, params: dict[str, Any], seal: StateSeal) -> Answers:
+        """The answers a retry carries, its state checked first (a state for another request is refused)."""
+        given: dict[str, Any] = {}
+        if "requestState" in params:
+            state = seal.open(params["requestState"])
+            if state.get("for") != request_digest(method, params):
+                raise refused("it belongs to another request")
+            given.update(state.get("answers", {}))
+        responses = params.get("inputResponses")
+        if responses is not None and not isinstance(responses, dict):
+            raise RpcError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object')
+        given.update(responses or {})
+        return cls(given)
+
+    def take(self, key: str, method: str) -> Any:
+        """The answer to question ``key`` (None: not given yet); a malformed one is ``-32602``."""
+        answer = self.given.get(key)
+        if answer is not None and not answers_method(answer, method):
+            raise MalformedAnswer(key, method)
+        return answer
+
+    def state(self, method: str, params: dict[str, Any], seal: StateSeal) -> str:
+        """The sealed state of the next attempt: every answer so far, bound to this request."""
+        return seal.seal({"for": request_digest(method, params), "answers": self.given})
+# --8<-- [end:answers]
+
+
+def pick_answers(answers: Answers, questions: dict[str, dict[str, Any]],
+                 capabilities: dict[str, Any]) -> dict[str, Any]:
+    """The answers to ``questions``, all of them; or the error, or the :class:`InputRequired`, it earns."""
+    for question in questions.values():  # never ask what the client cannot answer (mrtr)
+        needed = QUESTION_CAPABILITY.get(question["method"])
+        if needed is not None and needed not in capabilities:
+            raise missing_capability(needed)
+    found = {key: answers.take(key, question["method"]) for key, question in questions.items()}
+    missing = {key: question for key, question in questions.items() if found[key] is None}
+    if missing:
+        raise InputRequired(missing)
+    return found
+
+
+def answers_method(answer: Any, method: str) -> bool:
+    """Whether ``answer`` has the shape of a result of ``method`` (ElicitResult, CreateMessageResult…)."""
+    if not isinstance(answer, dict):
+        return False
+    if method == "elicitation/create":
+        return answer.get("action") in ("accept", "decline", "cancel")
+    if method == "sampling/createMessage":
+        return answer.get("role") in ("user", "assistant") and isinstance(answer.get("content"), (dict, list))
+    if method == "roots/list":
+        return isinstance(answer.get("roots"), list)
+    return True
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
