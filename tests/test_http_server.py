@@ -22,6 +22,7 @@ from http_support import (
     running,
 )
 
+from minimcp.examples.course import build_server
 from minimcp.rpc.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR
 from minimcp.session import SUPPORTED_PROTOCOL_VERSIONS
 
@@ -79,8 +80,10 @@ async def test_requests_without_a_session_id_get_400() -> None:
         await raw.ping()
 
 
-async def test_the_2026_probe_gets_method_not_found_so_new_clients_fall_back() -> None:
-    async with running() as http, raw_session(http.url, initialize=False) as raw:
+async def test_a_legacy_only_server_answers_the_2026_probe_method_not_found_so_new_clients_fall_back() -> None:
+    server = build_server(step_delay=0.01)
+    server.modern_versions = ()  # the initialize era only: what a 2025 server answers (lesson 12 serves both)
+    async with running(server) as http, raw_session(http.url, initialize=False) as raw:
         response = await raw.post({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}},
                                   mcp_protocol_version="2026-07-28")
         assert response.status_code == 400

@@ -48,9 +48,10 @@ def course_server_with_a_polling_tool():
 async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> None:
     async def scenario(url: str) -> None:
         async with Client(url, mode=mode) as client:
-            assert client.protocol_version == "2025-11-25"
+            # "auto" probes with server/discover, which minimcp answers: 2026-07-28, no session (lesson 12)
+            assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
             assert client.server_info.name == "course-server"
-            assert client.session.initialize_result is not None  # "auto" fell back to the handshake
+            assert (client.session.initialize_result is not None) == (mode == "legacy")
             tools = await client.list_tools()
             assert [tool.name for tool in tools.tools] == ["read_events", "find_similar_courses",
                                                            "run_analysis", "long_job"]
@@ -66,7 +67,7 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
             assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
             assert "Analysed 12 courses" in result.content[0].text
 
-            progress.clear()  # a stream the server ends half-way: the SDK resumes it with Last-Event-ID
+            progress.clear()  # a stream the server ends half-way (2025-11-25): the SDK resumes it with Last-Event-ID
             result = await client.call_tool("long_job", {}, progress_callback=on_progress)
             assert result.content[0].text == "done"
             assert progress == [(1, 2, "first half"), (2, 2, "second half")]

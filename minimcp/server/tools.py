@@ -36,12 +36,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
+from minimcp.rpc.mcp import MISSING_CLIENT_CAPABILITY
 from minimcp.server.content import text_content, to_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue
 from minimcp.server.schema import input_schema_for
-from minimcp.session.envelope import MISSING_CLIENT_CAPABILITY
 from minimcp.session.input_required import InputRequired, MalformedAnswer
 from minimcp.session.progress import PROGRESS, progress_notice
 from minimcp.session.schemas import load_jsonschema, make_validator, schema_problems

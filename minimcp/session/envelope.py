@@ -22,25 +22,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.rpc.mcp import (
+    CLIENT_CAPABILITIES,
+    CLIENT_INFO,
+    HEADER_MISMATCH,
+    LOG_LEVEL,
+    MISSING_CLIENT_CAPABILITY,
+    PROTOCOL_VERSION,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
 
 #: The revisions without a handshake that minimcp serves, newest first.
 MODERN_PROTOCOL_VERSIONS = ("2026-07-28",)
-
-PREFIX = "io.modelcontextprotocol/"
-PROTOCOL_VERSION = PREFIX + "protocolVersion"
-CLIENT_CAPABILITIES = PREFIX + "clientCapabilities"
-CLIENT_INFO = PREFIX + "clientInfo"
-LOG_LEVEL = PREFIX + "logLevel"
-SERVER_INFO = PREFIX + "serverInfo"  # on results: who answered
-SUBSCRIPTION_ID = PREFIX + "subscriptionId"  # on notifications of a subscriptions/listen stream
-
-# --8<-- [start:codes]
-#: The errors 2026-07-28 adds (basic/index, "Error codes"); HTTP answers each with status 400.
-HEADER_MISMATCH = -32020  # an HTTP header says something else than the body
-MISSING_CLIENT_CAPABILITY = -32021  # the request needs a capability the client did not declare
-UNSUPPORTED_PROTOCOL_VERSION = -32022  # this server does not serve that version (data: what it does)
-MODERN_ERRORS = (HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION)
-# --8<-- [end:codes]
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
@@ -53,12 +46,6 @@ class Envelope:
     client_capabilities: dict[str, Any]
     client_info: dict[str, Any]
     log_level: str | None
-
-
-def is_modern(params: Any) -> bool:
-    """Whether a request's params carry a 2026-07-28 envelope at all (valid or not)."""
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    return isinstance(meta, dict) and PROTOCOL_VERSION in meta
 
 
 # --8<-- [start:read_envelope]

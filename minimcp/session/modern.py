@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, Request, RpcError, method_not_found
-from minimcp.session.envelope import SERVER_INFO, Envelope, read_envelope
+from minimcp.rpc.mcp import SERVER_INFO
+from minimcp.session.envelope import Envelope, read_envelope
 from minimcp.session.input_required import ASKING_METHODS, Answers, InputRequired
 
 #: Methods of the initialize era that 2026-07-28 removed (changelog): a modern request for one is -32601.

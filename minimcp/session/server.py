@@ -27,8 +27,9 @@ from minimcp.rpc.jsonrpc import (
     RpcError,
     method_not_found,
 )
+from minimcp.rpc.mcp import PROTOCOL_VERSION, has_envelope
 from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
-from minimcp.session.envelope import PROTOCOL_VERSION, Envelope, is_modern, unsupported_version
+from minimcp.session.envelope import Envelope, unsupported_version
 from minimcp.session.input_required import Answers, InputRequired, StateSeal, pick_answers
 from minimcp.session.lifecycle import Lifecycle
 from minimcp.session.modern import MODERN_ONLY, admit, discover, finish, input_required, modern_error
@@ -216,7 +217,7 @@ class ServerSession(SavedState):
 
     async def _dispatch(self, request: Request) -> Any:
         method = request.method
-        if self.app.modern_versions and (is_modern(request.params) or self.era == "modern"):
+        if self.app.modern_versions and (has_envelope(request.params) or self.era == "modern"):
             return await self._serve_modern(request)
         if method == "initialize":
             self._initialize_id = request.id

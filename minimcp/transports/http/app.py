@@ -31,6 +31,7 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
     parse,
 )
+from minimcp.rpc.mcp import has_envelope
 from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
@@ -44,6 +45,7 @@ from minimcp.transports.http.asgi import (
     send_refusal,
     send_response,
 )
+from minimcp.transports.http.modern import serve_one
 from minimcp.transports.http.routing import answer_as
 from minimcp.transports.http.sessions import HttpSession, SessionManager
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, pump
@@ -59,6 +61,7 @@ class McpServer(Servable, Protocol):
     a session over a transport, the protocol versions it speaks, and whether it has a method at all."""
 
     protocol_versions: tuple[str, ...]
+    modern_versions: tuple[str, ...]  # served request by request, with no session (lesson 12)
 
     def knows(self, method: str) -> bool: ...
 
@@ -119,6 +122,9 @@ class StreamableHTTP:
             self.check_guards(request)
             if request.method == "POST":
                 await self.post(request, receive, send)
+            elif request.headers.get(VERSION_HEADER) in self.server.modern_versions:
+                raise Refusal(405, f"Method not allowed: {request.method} (MCP {request.headers[VERSION_HEADER]} "
+                              "is served over POST only)", headers={"allow": "POST"})
             elif request.method == "GET":
                 await self.get(request, receive, send)
             else:  # DELETE (check_guards let nothing else through)
@@ -168,6 +174,18 @@ class StreamableHTTP:
                           f"(supported: {', '.join(versions)})")
     # --8<-- [end:session_for]
 
+    def stands_alone(self, request: HttpRequest, message: Message) -> bool:
+        """Whether a POST speaks 2026-07-28 (lesson 12): its version header names no version of the
+        initialize era, and it either names a 2026 one or carries the 2026 envelope; or, with no header
+        and no session, the body carries the envelope (then the missing header is refused)."""
+        if not self.server.modern_versions:
+            return False
+        version = request.headers.get(VERSION_HEADER)
+        envelope = isinstance(message, Request) and has_envelope(message.params)
+        if version is None:
+            return envelope and SESSION_HEADER not in request.headers
+        return version not in self.server.protocol_versions and (version in self.server.modern_versions or envelope)
+
     async def find_session(self, request: HttpRequest) -> HttpSession:
         """The session a GET or DELETE names (lesson 11 also finds the ones other workers run)."""
         return self.session_for(request)
@@ -197,6 +215,9 @@ class StreamableHTTP:
     async def post_here(self, request: HttpRequest, message: Message, text: str, send: Send,
                         receive: Receive) -> None:
         """Serve a POSTed message in this process."""
+        if self.stands_alone(request, message):  # 2026-07-28: no session at all (lesson 12)
+            await serve_one(self.server, request, message, text, send, receive, self.stream_after, self.keepalive)
+            return
         if isinstance(message, Request) and message.method == "initialize" \
                 and SESSION_HEADER not in request.headers:
             session = self.manager.new_session()

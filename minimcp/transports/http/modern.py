@@ -1,0 +1,182 @@
+"""Streamable HTTP without sessions: one POST, one request, one answer (MCP 2026-07-28, lesson 12).
+
+Lesson 08's endpoint keeps sessions, streams and stored events, and lesson 11 shares them between
+workers. A 2026-07-28 request needs none of it: it carries its own envelope, so the server serves it on a
+throwaway session of its own (:class:`OneRequest`, a Transport like any other) and forgets it with the
+answer. Any worker can serve any request; nothing to share, nothing to resume (basic/transports/streamable-http):
+
+* POST only: ``GET`` and ``DELETE`` are ``405``, for a client that speaks 2026-07-28;
+* the headers say what the body says, so that a gateway can route without reading the body:
+  ``MCP-Protocol-Version`` (the envelope's version), ``Mcp-Method`` (the method) and ``Mcp-Name`` (the
+  tool, prompt or resource). A header that is missing or says otherwise is ``400``, error ``-32020``;
+* the answer is one JSON body, or, if the request says something first (progress, a log line), an SSE
+  stream with no event ids: a broken stream is not resumed, the client sends the request again;
+* the client closing that stream cancels the request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+from typing import Any
+
+from minimcp.rpc import Servable
+from minimcp.rpc.jsonrpc import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    ErrorResponse,
+    Message,
+    Request,
+    RequestId,
+    Response,
+    parse,
+)
+from minimcp.rpc.mcp import HEADER_MISMATCH, MODERN_ERRORS, PROTOCOL_VERSION
+from minimcp.rpc.transport import log_send_failure
+from minimcp.transports.http.asgi import HttpRequest, Receive, Refusal, Send, send_response
+from minimcp.transports.sse import format_comment, format_event
+
+METHOD_HEADER = "mcp-method"
+NAME_HEADER = "mcp-name"
+VERSION_HEADER = "mcp-protocol-version"
+#: Where each named method keeps the name its ``Mcp-Name`` header repeats.
+NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+
+class OneRequest:
+    """The cable of one request: it goes in, and everything the server says about it comes out."""
+
+    def __init__(self, text: str) -> None:
+        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.inbox.put_nowait(text)
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+
+    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+        self.outbox.put_nowait(message)
+
+    async def receive(self) -> str | None:
+        return await self.inbox.get()
+
+    async def close(self) -> None:
+        self.inbox.put_nowait(None)
+
+
+# --8<-- [start:headers]
+def check_headers(request: HttpRequest, message: Request) -> None:
+    """The standard headers must say what the body says (streamable-http, "Standard headers")."""
+    params = message.params or {}
+    meta: dict[str, Any] = params["_meta"] if isinstance(params.get("_meta"), dict) else {}
+    version = request.headers.get(VERSION_HEADER)
+    if version is None:
+        raise mismatch(message, "the MCP-Protocol-Version header is required")
+    if PROTOCOL_VERSION in meta and meta[PROTOCOL_VERSION] != version:
+        raise mismatch(message, f"MCP-Protocol-Version header value {version!r} does not match body value "
+                                f"{meta[PROTOCOL_VERSION]!r}")
+    method = request.headers.get(METHOD_HEADER)
+    if method is None or method.strip() != message.method:
+        raise mismatch(message, f"Mcp-Method header value {method!r} does not match body value {message.method!r}")
+    field = NAMED.get(message.method)
+    if field is not None:
+        name = request.headers.get(NAME_HEADER)
+        if name is None or decoded(name.strip(), message) != params.get(field):
+            raise mismatch(message, f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}")
+
+
+def decoded(value: str, message: Request) -> str:
+    """A header value as the client meant it: ``=?base64?...?=`` carries what a header cannot."""
+    if not (value.startswith("=?base64?") and value.endswith("?=")):
+        return value
+    try:
+        return base64.b64decode(value[len("=?base64?"):-2], validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        raise mismatch(message, f"header value {value!r} is not valid Base64 of UTF-8 text") from None
+# --8<-- [end:headers]
+
+
+def mismatch(message: Request, why: str) -> Refusal:
+    return Refusal(400, f"Header mismatch: {why}", HEADER_MISMATCH, request_id=message.id)
+
+
+# --8<-- [start:serve]
+async def serve_one(server: Servable, request: HttpRequest, message: Message, text: str, send: Send,
+                    receive: Receive, stream_after: float, keepalive: float) -> None:
+    """Serve one 2026-07-28 POST on a session of its own, and forget it with the answer."""
+    if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
+        await send_response(send, 202)
+        return
+    check_headers(request, message)
+    cable = OneRequest(text)
+    serving = asyncio.get_running_loop().create_task(server.serve(cable))
+    try:
+        try:
+            first = await asyncio.wait_for(cable.outbox.get(), stream_after)
+        except TimeoutError:
+            first = None  # still working, with nothing said yet: stream it
+        if first is not None and is_final(first):  # answered at once: one JSON body
+            await send_response(send, status_of(first), first.encode(), "application/json")
+            return
+        await stream(send, receive, cable, first, keepalive)
+    finally:
+        await cable.close()  # the session ends: a handler still running (the client left) is cancelled
+        await serving
+# --8<-- [end:serve]
+
+
+def is_final(text: str) -> bool:
+    """Whether a message is the request's answer (after which nothing more comes)."""
+    return isinstance(parse(text), (Response, ErrorResponse))
+
+
+def status_of(answer: str) -> int:
+    """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
+    message = parse(answer)
+    if not isinstance(message, ErrorResponse):
+        return 200
+    if message.code == METHOD_NOT_FOUND:
+        return 404
+    if message.code in (INVALID_REQUEST, INVALID_PARAMS, *MODERN_ERRORS):
+        return 400
+    return 200
+
+
+async def stream(send: Send, receive: Receive, cable: OneRequest, first: str | None, keepalive: float) -> None:
+    """An SSE response with no event ids: what the request says, then its answer, then the end."""
+    headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
+               (b"x-accel-buffering", b"no")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    gone = asyncio.get_running_loop().create_task(wait_for_disconnect(receive))
+    try:
+        pending = [first] if first is not None else []
+        while True:
+            text = pending.pop() if pending else await next_or_keepalive(cable, gone, keepalive, send)
+            if text is None:
+                return  # the client went away: the caller cancels the request
+            await send({"type": "http.response.body", "body": format_event(text), "more_body": True})
+            if is_final(text):
+                return
+    finally:
+        gone.cancel()
+        try:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except Exception as error:  # the connection may be gone already
+            log_send_failure("the end of an SSE response", error)
+
+
+async def next_or_keepalive(cable: OneRequest, gone: asyncio.Task[Any], keepalive: float, send: Send) -> str | None:
+    """The next message for the stream; a comment while nothing comes; None once the client is gone."""
+    while True:
+        getting = asyncio.ensure_future(cable.outbox.get())
+        done, _ = await asyncio.wait({getting, gone}, timeout=keepalive, return_when=asyncio.FIRST_COMPLETED)
+        if getting in done:
+            return getting.result()
+        getting.cancel()
+        if gone in done:
+            return None
+        await send({"type": "http.response.body", "body": format_comment("keep-alive"), "more_body": True})
+
+
+async def wait_for_disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass

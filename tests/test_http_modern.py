@@ -1,0 +1,211 @@
+"""Lesson 12: Streamable HTTP for MCP 2026-07-28, beside lesson 08's sessions on the same endpoint.
+
+POST only; no session id; the standard headers checked against the body (-32020); the envelope's errors
+with status 400, an unknown method 404; an answer as JSON or as an SSE stream without event ids; a stream
+the client closes cancels its request. The official SDK's client in mode="auto" ends up here, with no
+initialize on the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from typing import Any
+
+import httpx2
+import pytest
+from http_support import TIMEOUT, running
+from mcp import Client
+
+from minimcp.examples.course import build_server
+from minimcp.server import report_progress
+from minimcp.session import RequestContext
+
+VERSION = "2026-07-28"
+META = {"io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {}}
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json",
+           "mcp-protocol-version": VERSION}
+
+
+def message(method: str, request_id: int = 1, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": {"_meta": META, **params}}
+
+
+def headers_for(body: dict[str, Any], **changes: str | None) -> dict[str, str]:
+    """The headers a 2026 client sends with ``body``, some changed (None: left out)."""
+    sent = {**HEADERS, "mcp-method": body["method"]}
+    name = body["params"].get("name", body["params"].get("uri"))
+    if name is not None:
+        sent["mcp-name"] = name
+    for key, value in changes.items():
+        header = key.replace("_", "-")
+        if value is None:
+            sent.pop(header, None)
+        else:
+            sent[header] = value
+    return sent
+
+
+async def post(http: httpx2.AsyncClient, url: str, body: dict[str, Any], **changes: str | None) -> httpx2.Response:
+    return await http.post(url, json=body, headers=headers_for(body, **changes))
+
+
+async def still_serving(http: httpx2.AsyncClient, url: str) -> None:
+    answer = await post(http, url, message("tools/list", 99))
+    assert answer.status_code == 200 and answer.json()["result"]["resultType"] == "complete"
+
+
+async def test_discover_is_one_json_answer_with_no_session() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        answer = await post(http, server.url, message("server/discover"))
+        assert answer.status_code == 200
+        assert answer.headers["content-type"] == "application/json"
+        assert "mcp-session-id" not in answer.headers
+        assert answer.json()["result"]["supportedVersions"][0] == VERSION
+        assert server.app.sessions == {}  # nothing kept
+
+
+@pytest.mark.parametrize(("body", "changes", "why"), [
+    (message("tools/list"), {"mcp_protocol_version": None}, "the MCP-Protocol-Version header is required"),
+    (message("tools/list"), {"mcp_method": None}, "Mcp-Method header value None does not match body value "
+                                                  "'tools/list'"),
+    (message("tools/list"), {"mcp_method": "prompts/list"}, "Mcp-Method header value 'prompts/list' does not "
+                                                            "match body value 'tools/list'"),
+    (message("tools/list"), {"mcp_method": "TOOLS/LIST"}, "Mcp-Method header value 'TOOLS/LIST' does not match "
+                                                          "body value 'tools/list'"),
+    (message("tools/call", name="read_events", arguments={"date": "2025-03-21"}), {"mcp_name": "wrong_tool"},
+     "Mcp-Name header value 'wrong_tool' does not match body value 'read_events'"),
+    (message("tools/call", name="read_events", arguments={"date": "2025-03-21"}), {"mcp_name": None},
+     "Mcp-Name header value None does not match body value 'read_events'"),
+    (message("resources/read", uri="courses://all"), {"mcp_name": "=?base64?SGVs!!!bG8=?="},
+     "header value '=?base64?SGVs!!!bG8=?=' is not valid Base64 of UTF-8 text"),
+])
+async def test_a_header_that_contradicts_the_body_is_a_header_mismatch(body: dict[str, Any],
+                                                                      changes: dict[str, str | None],
+                                                                      why: str) -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        answer = await post(http, server.url, body, **changes)
+        assert answer.status_code == 400
+        assert answer.json() == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32020,
+                                                                      "message": f"Header mismatch: {why}"}}
+        await still_serving(http, server.url)
+
+
+async def test_the_version_header_must_match_the_envelope() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/list")
+        body["params"]["_meta"] = {**META, "io.modelcontextprotocol/protocolVersion": "v999.0.0"}
+        answer = await post(http, server.url, body)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, -32020)
+        answer = await post(http, server.url, body, mcp_protocol_version="v999.0.0")
+        assert answer.status_code == 400
+        assert answer.json()["error"] == {"code": -32022, "message": "Unsupported protocol version", "data": {
+            "supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+            "requested": "v999.0.0"}}
+        await still_serving(http, server.url)
+
+
+async def test_a_name_sent_in_base64_is_decoded() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        encoded = "=?base64?" + base64.b64encode(b"courses://all").decode() + "?="
+        answer = await post(http, server.url, message("resources/read", uri="courses://all"), mcp_name=encoded)
+        assert answer.status_code == 200 and answer.json()["result"]["contents"]
+
+
+async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("server/discover")
+        body["params"] = {"_meta": {"io.modelcontextprotocol/protocolVersion": VERSION}}
+        answer = await post(http, server.url, body)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, -32602)
+        answer = await post(http, server.url, message("initialize"))
+        assert answer.status_code == 404
+        assert answer.json()["error"] == {"code": -32601, "message": "Method not found: initialize"}
+        await still_serving(http, server.url)
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+async def test_get_and_delete_are_not_allowed_in_2026(method: str) -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        answer = await http.request(method, server.url, headers={**HEADERS, "accept": "text/event-stream"})
+        assert (answer.status_code, answer.headers["allow"]) == (405, "POST")
+        assert answer.json()["error"]["message"] == f"Method not allowed: {method} (MCP 2026-07-28 is served over " \
+                                                    "POST only)"
+
+
+async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/call", name="run_analysis", arguments={"steps": 3})
+        body["params"]["_meta"]["progressToken"] = "p"
+        async with http.stream("POST", server.url, json=body, headers=headers_for(body)) as answer:
+            assert answer.headers["content-type"] == "text/event-stream"
+            assert answer.headers["x-accel-buffering"] == "no"
+            text = (await answer.aread()).decode()
+        events = [block for block in text.split("\n\n") if block.strip()]
+        assert all(line.startswith("data: ") for block in events for line in block.splitlines())  # no id:, no priming
+        said = [json.loads(block.removeprefix("data: ")) for block in events]
+        assert [note["params"]["progress"] for note in said[:-1]] == [1, 2, 3]
+        assert said[-1]["id"] == 1 and said[-1]["result"]["resultType"] == "complete"
+
+
+async def test_closing_the_stream_cancels_the_request() -> None:
+    server = build_server()
+    stopped = asyncio.Event()
+
+    @server.tool()
+    async def forever(context: RequestContext) -> str:
+        """Reports once, then waits until cancelled."""
+        await report_progress(context, 1, None)
+        try:
+            await asyncio.sleep(60)
+        finally:
+            stopped.set()
+        return "never"
+
+    async with running(server) as http_server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/call", name="forever")
+        body["params"]["_meta"]["progressToken"] = "p"
+        async with http.stream("POST", http_server.url, json=body, headers=headers_for(body)) as answer:
+            async for chunk in answer.aiter_bytes():
+                assert b"notifications/progress" in chunk
+                break
+        await asyncio.wait_for(stopped.wait(), TIMEOUT)  # the client left: the handler was cancelled
+
+
+async def test_a_2025_session_and_2026_requests_share_the_endpoint() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        legacy = {"accept": HEADERS["accept"], "content-type": "application/json"}
+        opened = await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                 "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                            "clientInfo": {"name": "t", "version": "1"}}})
+        legacy |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        await still_serving(http, server.url)
+        answer = await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert answer.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        assert list(server.app.sessions) == [opened.headers["mcp-session-id"]]
+
+
+async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_the_wire() -> None:
+    seen: list[tuple[str, str | None, str | None]] = []
+
+    def wiretap(url: str, app: Any) -> Any:
+        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                headers = {name.decode().lower(): value.decode() for name, value in scope["headers"]}
+                seen.append((scope["method"], headers.get("mcp-method"), headers.get("mcp-session-id")))
+            await app(scope, receive, send)
+        return serve
+
+    async with running(around=wiretap) as server, Client(server.url, mode="auto") as client:
+        assert client.protocol_version == VERSION
+        progress: list[float] = []
+
+        async def on_progress(done: float, total: float | None, text: str | None) -> None:
+            progress.append(done)
+        result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
+        assert result.content[0].text.startswith("Analysed 12 courses")  # type: ignore[union-attr]
+        assert progress == [1, 2, 3]
+    assert seen and all(method == "POST" and session is None for method, _, session in seen), seen
+    assert "initialize" not in [name for _, name, _ in seen] and seen[0][1] == "server/discover"
