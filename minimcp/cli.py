@@ -39,6 +39,7 @@ from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.server.server import Server
 from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT
 from minimcp.session.input_required import StateSeal
+from minimcp.session.schemas import load_jsonschema
 from minimcp.transports.http.server import DEFAULT_MAX_CONNECTIONS
 from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT
 from minimcp.transports.stdio import stdio_server_transport
@@ -83,6 +84,10 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
                   "Ctrl+D (end of input) or Ctrl+C stops it.", file=sys.stderr, flush=True)
         await server.serve(await stdio_server_transport())
         return
+    # A network server lives long: load the schema validator before the first client rather than during
+    # its first tools/call, which would otherwise wait seconds (and a 2026-07-28 error found then would
+    # reach the client on an SSE stream, with status 200, instead of as a 400).
+    await load_jsonschema()
     authorization = None
     if transport == "ws":  # lesson 07
         from minimcp.transports.websocket import start_websocket

@@ -135,11 +135,15 @@ async def test_every_tool_has_a_name_a_description_and_an_input_schema() -> None
 
 async def test_the_json_schema_2020_12_tool_validates_with_its_refs() -> None:
     async with suite() as (client, _):
-        arguments = {"name": "Ada", "address": {"city": "London"}}
+        arguments = {"name": "Ada", "address": {"city": "London"}, "email": "ada@example.com"}
         result = await call(client, "json_schema_2020_12_tool", arguments)
-        assert result["content"][0]["text"] == (
-            'JSON Schema 2020-12 tool called with: {"name": "Ada", "address": {"city": "London"}}')
-        wrong = await call(client, "json_schema_2020_12_tool", {"address": {"city": 7}})
+        assert result["content"][0]["text"] == ('JSON Schema 2020-12 tool called with: {"name": "Ada", '
+                                                '"address": {"city": "London"}, "email": "ada@example.com"}')
+        # if/then/else: a phone contact needs a phone number
+        missing = await call(client, "json_schema_2020_12_tool", {"contactMethod": "phone", "email": "a@b.c"})
+        assert missing["content"][0]["text"] == ("Invalid arguments for tool json_schema_2020_12_tool: "
+                                                 "'phone' is a required property")
+        wrong = await call(client, "json_schema_2020_12_tool", {"address": {"city": 7}, "email": "a@b.c"})
         assert wrong["isError"] is True
         assert wrong["content"][0]["text"] == ("Invalid arguments for tool json_schema_2020_12_tool: "
                                                "address/city: 7 is not of type 'string'")
@@ -301,7 +305,8 @@ async def test_prompts_list_and_get() -> None:
     async with suite() as (client, _):
         prompts = {p["name"]: p for p in await client.list_prompts()}
         assert set(prompts) == {"test_simple_prompt", "test_prompt_with_arguments",
-                                "test_prompt_with_embedded_resource", "test_prompt_with_image"}
+                                "test_prompt_with_embedded_resource", "test_prompt_with_image",
+                                "test_input_required_result_prompt"}  # the 2026-07-28 scenarios' (lesson 12)
         assert all(p["description"] for p in prompts.values())
         assert prompts["test_prompt_with_arguments"]["arguments"] == [
             {"name": "arg1", "description": "First test argument", "required": True},

@@ -121,7 +121,8 @@ async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, -32602)
         answer = await post(http, server.url, message("initialize"))
         assert answer.status_code == 404
-        assert answer.json()["error"] == {"code": -32601, "message": "Method not found: initialize"}
+        assert answer.json()["error"] == {"code": -32601, "message": (
+            "Method not found: initialize (2026-07-28 has no handshake: every request carries its _meta)")}
         await still_serving(http, server.url)
 
 
@@ -209,3 +210,71 @@ async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_
         assert progress == [1, 2, 3]
     assert seen and all(method == "POST" and session is None for method, _, session in seen), seen
     assert "initialize" not in [name for _, name, _ in seen] and seen[0][1] == "server/discover"
+
+
+async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_it() -> None:
+    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("subscriptions/listen", 7, notifications={"toolsListChanged": True})
+        async with http.stream("POST", server.url, json=body, headers=headers_for(body)) as answer:
+            assert answer.headers["content-type"] == "text/event-stream"
+            lines = answer.aiter_lines()
+            first = json.loads((await anext(lines)).removeprefix("data: "))
+            assert first["method"] == "notifications/subscriptions/acknowledged"
+            assert first["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": 7}
+            server.app.server.add_tool(lambda: "hi", "newcomer")  # any change of the list, from anywhere
+            async for line in lines:
+                if line.startswith("data: "):
+                    heard = json.loads(line.removeprefix("data: "))
+                    break
+            assert heard == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                             "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}}
+        for _ in range(200):  # the client closed the stream: the server stops listening for it
+            if not server.app.server.subscriptions.listeners:
+                break
+            await asyncio.sleep(0.01)
+        assert not server.app.server.subscriptions.listeners
+
+
+def with_header_parameters() -> Any:
+    server = build_server()
+
+    def route(region: str, priority: int | None = None, verbose: bool | None = None) -> str:
+        return f"{region} {priority} {verbose}"
+    server.add_tool(route, input_schema={"type": "object", "properties": {
+        "region": {"type": "string", "x-mcp-header": "Region"},
+        "priority": {"type": "integer", "x-mcp-header": "Priority"},
+        "verbose": {"type": "boolean", "x-mcp-header": "Verbose"}}})
+    return server
+
+
+@pytest.mark.parametrize(("arguments", "headers", "why"), [
+    ({"region": "us-west1"}, {}, "the Mcp-Param-Region header is required: the body sets 'region'"),
+    ({"region": "us-west1"}, {"mcp-param-region": "eu-west1"},
+     "Mcp-Param-Region header value 'eu-west1' does not match body value 'us-west1'"),
+    ({"region": "Hello"}, {"mcp-param-region": "=?base64?SGVsbG8?="},
+     "header value '=?base64?SGVsbG8?=' is not valid Base64 of UTF-8 text"),
+    ({"region": "x", "priority": 42}, {"mcp-param-region": "x", "mcp-param-priority": "43"},
+     "Mcp-Param-Priority header value '43' does not match body value 42"),
+])
+async def test_header_parameters_must_say_what_the_arguments_say(arguments: dict[str, Any], headers: dict[str, str],
+                                                                 why: str) -> None:
+    async with running(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/call", name="route", arguments=arguments)
+        answer = await http.post(server.url, json=body, headers={**headers_for(body), **headers})
+        assert answer.status_code == 400
+        assert answer.json()["error"] == {"code": -32020, "message": f"Header mismatch: {why}"}
+        await still_serving(http, server.url)
+
+
+async def test_header_parameters_that_agree_are_served() -> None:
+    async with running(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/call", name="route", arguments={"region": "Hello, 世界", "priority": 42,
+                                                             "verbose": False})
+        answer = await http.post(server.url, json=body, headers={
+            **headers_for(body), "mcp-param-region": "=?base64?" + base64.b64encode("Hello, 世界".encode()).decode()
+            + "?=", "mcp-param-priority": "42", "mcp-param-verbose": "false"})
+        assert answer.status_code == 200
+        assert answer.json()["result"]["content"][0]["text"] == "Hello, 世界 42 False"
+        body = message("tools/call", name="route", arguments={"region": "=?base64", "verbose": None})
+        answer = await http.post(server.url, json=body, headers={**headers_for(body), "mcp-param-region": "=?base64"})
+        assert answer.status_code == 200  # no suffix: a literal value; a null argument: no header expected

@@ -146,7 +146,7 @@ async def test_an_unsupported_version_names_the_ones_served() -> None:
         await still_serving(connection)  # a refused first request decides nothing
 
 
-@pytest.mark.parametrize("method", ["initialize", "ping", "logging/setLevel", "resources/subscribe", "no/such"])
+@pytest.mark.parametrize("method", ["ping", "logging/setLevel", "resources/subscribe", "no/such"])
 async def test_what_2026_removed_is_method_not_found(method: str) -> None:
     async with peer() as (connection, _):
         error = await refused(connection, method, {"_meta": META, "uri": "courses://all", "level": "info"})
@@ -181,12 +181,13 @@ async def test_log_lines_only_for_a_request_that_asks_for_them() -> None:
 
 # -- the era of a connection ---------------------------------------------------------------------------------
 
-async def test_after_a_2026_request_initialize_is_method_not_found_naming_the_versions() -> None:
+@pytest.mark.parametrize("envelope_too", [False, True])
+async def test_after_a_2026_request_initialize_is_method_not_found_naming_the_versions(envelope_too: bool) -> None:
     async with peer() as (connection, _):
         await call(connection, "server/discover")
-        error = await refused(connection, "initialize", INITIALIZE)
-        assert (error.code, error.message) == (-32601, "Method not found: initialize (this connection speaks "
-                                                       "2026-07-28: every request carries its _meta)")
+        error = await refused(connection, "initialize", {**INITIALIZE, "_meta": META} if envelope_too else INITIALIZE)
+        assert (error.code, error.message) == (-32601, "Method not found: initialize (2026-07-28 has no "
+                                                       "handshake: every request carries its _meta)")
         await still_serving(connection)
 
 
@@ -324,3 +325,48 @@ async def test_legacy_only_answers_the_probe_method_not_found_over_stdio(repo_ro
         with pytest.raises(RpcError) as caught:
             await connection.request("server/discover", {"_meta": META}, TIMEOUT)
         assert (caught.value.code, caught.value.message) == (-32601, "Method not found: server/discover")
+
+
+# -- subscriptions/listen ------------------------------------------------------------------------------------
+
+async def until(condition: Any) -> None:
+    for _ in range(200):  # bounded: 2 s at most
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise TimeoutError("the condition never held")
+
+
+async def test_a_listener_is_acknowledged_first_then_hears_what_it_asked_for_tagged() -> None:
+    server = asking_server()
+    async with peer(server) as (connection, heard):
+        listening = asyncio.ensure_future(call(connection, "subscriptions/listen", {"_meta": META, "notifications": {
+            "toolsListChanged": True, "resourceSubscriptions": ["courses://all"], "unknownKind": True}}))
+        await until(lambda: heard)
+        ack = heard[0]
+        assert (ack.method, ack.params) == ("notifications/subscriptions/acknowledged", {
+            "notifications": {"toolsListChanged": True, "resourceSubscriptions": ["courses://all"]},
+            "_meta": {"io.modelcontextprotocol/subscriptionId": 1}})
+        server.add_tool(lambda: "hi", "newcomer")
+        await server.resource_updated("courses://all")
+        await server.resource_updated("users://all")  # not asked for
+        server.add_prompt(lambda: "hi", "new_prompt")  # not asked for either
+        await until(lambda: len(heard) == 3)
+        await asyncio.sleep(0.05)
+        assert sorted(((n.method, n.params) for n in heard[1:]), key=lambda pair: pair[0], reverse=True) == [
+            ("notifications/tools/list_changed", {"_meta": {"io.modelcontextprotocol/subscriptionId": 1}}),
+            ("notifications/resources/updated", {"uri": "courses://all",
+                                                 "_meta": {"io.modelcontextprotocol/subscriptionId": 1}})]
+        await connection.notify("notifications/cancelled", {"requestId": 1})  # stdio: stop listening
+        await until(lambda: not server.subscriptions.listeners)
+        assert not listening.done()  # a cancelled request gets no answer
+        listening.cancel()
+        await still_serving(connection)
+
+
+async def test_a_listen_without_notifications_is_invalid_params() -> None:
+    async with peer() as (connection, _):
+        error = await refused(connection, "subscriptions/listen", {"_meta": META})
+        assert (error.code, error.message) == (-32602, 'Invalid params: subscriptions/listen needs "notifications" '
+                                                       '(an object)')
+        await still_serving(connection)

@@ -4,6 +4,7 @@
     python tools/conformance.py --client        # the client scenarios, driving minimcp's client
     python tools/conformance.py --authorization # the course authorization server (lesson 10)
     python tools/conformance.py --scenario ping # one scenario only (either side)
+    python tools/conformance.py --spec-version 2026-07-28   # the server, in the revision without a handshake
 
 The server side (lesson 08):
 
@@ -15,6 +16,11 @@ The server side (lesson 08):
    127.0.0.1, and waits until it answers;
 3. runs ``conformance server --url http://127.0.0.1:PORT/mcp --suite all --spec-version 2025-11-25``,
    with its results written to a temporary folder.
+
+With ``--spec-version 2026-07-28`` (lesson 12) the server side runs the suite's pre-release 0.2.0-alpha.12
+instead, ``--suite all``: every scenario of that revision (the envelope, ``server/discover``, the standard
+and ``Mcp-Param-*`` headers, cache hints, questions answered ``input_required``, ``subscriptions/listen``)
+against the same conformance server, which still passes every 2025-11-25 scenario of 0.1.16.
 
 The client side (lessons 09 and 10) uses the suite's pre-release 0.2.0-alpha.12
 (``tools/conformance-client``), which adds the client scenarios 0.1.16 lacks. For each client scenario of
@@ -46,6 +52,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_VERSION = "2025-11-25"
+MODERN_SPEC_VERSION = "2026-07-28"  # lesson 12: the server side runs the pre-release suite for it
 #: Where each side's suite is pinned (package.json and package-lock.json: what npm installs), and its version.
 SUITES = {"server": (ROOT / "tools" / "conformance", "0.1.16"),
           "client": (ROOT / "tools" / "conformance-client", "0.2.0-alpha.12")}
@@ -126,7 +133,8 @@ def summarize(results: Path) -> tuple[int, int, int]:
     return totals[0], totals[1], totals[2]
 
 
-def run_server_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
+def run_server_side(suite: list[str], scenario: str | None, results: str,
+                    spec_version: str = SPEC_VERSION) -> subprocess.CompletedProcess[str]:
     """Serve minimcp's conformance server on a free loopback port and run the server scenarios against it."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
@@ -134,7 +142,7 @@ def run_server_side(suite: list[str], scenario: str | None, results: str) -> sub
                                "--transport", "http", "--port", str(port)], cwd=ROOT)
     try:
         wait_until_serving(url, server)
-        command = [*suite, "server", "--url", url, "--spec-version", SPEC_VERSION, "--output-dir", results]
+        command = [*suite, "server", "--url", url, "--spec-version", spec_version, "--output-dir", results]
         command += ["--scenario", scenario] if scenario else ["--suite", "all"]
         return run_suite(command)
     finally:
@@ -206,22 +214,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--authorization", action="store_true",
                         help="test the course authorization server (python -m minimcp auth-server)")
     parser.add_argument("--scenario", help="run only this scenario")
+    parser.add_argument("--spec-version", choices=[SPEC_VERSION, MODERN_SPEC_VERSION], default=SPEC_VERSION,
+                        help="the revision to test the server against (default %(default)s)")
     args = parser.parse_args(argv)
 
     side = "client" if args.client else "authorization" if args.authorization else "server"
-    package, version = SUITES["server" if side == "server" else "client"]
+    modern = args.spec_version == MODERN_SPEC_VERSION
+    if modern and side != "server":
+        parser.error(f"--spec-version {MODERN_SPEC_VERSION} tests the server side")
+    package, version = SUITES["server" if side == "server" and not modern else "client"]
     npm_install(package, version)
     suite = [node_binary(package), str(package / "node_modules" / "@modelcontextprotocol" / "conformance"
                                        / "dist" / "index.js")]
     with tempfile.TemporaryDirectory(prefix="mcp-conformance-") as results:
-        run = {"server": run_server_side, "client": run_client_side, "authorization": run_authorization_side}[side]
-        done = run(suite, args.scenario, results)
+        if side == "server":
+            done = run_server_side(suite, args.scenario, results, args.spec_version)
+        else:
+            run = run_client_side if side == "client" else run_authorization_side
+            done = run(suite, args.scenario, results)
         passed, warnings, failed = summarize(Path(results))
     if passed + warnings + failed == 0:
         print(done.stdout[-3000:], done.stderr[-3000:], sep="\n")
         print("error: the suite produced no results")
         return 1
-    print(f"\nconformance {version}, {side} side, {SPEC_VERSION}: {passed} checks passed, {warnings} warnings, "
+    print(f"\nconformance {version}, {side} side, {args.spec_version}: {passed} checks passed, {warnings} warnings, "
           f"{failed} failed (the suite's last run exited with {done.returncode})")
     # The server side's exit status also counts warnings, which are reported above but do not fail the
     # run; on the client side a client that exited with an error fails it, whatever the checks say.

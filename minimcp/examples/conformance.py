@@ -41,6 +41,7 @@ import asyncio
 import json
 from typing import Annotated, Any
 
+from minimcp.examples.conformance_2026 import add_2026_fixtures
 from minimcp.examples.conformance_data import (
     DEFAULTS_FORM,
     ENUMS_FORM,
@@ -68,6 +69,7 @@ def build_server() -> Server:
     add_content_tools(server)
     add_utility_tools(server)
     add_client_tools(server)
+    add_2026_fixtures(server)  # the suite's 2026-07-28 scenarios (lesson 12)
     add_resources(server)
     add_prompts(server)
     add_completions(server)
@@ -180,8 +182,11 @@ def add_client_tools(server: Server) -> None:
         answer = await elicit(context, "Please select options from the enum fields", ENUMS_FORM)
         return elicitation_summary(answer, "Elicitation completed")
 
-    def json_schema_2020_12_tool(name: str | None = None, address: dict[str, str] | None = None) -> str:
-        given = {key: value for key, value in (("name", name), ("address", address)) if value is not None}
+    def json_schema_2020_12_tool(name: str | None = None, address: dict[str, str] | None = None,
+                                 contactMethod: str | None = None, phone: str | None = None,  # noqa: N803
+                                 email: str | None = None) -> str:
+        given = {key: value for key, value in (("name", name), ("address", address), ("contactMethod", contactMethod),
+                                               ("phone", phone), ("email", email)) if value is not None}
         return f"JSON Schema 2020-12 tool called with: {json.dumps(given)}"
 
     # Its schema is given, not derived: tools/list must show it exactly, $schema and $defs included.

@@ -22,6 +22,7 @@ from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.rpc.jsonrpc import Notification, method_not_found
 from minimcp.rpc.transport import Transport, log_send_failure
 from minimcp.server.pagination import DEFAULT_PAGE_SIZE
+from minimcp.server.subscriptions import Subscriptions
 from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS
 from minimcp.session.input_required import StateSeal
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
@@ -64,6 +65,9 @@ class ServerCore:
         self._at_session_end: list[Callable[[ServerSession], None]] = []  # what features forget then
         # Seals the state of 2026-07-28 questions to the client; workers of one server share one key.
         self.state_seal = StateSeal(state_key or secrets.token_bytes(32))
+        # Clients that listen without a session (2026-07-28): they hear what sessions hear (lesson 12).
+        self.subscriptions = Subscriptions(self.capabilities)
+        self.method("subscriptions/listen")(self.subscriptions.listen)
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
         """Register the handler of a request method: ``@server.method("tools/list")``."""
@@ -116,6 +120,7 @@ class ServerCore:
                 await session.notify(method, params)
             except Exception as error:  # a client that just left must not stop the others' notices
                 log_send_failure(method, error)
+        await self.subscriptions.deliver(method, params)  # and those listening without a session
 
     def announce(self, method: str, params: dict[str, Any] | None = None) -> None:
         """:meth:`broadcast`, from plain (not async) code such as ``add_tool``: send it soon.
@@ -129,7 +134,7 @@ class ServerCore:
             if self._loop is not None and not self._loop.is_closed():
                 self._loop.call_soon_threadsafe(self.announce, method, params)
             return
-        if any(session.state == "ready" for session in self.sessions):
+        if any(session.state == "ready" for session in self.sessions) or self.subscriptions.listeners:
             self._background.spawn(self.broadcast(method, params))
     # --8<-- [end:broadcast]
 

@@ -224,6 +224,7 @@ class ResourceRegistry(Catalogue[Resource]):
                     await session.notify("notifications/resources/updated", {"uri": uri})
                 except Exception as error:  # one broken cable must not stop the others' notices
                     log_send_failure(f"resources/updated for {uri}", error)
+        await self.server.subscriptions.deliver("notifications/resources/updated", {"uri": uri})  # lesson 12
     # --8<-- [end:subscribe]
 
 

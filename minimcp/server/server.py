@@ -114,6 +114,12 @@ class Server(ServerCore):
         return register
     # --8<-- [end:registration]
 
+    def input_schema(self, tool: str) -> dict[str, Any] | None:
+        """The input schema of the tool called ``tool``, if any: the HTTP cable reads its ``x-mcp-header``
+        annotations, the arguments a 2026-07-28 client also sends as ``Mcp-Param-*`` headers (lesson 12)."""
+        found = self._tools.get(tool) if self._tools is not None else None
+        return found.input_schema if found is not None else None
+
     # The same, one call each, for functions you did not write here (and for taking them away).
     def add_tool(self, function: Callable[..., Any], name: str | None = None, **options: Any) -> Tool:
         return self.tools.add(function, name, **options)

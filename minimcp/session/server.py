@@ -146,6 +146,14 @@ class RequestContext:
     # --8<-- [end:close_sse_stream]
 
 
+@runtime_checkable
+class StandsAlone(Protocol):
+    """A cable that carries one 2026-07-28 request and nothing else (lesson 12's HTTP): its session starts
+    in that era, so that a request without its envelope is refused as such rather than taken for 2025."""
+
+    stands_alone: bool
+
+
 class ServerApp(Protocol):
     """What a session needs from the server it serves (:class:`minimcp.server.Server` is one).
 
@@ -181,7 +189,7 @@ class ServerSession(SavedState):
         self.lifecycle = Lifecycle()
         #: "legacy" once ``initialize`` succeeded, "modern" once a 2026-07-28 request was served: on a
         #: connection (stdio, WebSocket) the first one decides, and the other era is refused (lesson 12).
-        self.era: str | None = None
+        self.era: str | None = "modern" if isinstance(transport, StandsAlone) else None
         self.protocol_version: str | None = None
         self.client_info: dict[str, Any] = {}
         self.client_capabilities: dict[str, Any] = {}
@@ -240,9 +248,9 @@ class ServerSession(SavedState):
         if self.era == "legacy":  # this connection began with initialize: it speaks that version only
             requested = (request.params or {}).get("_meta", {}).get(PROTOCOL_VERSION)
             raise unsupported_version(str(requested), (str(self.protocol_version),))
-        if self.era == "modern" and request.method == "initialize":
-            raise RpcError(METHOD_NOT_FOUND, "Method not found: initialize (this connection "
-                           "speaks " + ", ".join(self.app.modern_versions) + ": every request carries its _meta)")
+        if request.method == "initialize":  # what a 2025 client sends first: say why it is refused
+            raise RpcError(METHOD_NOT_FOUND, "Method not found: initialize (" + ", ".join(self.app.modern_versions)
+                           + " has no handshake: every request carries its _meta)")
         envelope, answers = admit(self.app, request)
         self.era = "modern"  # the first request accepted decides the connection's era
         if request.method == "server/discover":

@@ -65,6 +65,8 @@ class McpServer(Servable, Protocol):
 
     def knows(self, method: str) -> bool: ...
 
+    def input_schema(self, tool: str) -> dict[str, Any] | None: ...  # for its Mcp-Param-* headers (lesson 12)
+
 
 # --8<-- [start:app]
 class StreamableHTTP:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-from typing import Any
+from typing import Any, Protocol
 
 from minimcp.rpc import Servable
 from minimcp.rpc.jsonrpc import (
@@ -45,8 +45,16 @@ VERSION_HEADER = "mcp-protocol-version"
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
+class ToolServer(Servable, Protocol):
+    """What this module needs of the server: serve a session, and tell a tool's input schema."""
+
+    def input_schema(self, tool: str) -> dict[str, Any] | None: ...
+
+
 class OneRequest:
     """The cable of one request: it goes in, and everything the server says about it comes out."""
+
+    stands_alone = True  # its session serves 2026-07-28 only (ServerSession reads this)
 
     def __init__(self, text: str) -> None:
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -84,6 +92,38 @@ def check_headers(request: HttpRequest, message: Request) -> None:
             raise mismatch(message, f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}")
 
 
+def check_param_headers(request: HttpRequest, message: Request, schema: dict[str, Any] | None) -> None:
+    """A tool's ``x-mcp-header`` arguments must come as ``Mcp-Param-<Name>`` headers, saying the same."""
+    arguments = (message.params or {}).get("arguments")
+    for name, header in header_parameters(schema).items():
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        sent = request.headers.get(f"mcp-param-{header.lower()}")
+        if value is None:
+            continue  # absent or null in the body: no header expected
+        if sent is None:
+            raise mismatch(message, f"the Mcp-Param-{header} header is required: the body sets {name!r}")
+        if not (sent.isascii() and sent.isprintable()):
+            raise mismatch(message, f"Mcp-Param-{header} header value contains invalid characters")
+        if decoded(sent.strip(), message) != header_text(value):
+            raise mismatch(message, f"Mcp-Param-{header} header value {sent!r} does not match body value {value!r}")
+
+
+def header_parameters(schema: dict[str, Any] | None) -> dict[str, str]:
+    """The top-level arguments a tool's input schema asks to mirror in headers: argument → header name."""
+    properties = (schema or {}).get("properties")
+    if not isinstance(properties, dict):
+        return {}
+    return {name: spec["x-mcp-header"] for name, spec in properties.items()
+            if isinstance(spec, dict) and isinstance(spec.get("x-mcp-header"), str)}
+
+
+def header_text(value: Any) -> str:
+    """How a client writes an argument in its header: booleans as true/false, numbers in decimal."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def decoded(value: str, message: Request) -> str:
     """A header value as the client meant it: ``=?base64?...?=`` carries what a header cannot."""
     if not (value.startswith("=?base64?") and value.endswith("?=")):
@@ -100,13 +140,15 @@ def mismatch(message: Request, why: str) -> Refusal:
 
 
 # --8<-- [start:serve]
-async def serve_one(server: Servable, request: HttpRequest, message: Message, text: str, send: Send,
+async def serve_one(server: ToolServer, request: HttpRequest, message: Message, text: str, send: Send,
                     receive: Receive, stream_after: float, keepalive: float) -> None:
     """Serve one 2026-07-28 POST on a session of its own, and forget it with the answer."""
     if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
         await send_response(send, 202)
         return
     check_headers(request, message)
+    if message.method == "tools/call":
+        check_param_headers(request, message, server.input_schema(str((message.params or {}).get("name"))))
     cable = OneRequest(text)
     serving = asyncio.get_running_loop().create_task(server.serve(cable))
     try:
