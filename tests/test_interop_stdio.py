@@ -93,6 +93,18 @@ async def test_sdk_client_sees_minimcp_errors(repo_root) -> None:
 
 
 # -- minimcp's client, the SDK's server -------------------------------------------------------------
+async def test_minimcp_client_in_auto_mode_speaks_2026_to_the_sdk_server(repo_root) -> None:
+    async def scenario() -> None:
+        async with stdio_client(SDK_SERVER, cwd=str(repo_root), mode="auto") as client:
+            assert (client.protocol_version, client.session.era) == ("2026-07-28", "modern")
+            assert client.server_info["name"] == "sdk-oracle"
+            assert [tool["name"] for tool in await client.list_tools()] == ["add"]
+            result = await client.call_tool("add", {"a": 2, "b": 3})
+            assert result["resultType"] == "complete" and result["content"][0]["text"] == "5"
+
+    await asyncio.wait_for(scenario(), TIMEOUT)
+
+
 async def test_minimcp_client_talks_to_the_sdk_server(repo_root) -> None:
     async def scenario() -> None:
         async with stdio_client(SDK_SERVER, cwd=str(repo_root)) as client:

@@ -87,14 +87,17 @@ class Client:
                  capabilities: dict[str, Any] | None = None,
                  on_notification: NotificationCallback | None = None,
                  on_request: RequestCallback | None = None,
-                 on_list_changed: ListChangedCallback | None = None) -> None:
+                 on_list_changed: ListChangedCallback | None = None,
+                 mode: str = "legacy", server_key: str | None = None) -> None:
         # What the server may ask of us (lesson 09): each handler given declares its capability.
         self.answers = ClientAnswers(sampling=sampling, sampling_tools=sampling_tools, elicitation=elicitation,
                                      elicitation_modes=elicitation_modes, roots=roots)
         declared = {**self.answers.capabilities(), **(capabilities or {})}  # raw capabilities= win
         self.on_request = on_request  # a request none of the handlers above answers
+        # mode: "legacy" (initialize), "auto" (probe with server/discover, fall back), or a 2026 version (12)
         self.session = ClientSession(transport, {"name": name, "version": version}, declared,
-                                     on_notification=self._on_notification, on_request=self._on_request)
+                                     on_notification=self._on_notification, on_request=self._on_request,
+                                     mode=mode, server_key=server_key)
         self.on_notification = on_notification  # called for every notification, after our routing
         self.on_list_changed = on_list_changed
         self.on_log = on_log
@@ -107,7 +110,7 @@ class Client:
 
     async def __aenter__(self) -> Client:
         try:
-            await self.session.initialize()
+            await self.session.open()
         except BaseException:
             await self.close()
             raise
@@ -256,7 +259,11 @@ class Client:
 
     # -- utilities: logging and completion (taught in "the client talks back") ---------------------
     async def set_logging_level(self, level: str, *, timeout: float | None = 30.0) -> None:
-        """Ask the server to send only log messages of ``level`` or more severe (``logging/setLevel``)."""
+        """Ask the server to send only log messages of ``level`` or more severe (``logging/setLevel``; in
+        2026-07-28, every request says it in its envelope instead)."""
+        if self.session.era == "modern":
+            self.session.log_level = level
+            return
         await self.request("logging/setLevel", {"level": level}, timeout)
 
     async def complete(self, argument: str, value: str, *, prompt: str | None = None,
@@ -297,7 +304,7 @@ class Client:
 
     async def set_roots(self, roots: Iterable[RootLike]) -> None:
         """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
-        if self.answers.set_roots(roots) and self.session.protocol_version is not None:
+        if self.answers.set_roots(roots) and self.session.era == "legacy":  # 2026-07-28 has no such notice
             await self.session.notify("notifications/roots/list_changed")
     # --8<-- [end:answers]
 

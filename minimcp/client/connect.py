@@ -43,6 +43,7 @@ async def connected(open_cable: Callable[..., Awaitable[Transport]], *args: Any,
 
 def stdio_client(command: Sequence[str], **options: Any) -> AbstractAsyncContextManager[Client]:
     """Start ``command`` as a child process and yield an initialized client to it (lesson 02)."""
+    options.setdefault("server_key", " ".join(command))  # what mode="auto" remembers its verdict by
     return connected(spawn, command, **options)
 
 
@@ -57,4 +58,5 @@ async def _http_cable(url: str, **options: Any) -> Transport:
 
 def http_client(url: str, **options: Any) -> AbstractAsyncContextManager[Client]:
     """An initialized client over Streamable HTTP to ``http://…/mcp`` (lesson 08)."""
+    options.setdefault("server_key", url)  # what mode="auto" remembers its verdict by
     return connected(_http_cable, url, **options)

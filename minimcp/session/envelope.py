@@ -90,3 +90,14 @@ def missing_capability(name: str, options: dict[str, Any] | None = None) -> RpcE
 
 def header_mismatch(message: str) -> RpcError:
     return RpcError(HEADER_MISMATCH, f"Header mismatch: {message}")
+
+
+def with_envelope(params: dict[str, Any] | None, envelope: Envelope) -> dict[str, Any]:
+    """A client's request params with its envelope added to their ``_meta`` (a progress token stays)."""
+    meta = {PROTOCOL_VERSION: envelope.protocol_version, CLIENT_CAPABILITIES: envelope.client_capabilities,
+            CLIENT_INFO: envelope.client_info}
+    if envelope.log_level is not None:
+        meta[LOG_LEVEL] = envelope.log_level
+    params = dict(params or {})
+    params["_meta"] = {**params.get("_meta", {}), **meta}
+    return params

@@ -40,7 +40,9 @@ from minimcp.rpc.jsonrpc import (
     encode,
     parse,
 )
+from minimcp.rpc.mcp import has_envelope
 from minimcp.transports.http.handshake import Handshake, SessionExpired, content_type
+from minimcp.transports.http.modern import header_parameters, request_headers
 from minimcp.transports.sse import SSEParser
 
 log = logging.getLogger("minimcp.http_client")
@@ -61,6 +63,7 @@ class HttpClientTransport:
         self.url = url
         self.session_id: str | None = None
         self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
+        self.header_params: dict[str, dict[str, str]] = {}  # tool → its arguments also sent as headers (12)
         self.max_retries = max_retries  # reconnections in a row before a stream is given up
         self.listen = listen  # open the GET announcement channel after the handshake
         self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
@@ -108,8 +111,12 @@ class HttpClientTransport:
 
     async def _post(self, message: str, kind: Any) -> httpx2.Response | None:
         """POST one message. A request's response comes back open (JSON or SSE still to read)."""
-        request = self._http.build_request("POST", self.url, content=message.encode(), headers=self._headers(
-            {"accept": "application/json, text/event-stream", "content-type": "application/json"}))
+        headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+        if isinstance(kind, Request) and has_envelope(kind.params):  # 2026-07-28: no session (lesson 12)
+            headers |= request_headers(kind, self.header_params)
+        else:
+            headers = self._headers(headers)
+        request = self._http.build_request("POST", self.url, content=message.encode(), headers=headers)
         response = await self._http.send(request, stream=True)
         self._trace(f"POST {_describe(kind)} -> {response.status_code} {content_type(response)}")
         if response.status_code == 404 and self.session_id is not None:
@@ -139,8 +146,15 @@ class HttpClientTransport:
         return await self._inbox.get()
 
     def _deliver(self, message: str) -> None:
-        """Hand a message from the server to the connection (and learn the version from initialize's answer)."""
+        """Hand a message from the server to the connection (and learn the version from initialize's answer,
+        and from a tools/list answer which tool arguments also travel as headers)."""
         self.handshake.received(message)
+        answer = parse(message)
+        result = answer.result if isinstance(answer, Response) else None
+        if isinstance(result, dict) and isinstance(result.get("tools"), list):
+            for tool in result["tools"]:
+                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                    self.header_params[tool["name"]] = header_parameters(tool.get("inputSchema"))
         self._inbox.put_nowait(message)
 
     # --8<-- [start:read_answer]

@@ -124,6 +124,35 @@ def header_text(value: Any) -> str:
     return str(value)
 
 
+def encoded(text: str) -> str:
+    """A value as a header can carry it: as it is if it is plain visible ASCII, else ``=?base64?...?=``."""
+    plain = text.isascii() and text.isprintable() and text == text.strip()
+    if plain and not (text.startswith("=?base64?") and text.endswith("?=")):
+        return text
+    return "=?base64?" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "?="
+
+
+# --8<-- [start:client_headers]
+def request_headers(message: Request, header_params: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The headers a 2026-07-28 client sends with ``message``: what the body says, for gateways to read.
+
+    ``header_params``: for each tool, its ``x-mcp-header`` arguments (argument → header name), as its
+    ``tools/list`` entry said.
+    """
+    params = message.params or {}
+    headers = {VERSION_HEADER: str(params["_meta"][PROTOCOL_VERSION]), METHOD_HEADER: message.method}
+    field = NAMED.get(message.method)
+    if field is not None and isinstance(params.get(field), str):
+        headers[NAME_HEADER] = encoded(params[field])
+    arguments = params.get("arguments") if message.method == "tools/call" else None
+    for name, header in header_params.get(str(params.get("name")), {}).items():
+        value = arguments.get(name) if isinstance(arguments, dict) else None
+        if value is not None:
+            headers[f"mcp-param-{header.lower()}"] = encoded(header_text(value))
+    return headers
+# --8<-- [end:client_headers]
+
+
 def decoded(value: str, message: Request) -> str:
     """A header value as the client meant it: ``=?base64?...?=`` carries what a header cannot."""
     if not (value.startswith("=?base64?") and value.endswith("?=")):

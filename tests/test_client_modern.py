@@ -1,0 +1,141 @@
+"""Lesson 12: minimcp's client in both eras: mode="auto" probes, falls back, remembers; a 2026 request
+carries its envelope and its headers, and is asked again while the server needs input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from http_support import TIMEOUT, running
+
+from minimcp.client import Client, http_client, stdio_client
+from minimcp.examples.course import build_server
+from minimcp.rpc import RpcError, memory_pair
+from minimcp.server import Server
+from minimcp.session import RequestContext, UnsupportedVersion
+from minimcp.session.client import VERDICTS
+
+ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
+
+
+def wiretapped(repo_root: Path, wire: Path, *arguments: str) -> list[str]:
+    """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we send to ``wire``."""
+    return [sys.executable, str(repo_root / "tests" / "stdio_wiretap.py"), str(wire),
+            sys.executable, "-m", "minimcp", "serve", *arguments]
+
+
+def methods_sent(wire: Path) -> list[str]:
+    return [json.loads(line).get("method") for line in wire.read_text().splitlines()]
+
+
+async def github_user(params: dict[str, Any]) -> dict[str, Any]:
+    return {"action": "accept", "content": {"github_user": "octocat"}}
+
+
+async def test_auto_speaks_2026_and_answers_the_servers_questions(repo_root: Path, tmp_path: Path) -> None:
+    wire = tmp_path / "wire.jsonl"
+    async with stdio_client(wiretapped(repo_root, wire, "--example", "assistant"), mode="auto",
+                            elicitation=github_user) as client:
+        assert (client.protocol_version, client.session.era) == ("2026-07-28", "modern")
+        assert client.server_info["name"] == "assistant"
+        result = await client.call_tool("link_github", timeout=TIMEOUT)
+        assert result["content"][0]["text"] == "Linked to GitHub user octocat."
+    sent = [json.loads(line) for line in wire.read_text().splitlines()]
+    assert [m["method"] for m in sent] == ["server/discover", "tools/call", "tools/call"]
+    first, retry = sent[1], sent[2]
+    assert retry["id"] != first["id"] and "inputResponses" not in first["params"]
+    assert retry["params"]["inputResponses"] == {"elicitation-1": {"action": "accept",
+                                                                   "content": {"github_user": "octocat"}}}
+    assert isinstance(retry["params"]["requestState"], str)
+    assert retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}}
+
+
+async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(repo_root: Path, tmp_path: Path) -> None:
+    wire = tmp_path / "wire.jsonl"
+    command = wiretapped(repo_root, wire, "--legacy-only")
+    VERDICTS.pop(" ".join(command), None)
+    async with stdio_client(command, mode="auto") as client:
+        assert (client.protocol_version, client.session.era) == ("2025-11-25", "legacy")
+    assert methods_sent(wire)[:3] == ["server/discover", "initialize", "notifications/initialized"]
+    wire.unlink()
+    async with stdio_client(command, mode="auto") as client:  # the same server: no probe this time
+        assert client.session.era == "legacy"
+    assert methods_sent(wire)[:2] == ["initialize", "notifications/initialized"]
+
+
+async def test_a_pinned_2026_version_does_not_fall_back(repo_root: Path) -> None:
+    with pytest.raises(RpcError) as caught:
+        async with stdio_client([sys.executable, "-m", "minimcp", "serve", "--legacy-only"], mode="2026-07-28"):
+            pass
+    assert (caught.value.code, caught.value.message) == (-32601, "Method not found: server/discover")
+
+
+async def test_a_newer_only_server_that_also_speaks_2025_gets_initialize() -> None:
+    server = build_server()
+    server.modern_versions = ("2027-01-01",)  # a modern server of a revision this client does not speak
+    client_end, server_end = memory_pair()
+    serving = asyncio.ensure_future(server.serve(server_end))
+    async with Client(client_end, mode="auto") as client:
+        assert (client.session.era, client.protocol_version) == ("legacy", "2025-11-25")
+    await asyncio.wait_for(serving, TIMEOUT)
+
+
+async def test_no_version_in_common_is_unsupported() -> None:
+    server = build_server()
+    server.modern_versions, server.protocol_versions = ("2027-01-01",), ()
+    client_end, server_end = memory_pair()
+    serving = asyncio.ensure_future(server.serve(server_end))
+    with pytest.raises(UnsupportedVersion):
+        async with Client(client_end, mode="auto"):
+            pass
+    await asyncio.wait_for(serving, TIMEOUT)
+
+
+async def test_a_server_that_never_stops_asking_is_given_up_on() -> None:
+    server = Server("asker")
+
+    @server.tool()
+    async def endless(context: RequestContext) -> str:
+        """Asks a new question every round."""
+        round_number = len(context.answers.given if context.answers else {}) + 1
+        await context.ask({f"q{round_number}": {"method": "elicitation/create", "params": {
+            "message": "Again?", "requestedSchema": {"type": "object", "properties": {}}}}})
+        return "never"
+
+    async with running(server) as http, http_client(http.url, mode="auto",
+                                                    elicitation=lambda params: {"action": "accept", "content": {}}) \
+            as client:
+        with pytest.raises(RpcError) as caught:
+            await client.call_tool("endless", timeout=TIMEOUT)
+        assert caught.value.message == "tools/call: the server still needed input after 10 rounds"
+
+
+async def test_over_http_a_2026_request_carries_its_headers_and_header_parameters() -> None:
+    server = build_server()
+
+    def route(region: str, priority: int | None = None) -> str:
+        return f"{region} {priority}"
+    server.add_tool(route, input_schema={"type": "object", "properties": {
+        "region": {"type": "string", "x-mcp-header": "Region"},
+        "priority": {"type": "integer", "x-mcp-header": "Priority"}}})
+    seen: list[dict[str, str]] = []
+
+    def wiretap(url: str, app: Any) -> Any:
+        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                seen.append({name.decode().lower(): value.decode() for name, value in scope["headers"]})
+            await app(scope, receive, send)
+        return serve
+
+    async with running(server, around=wiretap) as http, http_client(http.url, mode="auto") as client:
+        await client.list_tools()  # learns which arguments travel as headers
+        result = await client.call_tool("route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT)
+        assert result["content"][0]["text"] == "Hello, 世界 7"  # the server checked the headers: they agree
+    call = seen[-1]
+    assert (call["mcp-method"], call["mcp-name"], call["mcp-protocol-version"]) == ("tools/call", "route", "2026-07-28")
+    assert (call["mcp-param-region"], call["mcp-param-priority"]) == ("=?base64?SGVsbG8sIOS4lueVjA==?=", "7")
+    assert all("mcp-session-id" not in headers for headers in seen)
