@@ -18,6 +18,7 @@ from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server
 from minimcp.session import RequestContext, UnsupportedVersion
 from minimcp.session.client import VERDICTS
+from minimcp.transports.http.modern import header_problem
 
 ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
 
@@ -139,3 +140,31 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
     assert (call["mcp-method"], call["mcp-name"], call["mcp-protocol-version"]) == ("tools/call", "route", "2026-07-28")
     assert (call["mcp-param-region"], call["mcp-param-priority"]) == ("=?base64?SGVsbG8sIOS4lueVjA==?=", "7")
     assert all("mcp-session-id" not in headers for headers in seen)
+
+
+@pytest.mark.parametrize(("properties", "problem"), [
+    ({"region": {"type": "string", "x-mcp-header": "Region"}}, None),
+    ({"region": {"type": "string", "x-mcp-header": ""}}, "argument 'region': x-mcp-header '' is not a header name"),
+    ({"region": {"type": "string", "x-mcp-header": "My Region"}},
+     "argument 'region': x-mcp-header 'My Region' is not a header name"),
+    ({"region": {"type": "string", "x-mcp-header": "Région"}},
+     "argument 'region': x-mcp-header 'Région' is not a header name"),
+    ({"a": {"type": "string", "x-mcp-header": "MyField"}, "b": {"type": "string", "x-mcp-header": "myfield"}},
+     "argument 'b': x-mcp-header 'myfield' is used twice"),
+    ({"ratio": {"type": "number", "x-mcp-header": "Ratio"}},
+     "argument 'ratio': x-mcp-header needs a string, integer or boolean, not 'number'"),
+    ({"tags": {"type": "array", "items": {"type": "string", "x-mcp-header": "Tag"}}},
+     "x-mcp-header is honoured on top-level arguments only"),
+])
+def test_which_header_annotations_a_client_can_honour(properties: dict[str, Any], problem: str | None) -> None:
+    assert header_problem({"type": "object", "properties": properties}) == problem
+
+
+async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() -> None:
+    server = build_server()
+    server.add_tool(lambda ratio: str(ratio), "by_ratio", input_schema={"type": "object", "properties": {
+        "ratio": {"type": "number", "x-mcp-header": "Ratio"}}})
+    async with running(server) as http:
+        async with http_client(http.url, mode="auto") as modern, http_client(http.url) as legacy:
+            assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
+            assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]  # no headers in 2025

@@ -87,7 +87,7 @@ async def test_a_tool_the_server_does_not_list_fails_loudly() -> None:
 
 def test_an_unknown_scenario_is_refused_with_exit_code_2() -> None:
     done = subprocess.run([sys.executable, "-m", "minimcp", "conformance-client", "http://127.0.0.1:9/mcp"],
-                          env={"MCP_CONFORMANCE_SCENARIO": "request-metadata", "PATH": ""},
+                          env={"MCP_CONFORMANCE_SCENARIO": "no-such-scenario", "PATH": ""},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr.startswith("conformance-client: unknown scenario 'request-metadata'; known: initialize, ")
+    assert done.stderr.startswith("conformance-client: unknown scenario 'no-such-scenario'; known: initialize, ")

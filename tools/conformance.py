@@ -22,9 +22,10 @@ instead, ``--suite all``: every scenario of that revision (the envelope, ``serve
 and ``Mcp-Param-*`` headers, cache hints, questions answered ``input_required``, ``subscriptions/listen``)
 against the same conformance server, which still passes every 2025-11-25 scenario of 0.1.16.
 
-The client side (lessons 09 and 10) uses the suite's pre-release 0.2.0-alpha.12
+The client side (lessons 09, 10 and 12) uses the suite's pre-release 0.2.0-alpha.12
 (``tools/conformance-client``), which adds the client scenarios 0.1.16 lacks. For each client scenario of
-revision 2025-11-25, its authorization suite, and the 2025-03-26 authorization back-compatibility suite,
+revision 2025-11-25, its authorization suite, the 2025-03-26 authorization back-compatibility suite, and
+the client scenarios of revision 2026-07-28 (the client in ``mode="auto"``),
 the suite starts its own test servers on the loopback interface and runs
 ``python -m minimcp conformance-client URL`` against them.
 
@@ -59,6 +60,9 @@ SUITES = {"server": (ROOT / "tools" / "conformance", "0.1.16"),
 #: The client scenarios of revision 2025-11-25 (lesson 09) ...
 CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
                     "json-schema-2020-12-preservation"]
+#: ... the client scenarios of revision 2026-07-28 (lesson 12), the client in mode="auto" ...
+MODERN_CLIENT_SCENARIOS = ["tools_call", "request-metadata", "sep-2322-client-request-state", "http-standard-headers",
+                           "http-custom-headers", "http-invalid-tool-headers", "json-schema-ref-no-deref"]
 #: ... and its authorization suites (lesson 10): 2025-11-25's, and the 2025-03-26 back-compatibility ones.
 CLIENT_SUITES = [["--suite", "auth", "--spec-version", SPEC_VERSION], ["--suite", "backcompat"]]
 
@@ -149,13 +153,15 @@ def run_server_side(suite: list[str], scenario: str | None, results: str,
         stop(server)
 
 
-def run_client_side(suite: list[str], scenario: str | None, results: str) -> subprocess.CompletedProcess[str]:
+def run_client_side(suite: list[str], scenario: str | None, results: str,
+                    spec_version: str = SPEC_VERSION) -> subprocess.CompletedProcess[str]:
     """Run each client scenario: the suite starts its test server and runs minimcp's client against it."""
     # The suite splits the command on spaces and appends the server's URL.
     client = f"{sys.executable} -m minimcp conformance-client"
     worst = subprocess.CompletedProcess[str]([], 0, "", "")
     runs = [["--scenario", name, "--spec-version", SPEC_VERSION] for name in CLIENT_SCENARIOS] + CLIENT_SUITES
-    for selection in [["--scenario", scenario, "--spec-version", SPEC_VERSION]] if scenario else runs:
+    runs += [["--scenario", name, "--spec-version", MODERN_SPEC_VERSION] for name in MODERN_CLIENT_SCENARIOS]
+    for selection in [["--scenario", scenario, "--spec-version", spec_version]] if scenario else runs:
         done = run_suite([*suite, "client", "--command", client, *selection, "--output-dir", results])
         if done.returncode != 0:  # a failed check, a warning, or the client itself failed: show why
             print(done.stdout[-2000:], done.stderr[-2000:], sep="\n")
@@ -220,8 +226,9 @@ def main(argv: list[str] | None = None) -> int:
 
     side = "client" if args.client else "authorization" if args.authorization else "server"
     modern = args.spec_version == MODERN_SPEC_VERSION
-    if modern and side != "server":
-        parser.error(f"--spec-version {MODERN_SPEC_VERSION} tests the server side")
+    if modern and (side == "authorization" or (side == "client" and not args.scenario)):
+        parser.error(f"--spec-version {MODERN_SPEC_VERSION} tests the server, or one client scenario (--client "
+                     "alone runs the client scenarios of both revisions)")
     package, version = SUITES["server" if side == "server" and not modern else "client"]
     npm_install(package, version)
     suite = [node_binary(package), str(package / "node_modules" / "@modelcontextprotocol" / "conformance"
@@ -229,15 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="mcp-conformance-") as results:
         if side == "server":
             done = run_server_side(suite, args.scenario, results, args.spec_version)
+        elif side == "client":
+            done = run_client_side(suite, args.scenario, results, args.spec_version)
         else:
-            run = run_client_side if side == "client" else run_authorization_side
-            done = run(suite, args.scenario, results)
+            done = run_authorization_side(suite, args.scenario, results)
         passed, warnings, failed = summarize(Path(results))
     if passed + warnings + failed == 0:
         print(done.stdout[-3000:], done.stderr[-3000:], sep="\n")
         print("error: the suite produced no results")
         return 1
-    print(f"\nconformance {version}, {side} side, {args.spec_version}: {passed} checks passed, {warnings} warnings, "
+    revisions = f"{SPEC_VERSION} and {MODERN_SPEC_VERSION}" if side == "client" and not args.scenario \
+        else args.spec_version
+    print(f"\nconformance {version}, {side} side, {revisions}: {passed} checks passed, {warnings} warnings, "
           f"{failed} failed (the suite's last run exited with {done.returncode})")
     # The server side's exit status also counts warnings, which are reported above but do not fail the
     # run; on the client side a client that exited with an error fails it, whatever the checks say.

@@ -52,6 +52,7 @@ from minimcp.rpc import Transport
 from minimcp.rpc.aio import call
 from minimcp.session.client import ClientSession, NotificationCallback, RequestCallback
 from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter, progress_notice
+from minimcp.transports.http.modern import header_problem
 
 log = logging.getLogger("minimcp.client")
 
@@ -181,8 +182,22 @@ class Client:
 
     async def list_tools(self, *, refresh: bool = False,
                          timeout: float | None = 30.0) -> list[dict[str, Any]]:
-        """The server's tools (``tools/list``): name, description, inputSchema, …"""
-        return await self._list("tools/list", "tools", "tools", refresh, timeout)
+        """The server's tools (``tools/list``): name, description, inputSchema, …
+
+        In 2026-07-28 a tool whose ``x-mcp-header`` annotations cannot be honoured is left out, with a
+        warning in the log: the client could not send its arguments as the headers it asks for (lesson 12).
+        """
+        tools = await self._list("tools/list", "tools", "tools", refresh, timeout)
+        if self.session.era != "modern":
+            return tools
+        kept = []
+        for tool in tools:
+            problem = header_problem(tool.get("inputSchema"))
+            if problem is None:
+                kept.append(tool)
+            else:
+                log.warning("leaving out tool %r: %s", tool.get("name"), problem)
+        return kept
 
     async def list_resources(self, *, refresh: bool = False,
                              timeout: float | None = 30.0) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from typing import Any
 from minimcp.auth.client import OAuth
 from minimcp.client.client import Client
 from minimcp.client.connect import http_client
+from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS
 
 #: How long the whole scenario may take, at most (the suite's own limit is 30 s).
 TIMEOUT = 20.0
@@ -32,34 +33,45 @@ TIMEOUT = 20.0
 Scenario = Callable[[str], Awaitable[None]]
 
 
+def mode() -> str:
+    """The era the suite tests: 2026-07-28 (lesson 12) is probed for with mode="auto", older ones handshake."""
+    version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION", "")
+    return "auto" if version in MODERN_PROTOCOL_VERSIONS else "legacy"
+
+
+def connect(url: str, **options: Any) -> Any:
+    """minimcp's HTTP client, in the era the suite asks for."""
+    return http_client(url, mode=mode(), **options)
+
+
 async def initialize(url: str) -> None:
     """The handshake, then one request: the server checks what ``initialize`` carried."""
-    async with http_client(url, name="minimcp-conformance-client") as client:
+    async with connect(url, name="minimcp-conformance-client") as client:
         await client.list_tools(timeout=TIMEOUT)
 
 
 # --8<-- [start:scenarios]
 async def tools_call(url: str) -> None:
     """List the tools and call ``add_numbers`` with two numbers."""
-    async with http_client(url) as client:
+    async with connect(url) as client:
         await call_listed(client, "add_numbers", {"a": 2, "b": 3})
 
 
 async def elicitation_defaults(url: str) -> None:
     """Accept the server's form without filling anything in: the client must add the defaults (SEP-1034)."""
-    async with http_client(url, elicitation=lambda request: {"action": "accept", "content": {}}) as client:
+    async with connect(url, elicitation=lambda request: {"action": "accept", "content": {}}) as client:
         await call_listed(client, "test_client_elicitation_defaults", {})
 
 
 async def sse_retry(url: str) -> None:
     """Call a tool whose stream the server closes early: the client waits ``retry``, then resumes it."""
-    async with http_client(url) as client:
+    async with connect(url) as client:
         await call_listed(client, "test_reconnection", {})
 
 
 async def schema_preservation(url: str) -> None:
     """Send a tool's ``inputSchema`` back exactly as it came: nothing dropped, nothing rewritten."""
-    async with http_client(url) as client:
+    async with connect(url) as client:
         tools = {tool["name"]: tool for tool in await client.list_tools(timeout=TIMEOUT)}
         schema = tools["json_schema_2020_12_tool"]["inputSchema"]
         await call_listed(client, "json_schema_echo", {"schema": schema})
@@ -80,10 +92,40 @@ async def authorization(url: str) -> None:
     oauth = OAuth(url, client_id=context.get("client_id"), client_secret=context.get("client_secret"),
                   client_metadata_url=SUITE_CLIENT_METADATA_URL)
     try:
-        async with http_client(url, auth=oauth) as client:
+        async with connect(url, auth=oauth) as client:
             await call_listed(client, "test-tool", {})
     finally:
         await oauth.aclose()
+
+
+async def every_listed(url: str) -> None:
+    """Use everything the server lists: each tool (with no arguments), resource and prompt. The 2026
+    header scenarios check what each request carried; a tool the client left out is never called."""
+    async with connect(url) as client:
+        for tool in await client.list_tools(timeout=TIMEOUT):
+            await client.call_tool(tool["name"], {}, timeout=TIMEOUT)
+        if "resources" in client.server_capabilities:
+            for resource in await client.list_resources(timeout=TIMEOUT):
+                await client.read_resource(resource["uri"], timeout=TIMEOUT)
+        if "prompts" in client.server_capabilities:
+            for prompt in await client.list_prompts(timeout=TIMEOUT):
+                await client.get_prompt(prompt["name"], {}, timeout=TIMEOUT)
+
+
+async def given_calls(url: str) -> None:
+    """Call the tools the suite names in MCP_CONFORMANCE_CONTEXT, with its arguments (custom headers)."""
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    async with connect(url) as client:
+        await client.list_tools(timeout=TIMEOUT)  # which arguments travel as headers, too
+        for call in context.get("toolCalls", []):
+            await client.call_tool(call["name"], call.get("arguments", {}), timeout=TIMEOUT)
+
+
+async def answer_questions(url: str) -> None:
+    """Call every tool; answer what the server asks (a form, accepted) and send its state back (SEP-2322)."""
+    async with connect(url, elicitation=lambda request: {"action": "accept", "content": {}}) as client:
+        for tool in await client.list_tools(timeout=TIMEOUT):
+            await client.call_tool(tool["name"], {}, timeout=TIMEOUT)
 
 
 async def call_listed(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -103,6 +145,13 @@ SCENARIOS: dict[str, Scenario] = {
     "elicitation-sep1034-client-defaults": elicitation_defaults,
     "sse-retry": sse_retry,
     "json-schema-2020-12-preservation": schema_preservation,
+    # revision 2026-07-28 (lesson 12): the same client, in mode="auto"
+    "request-metadata": initialize,
+    "sep-2322-client-request-state": answer_questions,
+    "http-standard-headers": every_listed,
+    "http-custom-headers": given_calls,
+    "http-invalid-tool-headers": every_listed,
+    "json-schema-ref-no-deref": initialize,
 }
 
 

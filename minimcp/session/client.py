@@ -100,10 +100,11 @@ class ClientSession:
             return await self.discover(version, timeout)
         except RpcError as error:
             supported = error.data.get("supported", []) if isinstance(error.data, dict) else []
-            common = [v for v in supported if v in self.modern_versions]
+            ours = self.modern_versions if self.mode == "auto" else (self.mode,)
+            common = [v for v in supported if v in ours]
+            if error.code == UNSUPPORTED_PROTOCOL_VERSION and common:  # a modern server: one more try
+                return await self.discover(common[0], timeout)
             if error.code == UNSUPPORTED_PROTOCOL_VERSION and self.mode == "auto":
-                if common:  # a modern server, which speaks another modern version too
-                    return await self.discover(common[0], timeout)
                 if not any(v in self.supported_versions for v in supported):
                     raise UnsupportedVersion(str(supported), self.modern_versions + self.supported_versions) from None
                 # it named a version of the handshake era we speak: initialize, below

@@ -108,6 +108,43 @@ def check_param_headers(request: HttpRequest, message: Request, schema: dict[str
             raise mismatch(message, f"Mcp-Param-{header} header value {sent!r} does not match body value {value!r}")
 
 
+TCHAR = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")  # RFC 9110 token
+
+
+def header_problem(schema: Any) -> str | None:
+    """Why a tool's ``x-mcp-header`` annotations cannot be honoured (a client then drops the tool), or None.
+
+    A header name is a non-empty token, unique whatever its case, on a top-level argument of type string,
+    integer or boolean (a float has no single text form); anywhere else an annotation is refused.
+    """
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    seen: set[str] = set()
+    for name, spec in (properties or {}).items():
+        if not isinstance(spec, dict) or "x-mcp-header" not in spec:
+            continue
+        header = spec["x-mcp-header"]
+        if not (isinstance(header, str) and header and set(header) <= TCHAR):
+            return f"argument {name!r}: x-mcp-header {header!r} is not a header name"
+        if header.lower() in seen:
+            return f"argument {name!r}: x-mcp-header {header!r} is used twice"
+        seen.add(header.lower())
+        if spec.get("type") not in ("string", "integer", "boolean"):
+            return f"argument {name!r}: x-mcp-header needs a string, integer or boolean, not {spec.get('type')!r}"
+    elsewhere = [value for key, value in schema.items() if key != "properties"] if isinstance(schema, dict) else []
+    elsewhere += [value for spec in (properties or {}).values() if isinstance(spec, dict)
+                  for key, value in spec.items() if key != "x-mcp-header"]
+    if any(annotated(value) for value in elsewhere):
+        return "x-mcp-header is honoured on top-level arguments only"
+    return None
+
+
+def annotated(value: Any) -> bool:
+    """Whether an ``x-mcp-header`` appears anywhere inside ``value``."""
+    if isinstance(value, dict):
+        return "x-mcp-header" in value or any(annotated(inner) for inner in value.values())
+    return isinstance(value, list) and any(annotated(inner) for inner in value)
+
+
 def header_parameters(schema: dict[str, Any] | None) -> dict[str, str]:
     """The top-level arguments a tool's input schema asks to mirror in headers: argument → header name."""
     properties = (schema or {}).get("properties")
