@@ -116,13 +116,14 @@ def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
 
 
 def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
-    """Lesson 11: one worker in memory, then 1, 2 and 4 workers sharing a Redis (bench/workers.py)."""
+    """Lessons 11 and 12: one worker in memory, 1, 2 and 4 workers sharing a Redis, then 2 and 4 serving
+    2026-07-28 requests with nothing shared (bench/workers.py)."""
     from bench.workers import SETUPS
 
     rows = []
-    for _, count, shared in SETUPS:
-        args = ["--workers", str(count), "--seconds", str(seconds)] + (["--shared"] if shared else [])
-        rows.append((Row("workers", "redis" if shared else "memory", count), {"minimcp": ("bench.workers", args)}))
+    for _, count, kind in SETUPS:
+        args = ["--workers", str(count), "--seconds", str(seconds), "--kind", kind]
+        rows.append((Row("workers", kind, count), {"minimcp": ("bench.workers", args)}))
     return rows
 
 

@@ -59,7 +59,7 @@ wrong = 0
 request = function()
   next_id = next_id + 1
   return wrk.format(nil, nil, nil, '{{"jsonrpc":"2.0","id":' .. next_id
-    .. ',"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello"}}}}}}')
+    .. ',"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello"}}{meta}}}}}')
 end
 response = function(status, headers, body)
   if status ~= 200 or not string.find(body, '"text":"hello"', 1, true) then wrong = wrong + 1 end
@@ -90,12 +90,14 @@ async def open_session(url: str) -> dict[str, str]:
     return session
 
 
-def run_wrk(url: str, session: dict[str, str], connections: int, seconds: int, first_id: int) -> dict[str, Any]:
-    """One wrk run: its figures, as its script's ``done`` printed them."""
+def run_wrk(url: str, session: dict[str, str], connections: int, seconds: int, first_id: int,
+            meta: str = "") -> dict[str, Any]:
+    """One wrk run: its figures, as its script's ``done`` printed them (``meta``: a 2026-07-28 envelope,
+    as ``,"_meta":{...}``, added to every request's params)."""
     lines = "\n".join(f'wrk.headers["{name}"] = "{value}"' for name, value in session.items())
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "mcp.lua"
-        script.write_text(WRK_SCRIPT.format(session_headers=lines, first_id=first_id))
+        script.write_text(WRK_SCRIPT.format(session_headers=lines, first_id=first_id, meta=meta))
         command = ["wrk", "-t1", f"-c{connections}", f"-d{round(seconds)}s", "--timeout", "10s", "-s", str(script), url]
         done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
     if done.returncode != 0:

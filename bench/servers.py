@@ -38,7 +38,8 @@ def minimcp_server():
     return server
 
 
-async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None = None) -> None:
+async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None = None,
+                        reuse_port: bool = False) -> None:
     server = minimcp_server()
     if transport == "stdio":
         from minimcp.transports.stdio import stdio_server_transport
@@ -56,7 +57,8 @@ async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None 
 
         # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
         # With ``redis``: one worker of several on the same port, sharing that Redis (bench/workers.py).
-        shared = {"redis": redis, "reuse_port": True} if redis else {}
+        # With ``reuse_port`` alone: one of several sharing nothing (2026-07-28 needs nothing shared).
+        shared = {"redis": redis, "reuse_port": True} if redis else {"reuse_port": reuse_port}
         running = await start_http(server, port=port, max_sessions=5000,
                                    **({"stream_after": 0.0} if sse else {}), **shared)
         print("ready", file=sys.stderr, flush=True)
@@ -143,9 +145,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--sse", action="store_true")
     parser.add_argument("--redis", help="minimcp over http: a worker sharing this Redis with others")
+    parser.add_argument("--reuse-port", action="store_true", help="minimcp over http: one worker of several")
     args = parser.parse_args()
     if args.stack == "minimcp":
-        asyncio.run(serve_minimcp(args.transport, args.port, args.sse, args.redis))
+        asyncio.run(serve_minimcp(args.transport, args.port, args.sse, args.redis, args.reuse_port))
     elif args.stack == "floor":
         asyncio.run(serve_floor(args.transport, args.port, args.sse))
     elif args.transport == "stdio":

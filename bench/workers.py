@@ -2,7 +2,7 @@
 
     python -m bench.workers                   # 10 s per figure, 16 connections
     python -m bench.workers --seconds 3       # quicker
-    python -m bench.workers --workers 2 --shared   # one figure, as one line of JSON (bench/bench.py's table 4)
+    python -m bench.workers --workers 2 --kind redis   # one figure, one line of JSON (bench/bench.py's table 4)
 
 The server is the benchmark's one-tool server (bench/servers.py). Every worker listens on the same port
 (``SO_REUSEPORT``) and the kernel spreads wrk's keep-alive connections over them. wrk's connections share
@@ -29,14 +29,20 @@ from typing import Any
 from bench.load import WRK_MISSING, open_session, run_wrk
 from bench.run_one import ROOT, free_port, stop
 
-#: What is measured: a name, the number of workers, and whether they share a Redis.
-SETUPS = [("1 worker, memory (lesson 08)", 1, False), ("1 worker, Redis", 1, True),
-          ("2 workers, Redis", 2, True), ("4 workers, Redis", 4, True)]
+#: What is measured: a name, the number of workers, and how: "memory" (lesson 08), "redis" (sharing one,
+#: lesson 11) or "modern" (2026-07-28: every request stands alone, nothing shared, lesson 12).
+SETUPS = [("1 worker, memory (lesson 08)", 1, "memory"), ("1 worker, Redis", 1, "redis"),
+          ("2 workers, Redis", 2, "redis"), ("4 workers, Redis", 4, "redis"),
+          ("2 workers, 2026-07-28, no Redis", 2, "modern"), ("4 workers, 2026-07-28, no Redis", 4, "modern")]
+#: A 2026-07-28 request: its envelope in the body, and the headers that repeat it.
+MODERN_META = (',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+               '"io.modelcontextprotocol/clientCapabilities":{}}')
+MODERN_HEADERS = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"}
 
 
 async def start_workers(count: int, port: int, redis: str | None) -> list[asyncio.subprocess.Process]:
     """``count`` server processes on ``port``, once each says it is ready."""
-    extra = ["--redis", redis] if redis else []
+    extra = ["--redis", redis] if redis else ["--reuse-port"] if count > 1 else []
     workers = []
     for _ in range(count):
         process = await asyncio.create_subprocess_exec(
@@ -51,14 +57,16 @@ async def start_workers(count: int, port: int, redis: str | None) -> list[asynci
     return workers
 
 
-async def measure(count: int, redis: str | None, connections: int, seconds: float) -> dict[str, Any]:
+async def measure(count: int, redis: str | None, connections: int, seconds: float,
+                  modern: bool = False) -> dict[str, Any]:
+    """One figure; ``modern``: 2026-07-28 requests, with no session at all (lesson 12)."""
     port = free_port()
     workers = await start_workers(count, port, redis)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        session = await open_session(url)
-        await asyncio.to_thread(run_wrk, url, session, connections, 1, 1_000)  # the warm-up
-        return await asyncio.to_thread(run_wrk, url, session, connections, round(seconds), 10_000_000)
+        headers, meta = (MODERN_HEADERS, MODERN_META) if modern else (await open_session(url), "")
+        await asyncio.to_thread(run_wrk, url, headers, connections, 1, 1_000, meta)  # the warm-up
+        return await asyncio.to_thread(run_wrk, url, headers, connections, round(seconds), 10_000_000, meta)
     finally:
         for worker in workers:
             await stop(worker)
@@ -78,10 +86,10 @@ async def private_redis() -> AsyncIterator[str]:
         redis.wait(10)
 
 
-async def measure_one(count: int, shared: bool, connections: int, seconds: float) -> dict[str, Any]:
-    """One figure: ``count`` workers, sharing a private Redis if ``shared``."""
-    if not shared:
-        return await measure(count, None, connections, seconds)
+async def measure_one(count: int, kind: str, connections: int, seconds: float) -> dict[str, Any]:
+    """One figure: ``count`` workers, sharing a private Redis if ``kind`` is "redis"."""
+    if kind != "redis":
+        return await measure(count, None, connections, seconds, modern=kind == "modern")
     async with private_redis() as url:
         return await measure(count, url, connections, seconds)
 
@@ -91,8 +99,9 @@ async def run(connections: int, seconds: float) -> None:
           f"{os.cpu_count()} cores")
     print(f"{'setup':<30} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} {'wrong':>6}")
     async with private_redis() as redis_url:
-        for name, count, shared in SETUPS:
-            figures = await measure(count, redis_url if shared else None, connections, seconds)
+        for name, count, kind in SETUPS:
+            figures = await measure(count, redis_url if kind == "redis" else None, connections, seconds,
+                                    modern=kind == "modern")
             print(f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
                   f"{figures['wrong']:>6}", flush=True)
 
@@ -103,7 +112,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--workers", type=int, help="measure this one setup only, and print it as one line of "
                         "JSON (what bench/bench.py runs)")
-    parser.add_argument("--shared", action="store_true", help="with --workers: the workers share a Redis")
+    parser.add_argument("--kind", choices=["memory", "redis", "modern"], default="memory",
+                        help="with --workers: in memory, sharing a Redis, or 2026-07-28 (no session)")
     args = parser.parse_args()
     for needed, how in (("wrk", WRK_MISSING), ("redis-server", "redis-server is needed: apt-get install redis-server")):
         if shutil.which(needed) is None:
@@ -111,7 +121,7 @@ def main() -> None:
     if args.workers is None:
         asyncio.run(run(args.connections, args.seconds))
     else:
-        figures = asyncio.run(measure_one(args.workers, args.shared, args.connections, args.seconds))
+        figures = asyncio.run(measure_one(args.workers, args.kind, args.connections, args.seconds))
         print(json.dumps(figures))
 
 

@@ -10,10 +10,18 @@ import pytest
 from balancer import start_balancer
 from test_cluster import workers
 
+from minimcp.client import http_client
+from minimcp.session.input_required import StateSeal
+from minimcp.transports.cluster.redis_store import connect
+
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
 from mcp import Client  # noqa: E402
 from test_interop_http import course_server_with_a_polling_tool  # noqa: E402
+
+from minimcp.examples.course import build_server  # noqa: E402
+from minimcp.server.elicitation import elicit  # noqa: E402
+from minimcp.session import RequestContext  # noqa: E402
 
 TIMEOUT = 30.0
 
@@ -43,5 +51,46 @@ async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_ur
             sent = balancer.sent_to
             assert all(a != b for a, b in zip(sent, sent[1:], strict=False))  # never the same worker twice in a row
             assert len(set(sent)) == 3
+        finally:
+            await stop()
+
+
+def asking_course_server(key: bytes) -> Any:
+    """The course server with a tool that asks the user; every worker seals request states with ``key``."""
+    server = build_server(step_delay=0.01)
+    server.state_seal = StateSeal(key)
+
+    @server.tool()
+    async def greet(context: RequestContext) -> str:
+        """Asks the user's name."""
+        answer = await elicit(context, "Your name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+        return f"Hello, {answer['content']['name']}!"
+    return server
+
+
+async def test_in_2026_any_worker_serves_any_request_with_nothing_in_redis(redis_url: str) -> None:
+    """Lesson 12: with no session there is nothing to share. The SDK's client in mode="auto" and minimcp's
+    own run three workers, each request elsewhere; a question's state is sealed on one worker and opened on
+    another (one key for all), and Redis holds no session at all."""
+    key = bytes(range(32))
+    async with workers(redis_url, 3, build=lambda: asking_course_server(key)) as running:
+        balancer, url, stop = await start_balancer([worker.url for worker in running])
+        try:
+            async with asyncio.timeout(TIMEOUT), Client(url, mode="auto") as client:
+                assert client.protocol_version == "2026-07-28"
+                progress: list[float] = []
+
+                async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                    progress.append(done)
+                result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
+                assert progress == [1, 2, 3] and "Analysed 12 courses" in result.content[0].text
+            answer = {"action": "accept", "content": {"name": "Ada"}}
+            async with asyncio.timeout(TIMEOUT), http_client(url, mode="auto", elicitation=lambda params: answer) \
+                    as mini:
+                assert (await mini.call_tool("greet"))["content"][0]["text"] == "Hello, Ada!"
+            assert len(set(balancer.sent_to)) == 3
+            redis = connect(redis_url)
+            assert await redis.keys("mcp:session:*") == []
+            await redis.aclose()
         finally:
             await stop()
