@@ -90,8 +90,10 @@ def print_workers(rows: list[Row]) -> None:
     if not workers:
         print("\n4. WORKERS: not measured (wrk or redis-server is missing)")
         return
-    print_header("4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the "
-                 "requests are forwarded", "workers", f"{columns('minimcp')} | {'wrong':>5}")
+    modern = any(row.cable == "modern" for row in workers)
+    title = "4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the requests " \
+            "are forwarded" + ("; modern (lesson 12): 2026-07-28 requests, no session at all" if modern else "")
+    print_header(title, "workers", f"{columns('minimcp')} | {'wrong':>5}")
     for row in workers:
         wrong = max((run.get("wrong", 0) for run in row.runs.get("minimcp", [])), default=0)
         print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {wrong:>5.0f}")
