@@ -126,3 +126,16 @@ async def read_events(response: httpx2.Response, count: int | None = None,
 def messages(events: list[Event]) -> list[dict[str, Any]]:
     """The JSON-RPC messages among ``events`` (priming events carry none)."""
     return [json.loads(event.data) for event in events if event.data]
+
+
+def header_tap(seen: list[dict[str, str]]) -> Any:
+    """An ``around`` for :func:`running` that writes down each HTTP request's method and headers (lower-case
+    names; the method under ``":method"``) into ``seen``: what really travelled."""
+    def around(url: str, app: Any) -> Any:
+        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                headers = {name.decode().lower(): value.decode() for name, value in scope["headers"]}
+                seen.append({":method": scope["method"], **headers})
+            await app(scope, receive, send)
+        return serve
+    return around

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import TIMEOUT, running
+from http_support import TIMEOUT, header_tap, running
 
 from minimcp.client import Client, http_client, stdio_client
 from minimcp.examples.course import build_server
@@ -124,15 +124,7 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
         "region": {"type": "string", "x-mcp-header": "Region"},
         "priority": {"type": "integer", "x-mcp-header": "Priority"}}})
     seen: list[dict[str, str]] = []
-
-    def wiretap(url: str, app: Any) -> Any:
-        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
-            if scope["type"] == "http":
-                seen.append({name.decode().lower(): value.decode() for name, value in scope["headers"]})
-            await app(scope, receive, send)
-        return serve
-
-    async with running(server, around=wiretap) as http, http_client(http.url, mode="auto") as client:
+    async with running(server, around=header_tap(seen)) as http, http_client(http.url, mode="auto") as client:
         await client.list_tools()  # learns which arguments travel as headers
         result = await client.call_tool("route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT)
         assert result["content"][0]["text"] == "Hello, 世界 7"  # the server checked the headers: they agree

@@ -15,8 +15,9 @@ from typing import Any
 
 import httpx2
 import pytest
-from http_support import TIMEOUT, running
+from http_support import TIMEOUT, header_tap, running
 from mcp import Client
+from support import until
 
 from minimcp.examples.course import build_server
 from minimcp.server import report_progress
@@ -189,17 +190,8 @@ async def test_a_2025_session_and_2026_requests_share_the_endpoint() -> None:
 
 
 async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_the_wire() -> None:
-    seen: list[tuple[str, str | None, str | None]] = []
-
-    def wiretap(url: str, app: Any) -> Any:
-        async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
-            if scope["type"] == "http":
-                headers = {name.decode().lower(): value.decode() for name, value in scope["headers"]}
-                seen.append((scope["method"], headers.get("mcp-method"), headers.get("mcp-session-id")))
-            await app(scope, receive, send)
-        return serve
-
-    async with running(around=wiretap) as server, Client(server.url, mode="auto") as client:
+    seen: list[dict[str, str]] = []
+    async with running(around=header_tap(seen)) as server, Client(server.url, mode="auto") as client:
         assert client.protocol_version == VERSION
         progress: list[float] = []
 
@@ -208,8 +200,8 @@ async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_
         result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
         assert result.content[0].text.startswith("Analysed 12 courses")  # type: ignore[union-attr]
         assert progress == [1, 2, 3]
-    assert seen and all(method == "POST" and session is None for method, _, session in seen), seen
-    assert "initialize" not in [name for _, name, _ in seen] and seen[0][1] == "server/discover"
+    assert seen and all(sent[":method"] == "POST" and "mcp-session-id" not in sent for sent in seen), seen
+    assert "initialize" not in [sent.get("mcp-method") for sent in seen] and seen[0]["mcp-method"] == "server/discover"
 
 
 async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_it() -> None:
@@ -228,10 +220,7 @@ async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_i
                     break
             assert heard == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
                              "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}}
-        for _ in range(200):  # the client closed the stream: the server stops listening for it
-            if not server.app.server.subscriptions.listeners:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: not server.app.server.subscriptions.listeners)  # the client closed the stream
         assert not server.app.server.subscriptions.listeners
 
 

@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
+from support import until
 
 from minimcp.examples.course import build_server
 from minimcp.rpc import Connection, RpcError, memory_pair
@@ -328,14 +329,6 @@ async def test_legacy_only_answers_the_probe_method_not_found_over_stdio(repo_ro
 
 
 # -- subscriptions/listen ------------------------------------------------------------------------------------
-
-async def until(condition: Any) -> None:
-    for _ in range(200):  # bounded: 2 s at most
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise TimeoutError("the condition never held")
-
 
 async def test_a_listener_is_acknowledged_first_then_hears_what_it_asked_for_tagged() -> None:
     server = asking_server()

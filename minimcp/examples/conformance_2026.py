@@ -76,11 +76,14 @@ def add_question_tools(server: Server) -> None:
         answers = await context.ask({"client_roots": ROOTS})
         return f"Roots: {roots_of(answers['client_roots'])}"
 
-    @server.tool()
-    async def test_input_required_result_request_state(context: RequestContext) -> str:
-        """Asks a confirmation; the retry must bring the request state back unchanged"""
+    async def confirm(context: RequestContext) -> str:
+        """Asks a confirmation; the retry must bring the request state back unchanged (else it is refused)"""
         answers = await context.ask({"confirm": form("Go on?", ok="boolean")})
         return f"state-ok: confirmed={field(answers['confirm'], 'ok')}"
+
+    # Two scenarios, one tool: the state echoed unchanged (and "state-ok" said), or tampered with (refused).
+    server.add_tool(confirm, "test_input_required_result_request_state")
+    server.add_tool(confirm, "test_input_required_result_tampered_state")
 
     @server.tool()
     async def test_input_required_result_multiple_inputs(context: RequestContext) -> str:
@@ -97,12 +100,6 @@ def add_question_tools(server: Server) -> None:
         second = await context.ask({"step2": form(f"Second step: {field(first['step1'], 'name')}, your city?",
                                                   city="string")})
         return f"{field(first['step1'], 'name')} from {field(second['step2'], 'city')}"
-
-    @server.tool()
-    async def test_input_required_result_tampered_state(context: RequestContext) -> str:
-        """Asks a confirmation; a changed request state must be refused"""
-        answers = await context.ask({"confirm": form("Go on?", ok="boolean")})
-        return f"confirmed={field(answers['confirm'], 'ok')}"
 
     @server.tool()
     async def test_input_required_result_capabilities(context: RequestContext) -> str:
