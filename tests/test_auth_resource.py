@@ -231,3 +231,20 @@ async def test_a_websocket_upgrade_needs_a_token_for_the_ws_url() -> None:
             assert client.server_info["name"] == "course-server"
     finally:
         await running_ws.close()
+
+
+async def test_a_2026_request_needs_a_token_too_and_gets_in_with_one(endpoint: Endpoint) -> None:
+    """Lesson 12: a request with no session is checked like any other, and served once its token is good."""
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    discover = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
+    headers = {"mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover"}
+    refused = await endpoint.post(discover, **headers)
+    assert refused.status_code == 401 and refused.headers["www-authenticate"].startswith("Bearer ")
+    answer = await endpoint.post(discover, token(endpoint.url), **headers)
+    assert answer.status_code == 200 and "mcp-session-id" not in answer.headers
+    assert answer.json()["result"]["supportedVersions"][0] == "2026-07-28"
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "_meta": meta, "name": "run_analysis", "arguments": {"steps": 1}}}
+    stepped = await endpoint.post(call, token(endpoint.url), **{**headers, "mcp-method": "tools/call",
+                                                               "mcp-name": "run_analysis"})
+    assert stepped.status_code == 403 and 'scope="mcp mcp:analysis"' in stepped.headers["www-authenticate"]
