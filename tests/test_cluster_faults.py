@@ -20,7 +20,7 @@ from balancer import start_balancer
 from support import free_port
 from test_cluster import workers
 from test_cluster_deaths import start_worker, until_listening
-from test_http_faults import CuttingProxy, one_request_per_connection
+from test_http_faults import CuttingProxy, collect_messages, one_request_per_connection
 
 from minimcp.client import http_client
 from minimcp.examples.course import MAX_STEPS, build_server
@@ -63,14 +63,7 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(redis_
         balancer, url, stop = await start_balancer([worker.url for worker in running])
         proxy = CuttingProxy(int(url.split(":")[2].split("/")[0]), seed, probability=1.0)
         cut_url = await proxy.start()
-        received: list[int] = []
-        done = asyncio.Event()
-
-        def on_notification(method: str, params: dict[str, Any]) -> None:
-            if method == "notifications/message":
-                received.append(params["data"])
-                if len(received) >= count:
-                    done.set()
+        received, done, on_notification = collect_messages(count)
 
         try:
             async with http_client(cut_url, http=one_request_per_connection(), max_retries=10,

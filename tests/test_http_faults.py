@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx2
@@ -133,6 +134,20 @@ async def test_a_long_task_survives_many_cuts(seed: int) -> None:
         assert proxy.cuts >= 10  # the test did what it says
 
 
+def collect_messages(count: int) -> tuple[list[Any], asyncio.Event, Callable[[str, dict[str, Any]], None]]:
+    """The data of every ``notifications/message`` a client hears, an event set once ``count`` came, and
+    the ``on_notification`` callback that gathers them."""
+    received: list[Any] = []
+    done = asyncio.Event()
+
+    def on_notification(method: str, params: dict[str, Any]) -> None:
+        if method == "notifications/message":
+            received.append(params["data"])
+            if len(received) >= count:
+                done.set()
+    return received, done, on_notification
+
+
 @pytest.mark.parametrize("seed", [4, 5])
 async def test_a_burst_of_announcements_survives_many_cuts(seed: int) -> None:
     server = build_server()
@@ -140,14 +155,7 @@ async def test_a_burst_of_announcements_survives_many_cuts(seed: int) -> None:
     async with running(server, retry_ms=5) as http:
         proxy = CuttingProxy(http.port, seed, probability=1.0)  # every connection of the GET stream
         url = await proxy.start()
-        received: list[int] = []
-        done = asyncio.Event()
-
-        def on_notification(method: str, params: dict[str, Any]) -> None:
-            if method == "notifications/message":
-                received.append(params["data"])
-                if len(received) >= count:
-                    done.set()
+        received, done, on_notification = collect_messages(count)
 
         try:
             async with http_client(url, http=one_request_per_connection(), max_retries=10,
