@@ -8,8 +8,6 @@ features and the client) may not import each other either: each sees only what l
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,40 +17,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "minimcp"
 
 
-def module_name(path: Path, root: Path) -> str:
-    parts = path.relative_to(root).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+COURSE = load_course_tool()
 
 
 def all_modules(package: Path = PACKAGE) -> dict[str, Path]:
-    return {module_name(path, package.parent): path for path in sorted(package.rglob("*.py"))}
-
-
-def imports_of(name: str, path: Path, known: set[str]) -> Iterator[tuple[str, int]]:
-    """The minimcp modules that ``name`` imports, with the line of each import."""
-    is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] == "minimcp":
-                    yield alias.name, node.lineno
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # a relative import: resolve it against this module's package
-                package = name.split(".") if is_package else name.split(".")[:-1]
-                package = package[: len(package) - (node.level - 1)]
-                base = ".".join(package + ([base] if base else []))
-            if base.split(".")[0] != "minimcp":
-                continue
-            for alias in node.names:  # `from minimcp.server import tools` imports a module
-                candidate = f"{base}.{alias.name}"
-                yield (candidate if candidate in known else base), node.lineno
+    return COURSE.all_modules(package)
 
 
 def import_graph(package: Path = PACKAGE) -> dict[str, dict[str, int]]:
-    modules = all_modules(package)
-    known = set(modules)
-    return {name: dict(imports_of(name, path, known)) for name, path in modules.items()}
+    """Every module -> the minimcp modules it imports (read by ``tools/course.py``, which the
+    lessons' own closure check shares)."""
+    return COURSE.import_graph(package)
 
 
 def layer_of(module: str, layers: dict[str, int]) -> tuple[int, str]:

@@ -53,11 +53,12 @@ def all_named_paths() -> set[str]:
 def is_lesson_module(path: str) -> bool:
     """True for a minimcp module that some lesson builds (``path`` like ``minimcp/rpc/jsonrpc.py``).
 
-    Not lesson modules: the packages' ``__init__.py`` (they only re-export), the command line
+    Not lesson modules: the packages' ``__init__.py`` (they only re-export) and ``minimcp/lazy.py``
+    (how they re-export without importing a later lesson), the command line
     (``minimcp/cli.py``, ``minimcp/__main__.py``), and ``minimcp/examples/`` (the conformance
     server and the demonstrations use every lesson's work at once). A lesson may still name one.
     """
-    if path.endswith("/__init__.py") or path in ("minimcp/__main__.py", "minimcp/cli.py"):
+    if path.endswith("/__init__.py") or path in ("minimcp/__main__.py", "minimcp/cli.py", "minimcp/lazy.py"):
         return False
     return not path.startswith("minimcp/examples/")
 

@@ -2,6 +2,8 @@
 
     python tools/course.py            # every lesson: its page, notebook, exercise, tests, modules
     python tools/course.py 05         # one lesson
+    python tools/course.py closure    # what importing each lesson's modules runs, and from which lesson
+    python tools/course.py snapshot 04 DIR   # minimcp as of lesson 04: only lessons 01-04's modules
 
 ``tools/check.py``, ``tests/test_layers.py`` and the README's lesson-table test all read the manifest
 through :func:`load`, so a lesson's files are named once.
@@ -10,8 +12,11 @@ through :func:`load`, so a lesson's files are named once.
 from __future__ import annotations
 
 import argparse
+import ast
+import shutil
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +62,151 @@ def describe(entry: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# -- the import graph: which minimcp module imports which ---------------------------------------
+def module_name(path: Path, root: Path) -> str:
+    """``minimcp/server/tools.py`` -> ``minimcp.server.tools``; a package's ``__init__`` is the package."""
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def all_modules(package: Path) -> dict[str, Path]:
+    return {module_name(path, package.parent): path for path in sorted(package.rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> Iterator[tuple[str, int]]:
+    """The minimcp modules that ``name`` imports, with the line of each import.
+
+    Every ``import`` counts, wherever it stands: at the top, inside a function, under ``if
+    TYPE_CHECKING:``. Python runs some of them only later, but a reader follows them all.
+    """
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "minimcp":
+                    yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # a relative import: resolve it against this module's package
+                package = name.split(".") if is_package else name.split(".")[:-1]
+                package = package[: len(package) - (node.level - 1)]
+                base = ".".join(package + ([base] if base else []))
+            if base.split(".")[0] != "minimcp":
+                continue
+            for alias in node.names:  # `from minimcp.server import tools` imports a module
+                candidate = f"{base}.{alias.name}"
+                yield (candidate if candidate in known else base), node.lineno
+
+
+def import_graph(package: Path) -> dict[str, dict[str, int]]:
+    """Every module of ``package`` -> the package's modules it imports (and the line of each)."""
+    modules = all_modules(package)
+    known = set(modules)
+    return {name: dict(imports_of(name, path, known)) for name, path in modules.items()}
+
+
+# -- each lesson's code, and what importing it runs ---------------------------------------------
+def owners(root: Path = ROOT) -> dict[str, str]:
+    """Module name -> the number of the lesson that builds it (from each lesson's ``modules``)."""
+    return {module_name(Path(path), Path(".")): entry["number"]
+            for entry in lessons(root) for path in entry.get("modules", [])}
+
+
+def closure(graph: dict[str, dict[str, int]], start: list[str]) -> set[str]:
+    """Every module that importing ``start`` runs: what they import, and the packages above each
+    (Python runs a package's ``__init__`` before any module inside it), and so on."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        module = todo.pop()
+        if module in seen or module not in graph:
+            continue
+        seen.add(module)
+        parts = module.split(".")
+        todo += [".".join(parts[:end]) for end in range(1, len(parts))]
+        todo += graph[module]
+    return seen
+
+
+def later_modules(entry: dict[str, Any], graph: dict[str, dict[str, int]], owner: dict[str, str]) -> list[str]:
+    """The modules of later lessons that importing ``entry``'s own modules runs (none, if the
+    lesson stands alone). A module no lesson builds counts as later unless it is a package's
+    ``__init__`` or part of the package itself (``minimcp.lazy``): those belong to every lesson."""
+    own = [module_name(Path(path), Path(".")) for path in entry.get("modules", [])]
+
+    def belongs_later(module: str) -> bool:
+        if module in owner:
+            return owner[module] > entry["number"]
+        return not (is_package(module, graph) or module.count(".") == 1 and module.endswith(".lazy"))
+
+    return sorted(module for module in closure(graph, own) if belongs_later(module))
+
+
+def is_package(module: str, graph: dict[str, dict[str, int]]) -> bool:
+    return any(other.startswith(module + ".") for other in graph)
+
+
+def closure_table(root: Path = ROOT) -> list[str]:
+    """One line per lesson with code: its own modules and lines, what importing them runs, and how
+    much of that comes from later lessons (``python tools/course.py closure``)."""
+    graph = import_graph(root / "minimcp")
+    owner = owners(root)
+    size = {name: len(path.read_text(encoding="utf-8").splitlines())
+            for name, path in all_modules(root / "minimcp").items()}
+    rows = [f"{'lesson':6} | {'its own modules':>16} | {'importing them runs':>19} | from later lessons"]
+    for entry in lessons(root):
+        own = [module_name(Path(path), Path(".")) for path in entry.get("modules", [])]
+        if not own:
+            continue
+        runs, later = closure(graph, own), later_modules(entry, graph, owner)
+        rows.append(f"{entry['number']:6} | {len(own):3} / {sum(size[m] for m in own):6,} lines | "
+                    f"{len(runs):3} / {sum(size[m] for m in runs):6,} lines | "
+                    f"{len(later)} / {sum(size[m] for m in later):,} lines"
+                    + (f": {', '.join(m.removeprefix('minimcp.') for m in later)}" if later else ""))
+    return rows
+
+
+# -- a snapshot: the package as of one lesson -----------------------------------------------------
+def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
+    """Copy ``minimcp`` into ``target/minimcp`` with only the modules of lessons up to ``number``
+    (and the packages' ``__init__`` files); returns the modules left out. ``PYTHONPATH=target``
+    then runs "minimcp as of lesson NN", whole and alone."""
+    wanted = lesson(number, root)["number"]
+    owner = owners(root)
+    source = root / "minimcp"
+    left_out = []
+    for name, path in all_modules(source).items():
+        keep = owner[name] <= wanted if name in owner else path.name == "__init__.py" or name == "minimcp.lazy"
+        if not keep:
+            left_out.append(name)
+            continue
+        copy = target / path.relative_to(root)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+    for data in source.rglob("*.json"):  # data files travel with their package
+        copy = target / data.relative_to(root)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(data, copy)
+    return sorted(left_out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tools/course.py", description="Where a lesson's files are.")
-    parser.add_argument("lesson", nargs="?", help="a lesson number, e.g. 05 (default: every lesson)")
+    parser.add_argument("lesson", nargs="?",
+                        help="a lesson number, e.g. 05 (default: every lesson); or 'closure', or 'snapshot'")
+    parser.add_argument("more", nargs="*", help="for snapshot: the lesson and the folder to write")
     args = parser.parse_args(argv)
+    if args.lesson == "closure":
+        print("\n".join(closure_table()))
+        return 0
+    if args.lesson == "snapshot":
+        if len(args.more) != 2:
+            parser.error("usage: python tools/course.py snapshot NN DIR")
+        number, folder = args.more
+        left_out = snapshot(number, Path(folder))
+        print(f"minimcp as of lesson {lesson(number)['number']} in {folder}/minimcp "
+              f"({len(left_out)} modules of later lessons left out)")
+        return 0
     entries = [lesson(args.lesson)] if args.lesson else lessons()
     print("\n\n".join(describe(entry) for entry in entries))
     return 0

@@ -1,9 +1,19 @@
 """Layer 4, the client's side: :class:`Client`, what it answers when the server asks
 (:mod:`~minimcp.client.answers`, lesson 09), and the one place it meets a cable (:mod:`~minimcp.client.connect`)."""
 
-from minimcp.client.answers import ClientAnswers, Refused
-from minimcp.client.client import Client
-from minimcp.client.connect import CLIENT_OPTIONS, connected, http_client, stdio_client, websocket_client
+from minimcp.lazy import lazy_exports
 
-__all__ = ["CLIENT_OPTIONS", "Client", "ClientAnswers", "Refused", "connected", "http_client", "stdio_client",
-           "websocket_client"]
+# Each name below is imported the first time it is used, not when the package is: see
+# minimcp.lazy. That keeps an earlier lesson's modules from running a later lesson's.
+_EXPORTS = {
+    "CLIENT_OPTIONS": "minimcp.client.connect",
+    "Client": "minimcp.client.client",
+    "ClientAnswers": "minimcp.client.answers",
+    "Refused": "minimcp.client.answers",
+    "connected": "minimcp.client.connect",
+    "http_client": "minimcp.client.connect",
+    "stdio_client": "minimcp.client.connect",
+    "websocket_client": "minimcp.client.connect",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

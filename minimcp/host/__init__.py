@@ -1,10 +1,23 @@
 """Layer 5, the host (lessons 04–06, 09): the application around the clients, where the model lives."""
 
-from minimcp.host.chat import ChatMessage, Model, ToolCall, build_system_prompt
-from minimcp.host.host import Host
-from minimcp.host.questions import HostQuestions
-from minimcp.host.router import DEFAULT_ROUTES, Route
-from minimcp.host.rule_model import DEFAULT_ANSWERS, DEFAULT_RULES, Answer, Rule, RuleModel
+from minimcp.lazy import lazy_exports
 
-__all__ = ["DEFAULT_ANSWERS", "DEFAULT_ROUTES", "DEFAULT_RULES", "Answer", "ChatMessage", "Host", "HostQuestions",
-           "Model", "Route", "Rule", "RuleModel", "ToolCall", "build_system_prompt"]
+# Each name below is imported the first time it is used, not when the package is: see
+# minimcp.lazy. That keeps an earlier lesson's modules from running a later lesson's.
+_EXPORTS = {
+    "Answer": "minimcp.host.rule_model",
+    "ChatMessage": "minimcp.host.chat",
+    "DEFAULT_ANSWERS": "minimcp.host.rule_model",
+    "DEFAULT_ROUTES": "minimcp.host.router",
+    "DEFAULT_RULES": "minimcp.host.rule_model",
+    "Host": "minimcp.host.host",
+    "HostQuestions": "minimcp.host.questions",
+    "Model": "minimcp.host.chat",
+    "Route": "minimcp.host.router",
+    "Rule": "minimcp.host.rule_model",
+    "RuleModel": "minimcp.host.rule_model",
+    "ToolCall": "minimcp.host.chat",
+    "build_system_prompt": "minimcp.host.chat",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -9,21 +9,25 @@
 :mod:`~minimcp.server.completion`.
 """
 
-from minimcp.server.content import (
-    audio_content,
-    embedded_resource,
-    image_content,
-    resource_link,
-    text_content,
-)
-from minimcp.server.core import ServerCore
-from minimcp.server.prompts import PromptArgument, assistant, user
-from minimcp.server.server import Server
-from minimcp.server.tools import ToolError, ToolResult, report_progress
-from minimcp.session.server import RequestContext
+from minimcp.lazy import lazy_exports
 
-__all__ = [
-    "PromptArgument", "RequestContext", "Server", "ServerCore", "ToolError", "ToolResult", "assistant",
-    "audio_content", "embedded_resource", "image_content", "report_progress", "resource_link", "text_content",
-    "user",
-]
+# Each name below is imported the first time it is used, not when the package is: see
+# minimcp.lazy. That keeps an earlier lesson's modules from running a later lesson's.
+_EXPORTS = {
+    "PromptArgument": "minimcp.server.prompts",
+    "RequestContext": "minimcp.session.server",
+    "Server": "minimcp.server.server",
+    "ServerCore": "minimcp.server.core",
+    "ToolError": "minimcp.server.tools",
+    "ToolResult": "minimcp.server.tools",
+    "assistant": "minimcp.server.prompts",
+    "audio_content": "minimcp.server.content",
+    "embedded_resource": "minimcp.server.content",
+    "image_content": "minimcp.server.content",
+    "report_progress": "minimcp.server.tools",
+    "resource_link": "minimcp.server.content",
+    "text_content": "minimcp.server.content",
+    "user": "minimcp.server.prompts",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_exports(__name__, _EXPORTS)
