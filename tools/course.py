@@ -168,26 +168,20 @@ def closure_table(root: Path = ROOT) -> list[str]:
 
 # -- a snapshot: the package as of one lesson -----------------------------------------------------
 def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
-    """Copy ``minimcp`` into ``target/minimcp`` with only the modules of lessons up to ``number``
-    (and the packages' ``__init__`` files); returns the modules left out. ``PYTHONPATH=target``
-    then runs "minimcp as of lesson NN", whole and alone."""
+    """Copy ``minimcp`` into ``target/minimcp`` with only the modules of lessons up to ``number``,
+    and the ``__init__`` of each package that keeps a module; returns the modules left out.
+    ``PYTHONPATH=target`` then runs "minimcp as of lesson NN", whole and alone."""
     wanted = lesson(number, root)["number"]
     owner = owners(root)
-    source = root / "minimcp"
-    left_out = []
-    for name, path in all_modules(source).items():
-        keep = owner[name] <= wanted if name in owner else path.name == "__init__.py" or name == "minimcp.lazy"
-        if not keep:
-            left_out.append(name)
-            continue
+    modules = all_modules(root / "minimcp")
+    kept = {name for name in modules if name in owner and owner[name] <= wanted or name == "minimcp.lazy"}
+    packages = {".".join(name.split(".")[:end]) for name in kept for end in range(1, name.count(".") + 1)}
+    for name in sorted(kept | packages):
+        path = modules[name]
         copy = target / path.relative_to(root)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, copy)
-    for data in source.rglob("*.json"):  # data files travel with their package
-        copy = target / data.relative_to(root)
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(data, copy)
-    return sorted(left_out)
+    return sorted(set(modules) - kept - packages)
 
 
 def main(argv: list[str] | None = None) -> int:
