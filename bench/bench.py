@@ -3,6 +3,8 @@
     python bench/bench.py                 # the full run (about a quarter of an hour), four tables
     python bench/bench.py --quick         # shorter runs, one round: a rough picture in a few minutes
     python bench/bench.py --json out.json # also save every figure (the appendix notebook reads it)
+    python bench/bench.py --tables servers,workers --baseline 63af6e4
+                                          # minimcp today beside minimcp at an earlier commit
 
 A figure that times one stack's client against its own server mixes the two: a slow client hides a
 fast server. So there are three kinds of figure, each in its own table, all for the same one-tool
@@ -21,6 +23,10 @@ server (``echo``, bench/servers.py) built with each stack:
    processes sharing a Redis, under wrk, with one session whose requests reach every worker
    (bench/workers.py; needs ``redis-server``).
 
+With ``--baseline REF``, the servers' and workers' tables gain a column: the same measurement of
+minimcp as it was at commit REF (its own tree, benchmark included, unpacked with ``git archive``), run
+interleaved with today's, so that a change is measured before and after on the same machine at once.
+
 Every figure is measured in a fresh process. The machine is noisy, so the runs of one row are
 interleaved (floor, minimcp, SDK, floor, minimcp …) and each figure is the median of the rounds.
 Figures are never asserted anywhere: this is a measurement, not a test.
@@ -33,39 +39,34 @@ import json
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if __name__ == "__main__":  # `python bench/bench.py` from the repository: make `bench` importable
+    sys.path.insert(0, str(ROOT))
+
+from bench.report import print_tables  # noqa: E402
+from bench.rows import Row  # noqa: E402
+
 LEVELS = (1, 8, 64)  # connections, or requests in flight
+TABLES = ("servers", "clients", "pairs", "workers", "memory")
 
-
-@dataclass
-class Row:
-    table: str  # "server", "client", "pair", "floor", "memory" or "workers"
-    cable: str  # "stdio", "ws", "http json", "http sse"; for a floor, its name; for workers, "memory" or "redis"
-    in_flight: int
-    runs: dict[str, list[dict[str, float]]] = field(default_factory=dict)  # stack -> one result per round
-
-    def median(self, stack: str, key: str = "rps") -> float | None:
-        values = [run[key] for run in self.runs.get(stack, []) if key in run]
-        return statistics.median(values) if values else None
-
-
-# One measurement: which module, and its arguments. Each prints one line of JSON.
-Job = tuple[str, list[str]]
+# One measurement: which module, its arguments, and the tree it runs in (None: this one). Each
+# prints one line of JSON.
+Job = tuple[str, list[str], Path | None]
 
 
 def measure(job: Job) -> dict[str, float]:
-    module, args = job
+    module, args, tree = job
+    tree = tree or ROOT
     command = [sys.executable, "-m", module, *args]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PYTHONPATH": str(tree)})
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -77,7 +78,8 @@ def server_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
         for level in LEVELS:
             args = [transport, "--connections", str(level), "--seconds", str(seconds)] + (["--sse"] if sse else [])
             stacks = ("floor", "minimcp") if transport == "ws" else ("floor", "minimcp", "sdk")  # SDK 2.x: no WS
-            rows.append((Row("server", cable, level), {stack: ("bench.load", [stack, *args]) for stack in stacks}))
+            jobs: dict[str, Job] = {stack: ("bench.load", [stack, *args], None) for stack in stacks}
+            rows.append((Row("server", cable, level), jobs))
     return rows
 
 
@@ -88,16 +90,17 @@ def client_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
             count = requests * (4 if transport == "stdio" else 1) * (2 if level > 1 else 1)
             args = [transport, "--server", "minimcp", "--requests", str(count), "--concurrency", str(level)]
             rows.append((Row("client", cable, level),
-                         {stack: ("bench.run_one", [stack, *args]) for stack in ("minimcp", "sdk")}))
+                         {stack: ("bench.run_one", [stack, *args], None) for stack in ("minimcp", "sdk")}))
     return rows
 
 
 def pair_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
     rows: list[tuple[Row, dict[str, Job]]] = [
         (Row("floor", "stdio floor (blocking)", 1),
-         {"floor": ("bench.run_one", ["floor", "stdio", "--requests", str(requests * 20)])}),
+         {"floor": ("bench.run_one", ["floor", "stdio", "--requests", str(requests * 20)], None)}),
         (Row("floor", "stdio floor (asyncio)", 1),
-         {"asyncio-floor": ("bench.run_one", ["asyncio-floor", "stdio", "--requests", str(requests * 5)])}),
+         {"asyncio-floor": ("bench.run_one", ["asyncio-floor", "stdio", "--requests", str(requests * 5)],
+                            None)}),
     ]
     for cable, transport, sse in (("stdio", "stdio", False), ("ws", "ws", False), ("http json", "http", False),
                                   ("http sse", "http", True)):
@@ -105,14 +108,15 @@ def pair_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
             count = requests * (4 if transport != "http" else 1) * (2 if level > 1 else 1)
             args = [transport, "--requests", str(count), "--concurrency", str(level)] + (["--sse"] if sse else [])
             stacks = ("minimcp",) if transport == "ws" else ("minimcp", "sdk")
-            rows.append((Row("pair", cable, level), {stack: ("bench.run_one", [stack, *args]) for stack in stacks}))
+            jobs: dict[str, Job] = {stack: ("bench.run_one", [stack, *args], None) for stack in stacks}
+            rows.append((Row("pair", cable, level), jobs))
     return rows
 
 
 def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
     args = ["http", "--sessions", str(sessions)]
     return [(Row("memory", "http idle session", sessions),
-             {stack: ("bench.run_one", [stack, *args]) for stack in ("minimcp", "sdk")})]
+             {stack: ("bench.run_one", [stack, *args], None) for stack in ("minimcp", "sdk")})]
 
 
 def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
@@ -123,23 +127,41 @@ def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
     rows = []
     for _, count, kind in SETUPS:
         args = ["--workers", str(count), "--seconds", str(seconds), "--kind", kind]
-        rows.append((Row("workers", kind, count), {"minimcp": ("bench.workers", args)}))
+        rows.append((Row("workers", kind, count), {"minimcp": ("bench.workers", args, None)}))
     return rows
 
 
-def plan(quick: bool, sessions: int) -> list[tuple[Row, dict[str, Job]]]:
-    """Every row, and for each the measurements that make one round of it."""
+def plan(quick: bool, sessions: int, tables: tuple[str, ...] = TABLES) -> list[tuple[Row, dict[str, Job]]]:
+    """Every row of ``tables``, and for each the measurements that make one round of it."""
     seconds, requests = (1, 150) if quick else (3, 500)
     rows = []
     if shutil.which("wrk"):
-        rows += server_rows(seconds)
-        if shutil.which("redis-server"):
+        rows += server_rows(seconds) if "servers" in tables else []
+        if shutil.which("redis-server") and "workers" in tables:
             rows += workers_rows(seconds)
     else:
         from bench.load import WRK_MISSING
 
         print(WRK_MISSING, file=sys.stderr)
-    return rows + client_rows(requests) + pair_rows(requests) + memory_rows(sessions // (4 if quick else 1))
+    rows += client_rows(requests) if "clients" in tables else []
+    rows += pair_rows(requests) if "pairs" in tables else []
+    return rows + (memory_rows(sessions // (4 if quick else 1)) if "memory" in tables else [])
+
+
+def with_baseline(planned: list[tuple[Row, dict[str, Job]]], tree: Path) -> None:
+    """Beside minimcp in each server and workers row, the same measurement run in ``tree``."""
+    for row, jobs in planned:
+        if row.table in ("server", "workers") and "minimcp" in jobs:
+            module, args, _ = jobs["minimcp"]
+            jobs["baseline"] = (module, args, tree)
+
+
+def unpack(commit: str, folder: Path) -> Path:
+    """The repository's tree at ``commit``, unpacked into ``folder`` (``git archive``: no checkout)."""
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True,
+                             check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
 
 
 def run(planned: list[tuple[Row, dict[str, Job]]], rounds: int) -> None:
@@ -170,23 +192,32 @@ def load(path: Path) -> tuple[list[Row], dict[str, Any]]:
 
 
 def main() -> int:
-    from bench.report import print_tables
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shorter runs, one round")
     parser.add_argument("--rounds", type=int, help="rounds per row (default 3, or 1 with --quick)")
     parser.add_argument("--sessions", type=int, default=1000, help="idle sessions for the memory figure")
     parser.add_argument("--json", type=Path, help="also save every figure to this file")
+    parser.add_argument("--tables", default=",".join(TABLES),
+                        help=f"which tables, comma-separated (default: all of {','.join(TABLES)})")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="also measure minimcp at this commit, beside today's (servers and workers)")
     args = parser.parse_args()
     rounds = args.rounds or (1 if args.quick else 3)
+    tables = tuple(name.strip() for name in args.tables.split(","))
+    if unknown := set(tables) - set(TABLES):
+        parser.error(f"unknown table(s): {', '.join(sorted(unknown))}; choose among {', '.join(TABLES)}")
 
     began = time.monotonic()
-    planned = plan(args.quick, args.sessions)
-    run(planned, rounds)
+    planned = plan(args.quick, args.sessions, tables)
+    with tempfile.TemporaryDirectory(prefix="minimcp-baseline-") as folder:
+        if args.baseline:
+            with_baseline(planned, unpack(args.baseline, Path(folder)))
+        run(planned, rounds)
     rows = [row for row, _ in planned]
     elapsed = time.monotonic() - began
     print(f"minimcp and the official SDK (mcp 2.3.0); Python {platform.python_version()}, {os.cpu_count()} cores, "
-          f"{rounds} round(s), medians; {elapsed:.0f} s\n")
+          f"{rounds} round(s), medians; {elapsed:.0f} s"
+          + (f"; baseline: minimcp at {args.baseline}" if args.baseline else "") + "\n")
     print_tables(rows)
     if args.json:
         save(args.json, rows, rounds, elapsed)
@@ -194,5 +225,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))  # `python bench/bench.py` from the repository: `bench` is importable
     sys.exit(main())

@@ -11,7 +11,7 @@ Each table answers one question, and says which side it measures:
 
 from __future__ import annotations
 
-from bench.bench import Row
+from bench.rows import Row
 
 
 def fmt(value: float | None, digits: int = 0) -> str:
@@ -40,10 +40,22 @@ def print_header(title: str, level: str, columns: str) -> None:
     print("-" * len(header))
 
 
+def print_baseline(rows: list[Row], table: str) -> None:
+    """With ``--baseline``: minimcp today beside minimcp at the earlier commit, row by row."""
+    measured = [row for row in rows if row.table == table and "baseline" in row.runs]
+    if not measured:
+        return
+    print_header(f"   {table}: minimcp today beside minimcp at the baseline commit (interleaved)",
+                 "in flight", f"{columns('today')} | {columns('before')} | {'today/before':>12}")
+    for row in measured:
+        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'baseline')} | "
+              f"{ratio(row.median('minimcp'), row.median('baseline')):>12}")
+
+
 def print_servers(rows: list[Row]) -> None:
     servers = [row for row in rows if row.table == "server"]
     if not servers:
-        print("\n1. SERVERS: not measured (wrk is missing; bench/load.py says how to install it)")
+        print("\n1. SERVERS: not measured (wrk is missing, or the table was not asked for)")
         return
     print_header("1. SERVERS under a neutral load (HTTP: wrk; WebSocket: a bare websockets client)",
                  "connections",
@@ -53,6 +65,7 @@ def print_servers(rows: list[Row]) -> None:
         floor, mini, sdk = row.median("floor"), row.median("minimcp"), row.median("sdk")
         print(f"{row.cable:10} {row.in_flight:>11} | {fmt(floor):>9} | {figures(row, 'minimcp')} | "
               f"{figures(row, 'sdk')} | {ratio(mini, sdk):>8} {ratio(mini, floor):>10} {ratio(sdk, floor):>9}")
+    print_baseline(rows, "server")
 
 
 def print_clients(rows: list[Row]) -> None:
@@ -88,7 +101,7 @@ def print_memory(rows: list[Row]) -> None:
 def print_workers(rows: list[Row]) -> None:
     workers = [row for row in rows if row.table == "workers"]
     if not workers:
-        print("\n4. WORKERS: not measured (wrk or redis-server is missing)")
+        print("\n4. WORKERS: not measured (wrk or redis-server is missing, or the table was not asked for)")
         return
     modern = any(row.cable == "modern" for row in workers)
     title = "4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the requests " \
@@ -97,11 +110,16 @@ def print_workers(rows: list[Row]) -> None:
     for row in workers:
         wrong = max((run.get("wrong", 0) for run in row.runs.get("minimcp", [])), default=0)
         print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {wrong:>5.0f}")
+    print_baseline(rows, "workers")
 
 
 def print_tables(rows: list[Row]) -> None:
+    """Every table that has rows (``--tables`` may have left some out)."""
+    tables = {row.table for row in rows}
     print_servers(rows)
-    print_clients(rows)
-    print_pairs(rows)
+    if "client" in tables:
+        print_clients(rows)
+    if "pair" in tables:
+        print_pairs(rows)
     print_workers(rows)
     print_memory(rows)

@@ -31,7 +31,8 @@ from bench.run_one import ROOT, free_port, stop
 
 #: What is measured: a name, the number of workers, and how: "memory" (lesson 08), "redis" (sharing one,
 #: lesson 11) or "modern" (2026-07-28: every request stands alone, nothing shared, lesson 12).
-SETUPS = [("1 worker, memory (lesson 08)", 1, "memory"), ("1 worker, Redis", 1, "redis"),
+SETUPS = [("1 worker, memory (lesson 08)", 1, "memory"), ("1 worker, 2026-07-28", 1, "modern"),
+          ("1 worker, Redis", 1, "redis"),
           ("2 workers, Redis", 2, "redis"), ("4 workers, Redis", 4, "redis"),
           ("2 workers, 2026-07-28, no Redis", 2, "modern"), ("4 workers, 2026-07-28, no Redis", 4, "modern")]
 #: A 2026-07-28 request: its envelope in the body, and the headers that repeat it.
