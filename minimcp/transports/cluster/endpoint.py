@@ -21,9 +21,11 @@ Redis going away is a 503 that says so.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from minimcp.rpc import Servable
@@ -33,8 +35,16 @@ from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavail
 from minimcp.transports.cluster.relay import Relay
 from minimcp.transports.cluster.streams import Refused, SharedStream
 from minimcp.transports.event_store import StoredEvent
-from minimcp.transports.http.app import SESSION_HEADER, McpServer, StreamableHTTP
-from minimcp.transports.http.asgi import HttpRequest, Receive, Refusal, Send, send_refusal, send_response
+from minimcp.transports.http.app import McpServer, StreamableHTTP
+from minimcp.transports.http.asgi import (
+    SESSION_HEADER,
+    HttpRequest,
+    Receive,
+    Refusal,
+    Send,
+    send_refusal,
+    send_response,
+)
 from minimcp.transports.http.sessions import HttpSession, SessionManager, SessionTransport
 from minimcp.transports.http.streams import Exchange, Listener, Stream, pump
 
@@ -304,3 +314,8 @@ class SharedStreamableHTTP(StreamableHTTP):
             session.initialized = True
         session.deliver(text)
     # --8<-- [end:on_forwarded]
+
+
+def on_redis(redis_url: str, worker: str | None = None) -> Callable[..., SharedStreamableHTTP]:
+    """What ``start_http(server, endpoint=...)`` builds for one worker of several sharing ``redis_url``."""
+    return functools.partial(SharedStreamableHTTP, redis_url=redis_url, worker=worker)

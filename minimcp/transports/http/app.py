@@ -31,11 +31,13 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
     parse,
 )
-from minimcp.rpc.mcp import has_envelope
 from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
 from minimcp.transports.http.asgi import (
+    LAST_EVENT_ID,
+    SESSION_HEADER,
+    VERSION_HEADER,
     HttpRequest,
     Receive,
     Refusal,
@@ -45,27 +47,54 @@ from minimcp.transports.http.asgi import (
     send_refusal,
     send_response,
 )
-from minimcp.transports.http.modern import serve_one
 from minimcp.transports.http.routing import answer_as
 from minimcp.transports.http.sessions import HttpSession, SessionManager
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, pump
 
 log = logging.getLogger("minimcp.http")
 
-SESSION_HEADER = "mcp-session-id"
-VERSION_HEADER = "mcp-protocol-version"
-
-
 class McpServer(Servable, Protocol):
     """What the endpoint needs of the server behind it (:class:`minimcp.server.Server` is one): ``serve``
     a session over a transport, the protocol versions it speaks, and whether it has a method at all."""
 
     protocol_versions: tuple[str, ...]
-    modern_versions: tuple[str, ...]  # served request by request, with no session (lesson 12)
 
     def knows(self, method: str) -> bool: ...
 
-    def input_schema(self, tool: str) -> dict[str, Any] | None: ...  # for its Mcp-Param-* headers (lesson 12)
+
+# --8<-- [start:stand_alone]
+class StandAlone(Protocol):
+    """Requests the endpoint serves without a session: the seam a later era plugs into.
+
+    This lesson's endpoint serves every request in a session. Lesson 12's revision, 2026-07-28, has
+    none: each request carries what a session would have said. Its strategy is given to the endpoint
+    (``StreamableHTTP(server, stand_alone=...)``); the endpoint asks it about every request first.
+    """
+
+    def screen(self, request: HttpRequest) -> None:
+        """A GET or DELETE: raise the :class:`Refusal` it earns here, if any (else return)."""
+
+    def takes(self, request: HttpRequest, message: Message) -> bool:
+        """Whether this POSTed message is one to serve with no session."""
+
+    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
+                    stream_after: float, keepalive: float) -> None:
+        """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given)."""
+
+
+class SessionsOnly:
+    """Lesson 08's own choice: no request stands alone; every one belongs to a session."""
+
+    def screen(self, request: HttpRequest) -> None:
+        return None
+
+    def takes(self, request: HttpRequest, message: Message) -> bool:
+        return False
+
+    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
+                    stream_after: float, keepalive: float) -> None:
+        raise AssertionError("SessionsOnly takes no request")
+# --8<-- [end:stand_alone]
 
 
 # --8<-- [start:app]
@@ -76,8 +105,11 @@ class StreamableHTTP:
                  allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = (),
                  max_body: int = DEFAULT_MAX_FRAME, max_sessions: int = 1000,
                  session_timeout: float = 600.0, handshake_timeout: float = 30.0, stream_after: float = 0.5,
-                 retry_ms: int = 1000, keepalive: float = 15.0, max_streams: int = 100) -> None:
+                 retry_ms: int = 1000, keepalive: float = 15.0, max_streams: int = 100,
+                 stand_alone: StandAlone | None = None) -> None:
         self.server = server
+        # Requests served with no session (lesson 12's 2026-07-28 plugs in here); by default, none.
+        self.stand_alone: StandAlone = stand_alone if stand_alone is not None else SessionsOnly()
         self.path = path
         self.event_store = event_store if event_store is not None else MemoryEventStore()
         self.manager = self.new_manager(server, self.event_store, max_sessions=max_sessions,
@@ -124,10 +156,9 @@ class StreamableHTTP:
             self.check_guards(request)
             if request.method == "POST":
                 await self.post(request, receive, send)
-            elif request.headers.get(VERSION_HEADER) in self.server.modern_versions:
-                raise Refusal(405, f"Method not allowed: {request.method} (MCP {request.headers[VERSION_HEADER]} "
-                              "is served over POST only)", headers={"allow": "POST"})
-            elif request.method == "GET":
+                return
+            self.stand_alone.screen(request)
+            if request.method == "GET":
                 await self.get(request, receive, send)
             else:  # DELETE (check_guards let nothing else through)
                 session = await self.find_session(request)
@@ -176,18 +207,6 @@ class StreamableHTTP:
                           f"(supported: {', '.join(versions)})")
     # --8<-- [end:session_for]
 
-    def stands_alone(self, request: HttpRequest, message: Message) -> bool:
-        """Whether a POST speaks 2026-07-28 (lesson 12): its version header names no version of the
-        initialize era, and it either names a 2026 one or carries the 2026 envelope; or, with no header
-        and no session, the body carries the envelope (then the missing header is refused)."""
-        if not self.server.modern_versions:
-            return False
-        version = request.headers.get(VERSION_HEADER)
-        envelope = isinstance(message, Request) and has_envelope(message.params)
-        if version is None:
-            return envelope and SESSION_HEADER not in request.headers
-        return version not in self.server.protocol_versions and (version in self.server.modern_versions or envelope)
-
     async def find_session(self, request: HttpRequest) -> HttpSession:
         """The session a GET or DELETE names (lesson 11 also finds the ones other workers run)."""
         return self.session_for(request)
@@ -217,8 +236,9 @@ class StreamableHTTP:
     async def post_here(self, request: HttpRequest, message: Message, text: str, send: Send,
                         receive: Receive) -> None:
         """Serve a POSTed message in this process."""
-        if self.stands_alone(request, message):  # 2026-07-28: no session at all (lesson 12)
-            await serve_one(self.server, request, message, text, send, receive, self.stream_after, self.keepalive)
+        if self.stand_alone.takes(request, message):  # no session at all (lesson 12's 2026-07-28)
+            await self.stand_alone.serve(request, message, text, send, receive, self.stream_after,
+                                         self.keepalive)
             return
         if isinstance(message, Request) and message.method == "initialize" \
                 and SESSION_HEADER not in request.headers:
@@ -312,7 +332,7 @@ class StreamableHTTP:
         if not request.accepts("text/event-stream"):
             raise Refusal(406, "Not Acceptable: Accept must list text/event-stream")
         session = await self.find_session(request)
-        last_event_id = request.headers.get("last-event-id")
+        last_event_id = request.headers.get(LAST_EVENT_ID)
         if last_event_id is None:  # the announcement channel, from now on
             stream = session.announcements
             listener, priming = await stream.open()
