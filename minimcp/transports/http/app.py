@@ -16,18 +16,15 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from minimcp.rpc import Servable
 from minimcp.rpc.jsonrpc import (
     PARSE_ERROR,
     ErrorResponse,
     Message,
-    Notification,
     Request,
     RequestId,
     RpcError,
-    id_reused,
     method_not_found,
     parse,
 )
@@ -48,54 +45,11 @@ from minimcp.transports.http.asgi import (
     send_response,
 )
 from minimcp.transports.http.routing import answer_as
+from minimcp.transports.http.seams import McpServer, OpenSession, SessionsOnly, StandAlone
 from minimcp.transports.http.sessions import HttpSession, SessionManager
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, pump
 
 log = logging.getLogger("minimcp.http")
-
-class McpServer(Servable, Protocol):
-    """What the endpoint needs of the server behind it (:class:`minimcp.server.Server` is one): ``serve``
-    a session over a transport, the protocol versions it speaks, and whether it has a method at all."""
-
-    protocol_versions: tuple[str, ...]
-
-    def knows(self, method: str) -> bool: ...
-
-
-# --8<-- [start:stand_alone]
-class StandAlone(Protocol):
-    """Requests the endpoint serves without a session: the seam a later era plugs into.
-
-    This lesson's endpoint serves every request in a session. Lesson 12's revision, 2026-07-28, has
-    none: each request carries what a session would have said. Its strategy is given to the endpoint
-    (``StreamableHTTP(server, stand_alone=...)``); the endpoint asks it about every request first.
-    """
-
-    def screen(self, request: HttpRequest) -> None:
-        """A GET or DELETE: raise the :class:`Refusal` it earns here, if any (else return)."""
-
-    def takes(self, request: HttpRequest, message: Message) -> bool:
-        """Whether this POSTed message is one to serve with no session."""
-
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
-                    stream_after: float, keepalive: float) -> None:
-        """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given)."""
-
-
-class SessionsOnly:
-    """Lesson 08's own choice: no request stands alone; every one belongs to a session."""
-
-    def screen(self, request: HttpRequest) -> None:
-        return None
-
-    def takes(self, request: HttpRequest, message: Message) -> bool:
-        return False
-
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
-                    stream_after: float, keepalive: float) -> None:
-        raise AssertionError("SessionsOnly takes no request")
-# --8<-- [end:stand_alone]
-
 
 # --8<-- [start:app]
 class StreamableHTTP:
@@ -207,7 +161,7 @@ class StreamableHTTP:
                           f"(supported: {', '.join(versions)})")
     # --8<-- [end:session_for]
 
-    async def find_session(self, request: HttpRequest) -> HttpSession:
+    async def find_session(self, request: HttpRequest) -> OpenSession:
         """The session a GET or DELETE names (lesson 11 also finds the ones other workers run)."""
         return self.session_for(request)
 
@@ -254,29 +208,25 @@ class StreamableHTTP:
                     unknown = method_not_found(message.method)
                     raise Refusal(400, unknown.message, unknown.code, request_id=message.id) from None
                 raise
-        if not isinstance(message, Request):  # a notification, or the client's answer to us
-            if isinstance(message, Notification) and message.method == "notifications/initialized":
-                session.initialized = True  # the handshake is complete: no longer half-open
-            session.deliver(text)
+        try:
+            exchange = session.admit(message, text)
+        except RpcError as reused:  # its id names a request still being answered
+            raise Refusal(400, reused.message, reused.code, request_id=reused.id) from None
+        if exchange is None or not isinstance(message, Request):  # a notification, or an answer to us
             await send_response(send, 202)
             return
-        if message.id in session.exchanges:
-            reused = id_reused(message.id)
-            raise Refusal(400, reused.message, reused.code, request_id=message.id)
         session.busy += 1
         try:
-            await self.answer(session, message, text, send, receive)
+            await self.answer(session, message, exchange, send, receive)
         finally:
             session.busy -= 1
             session.last_active = time.monotonic()
     # --8<-- [end:post]
 
     # --8<-- [start:answer]
-    async def answer(self, session: HttpSession, request: Request, text: str, send: Send,
+    async def answer(self, session: HttpSession, request: Request, exchange: Exchange, send: Send,
                      receive: Receive) -> None:
         """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
-        exchange = session.exchanges[request.id] = Exchange()
-        session.deliver(text)
         # Only the initialize that opened this session may end it (if it fails) or name it (if it works):
         # a second initialize on a live session is refused by the session, and changes nothing here.
         initialize = request.method == "initialize" and session.opening
@@ -339,7 +289,7 @@ class StreamableHTTP:
             first = [priming]
         else:  # resuming a stream: replay what came after that event, then go on
             stream_id = _stream_of(last_event_id)
-            found = session.streams.get(stream_id) if stream_id else None
+            found = session.stream(stream_id) if stream_id else None
             if found is None:
                 raise Refusal(400, f"Bad Request: Last-Event-ID {last_event_id!r} names no stream "
                               "of this session")

@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.transports.guard import LOOPBACK_HOSTS
-from minimcp.transports.http.app import McpServer, StreamableHTTP
+from minimcp.transports.http.app import StreamableHTTP
+from minimcp.transports.http.seams import McpServer
 from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, with_header_timeout
 
 #: ``around(url, app)``: the ASGI application to serve in place of the endpoint ``app`` at ``url``.
