@@ -16,10 +16,10 @@ from typing import Any
 
 from minimcp.rpc import Servable
 from minimcp.rpc.aio import TaskKeeper
-from minimcp.rpc.jsonrpc import ErrorResponse, Message, Notification, Request, RequestId, Response, id_reused, parse
+from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
-from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
+from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, is_final, stream_for
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Stream
 
 log = logging.getLogger("minimcp.http")
@@ -94,7 +94,7 @@ class HttpSession:
     # --8<-- [start:route]
     async def route(self, message: str, related_request_id: RequestId | None) -> None:
         """Put one message from the server on exactly one stream (the rule: :func:`stream_for`)."""
-        final = isinstance(parse(message), (Response, ErrorResponse))
+        final = is_final(message)
         where = stream_for(final, related_request_id, self.exchanges)
         if where == DROP:  # its POST is gone (the session is ending): nobody can receive it
             log.debug("dropping an answer with no request waiting: %s", message[:100])
