@@ -46,9 +46,10 @@ from minimcp.transports.http.asgi import (
     send_refusal,
     send_response,
 )
+from minimcp.transports.http.routing import First, answer_as
 from minimcp.transports.http.seams import McpServer, OpenSession
 from minimcp.transports.http.sessions import SessionManager
-from minimcp.transports.http.streams import Listener, Stream, pump
+from minimcp.transports.http.streams import CloseConnection, Listener, Stream, pump
 
 #: What a request running on a worker that died ends with (spec: basic, "Error handling": -32603).
 GONE = "Session not found: it expired or was ended; initialize a new one"
@@ -219,7 +220,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         if isinstance(first, Refused):
             stream.detach(listener)
             raise Refusal(first.status, first.message, first.code or INTERNAL_ERROR, request_id=first.request_id)
-        if isinstance(first, StoredEvent) and first.id == stream.final_event:  # quick: one JSON body
+        if answer_as(said_first(first, stream.final_event)) == "json":  # lesson 08's rule: JSON or SSE
             stream.discard(listener)
             await send_response(send, 200, first.data.encode(), "application/json")
             return True
@@ -279,6 +280,15 @@ class SharedStreamableHTTP(StreamableHTTP):
                 await self.event_store.add(stream_id, {"control": "refused", "status": "400", "message": reused.message,
                                                        "code": str(reused.code), "id": json.dumps(reused.id)})
     # --8<-- [end:on_forwarded]
+
+
+def said_first(first: StoredEvent | CloseConnection | None, final_event: str | None) -> First | None:
+    """What a forwarded request's stream said first, in lesson 08's words (None: nothing yet)."""
+    if first is None:
+        return None
+    if isinstance(first, CloseConnection):
+        return "close"
+    return "answer" if first.id == final_event else "message"
 
 
 def on_redis(redis_url: str, worker: str | None = None) -> Callable[..., SharedStreamableHTTP]:

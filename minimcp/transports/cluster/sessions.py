@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from minimcp.rpc import Servable
+from minimcp.transports.abilities import Abilities
 from minimcp.transports.cluster.directory import SessionDirectory
 from minimcp.transports.cluster.redis_store import RedisEventStore
 from minimcp.transports.cluster.streams import SharedStream
@@ -24,6 +25,11 @@ class SharedSessionTransport(SessionTransport):
         super().__init__(session)
         self.directory = directory
         self.state = state
+
+    @property
+    def abilities(self) -> Abilities:
+        """Lesson 08's, and it keeps the session's state for another worker to take over."""
+        return Abilities(request_streams=self, state_keeper=self)
 
     def restored_state(self) -> dict[str, Any] | None:
         return self.state

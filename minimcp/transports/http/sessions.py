@@ -17,6 +17,7 @@ from typing import Any
 from minimcp.rpc import Servable
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
+from minimcp.transports.abilities import Abilities
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
 from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, is_final, stream_for
@@ -36,6 +37,11 @@ class SessionTransport:
     def __init__(self, session: HttpSession) -> None:
         self.http_session = session
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+    @property
+    def abilities(self) -> Abilities:
+        """Besides messages, a stream per request: it can close one, and end a cancelled one."""
+        return Abilities(request_streams=self)
 
     async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
         await self.http_session.route(message, related_request_id)
