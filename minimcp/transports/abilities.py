@@ -1,14 +1,15 @@
 """What a cable can do besides carrying messages, declared by its class (lesson 02).
 
-Every transport sends and receives whole messages (:class:`~minimcp.rpc.transport.Transport`). A few
-can do more, and the session above may use it: Streamable HTTP (lesson 08) carries each request's answer
-on a stream of its own, so it can end the connection under that stream, and must let the stream go when
-the request is cancelled; lesson 11's workers keep each session's state where another worker finds it.
+Every transport sends and receives whole messages (:class:`~minimcp.rpc.transport.Transport`).
+A few can do more, and the session above may use it: Streamable HTTP (lesson 08) carries each
+request's answer on a stream of its own, so it can end the connection under that stream, and must
+let the stream go when the request is cancelled; lesson 11's workers keep each session's state where
+another worker finds it.
 
-A transport says what it can do in its ``abilities``: an :class:`Abilities` whose fields are the objects
-that do it (typed, so mypy checks that the class really has those methods), or None. A cable that only
-carries messages, as stdio and WebSocket do, declares :data:`PLAIN`. The session reads the declaration;
-it never has to guess from the transport's type.
+A transport says what it can do in its ``abilities``: an :class:`Abilities` whose fields are the
+objects that do it (typed, so mypy checks that the class really has those methods), or None. A cable
+that only carries messages, as stdio and WebSocket do, declares :data:`PLAIN`. The session reads the
+declaration; it never has to guess from the transport's type.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class StateKeeper(Protocol):
 
 @dataclass(frozen=True)
 class Abilities:
-    """What one cable can do besides send and receive: each field the object that does it, or None."""
+    """What one cable can do besides send and receive: each field the object doing it, or None."""
 
     request_streams: RequestStreams | None = None  # close a request's stream; end a cancelled one
     state_keeper: StateKeeper | None = None  # save the session's state for another worker

@@ -29,7 +29,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from minimcp.rpc.jsonrpc import INTERNAL_ERROR, ErrorResponse, Message, Request, RpcError, encode, parse
+from minimcp.rpc.jsonrpc import (
+    INTERNAL_ERROR,
+    ErrorResponse,
+    Message,
+    Request,
+    RpcError,
+    encode,
+    parse,
+)
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
 from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
 from minimcp.transports.cluster.relay import Relay
@@ -88,7 +96,7 @@ class RemoteSession:
 class Where(enum.Enum):
     """Where a session runs, as seen by one worker."""
 
-    HERE = "here"  # this worker runs it (perhaps taken over just now), or the directory says it is ours
+    HERE = "here"  # this worker runs it: perhaps taken over just now
     ELSEWHERE = "elsewhere"  # another live worker runs it: forward to it, follow its streams
     NOWHERE = "nowhere"  # unknown, ended or expired: lesson 08's 404
 
@@ -131,12 +139,13 @@ class SharedStreamableHTTP(StreamableHTTP):
             await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
 
     # --8<-- [start:locate]
-    async def locate(self, session_id: str, touch: bool = False) -> tuple[Where, SessionRecord | None]:
-        """The one place that decides where a session runs; a session whose worker died is taken over
-        on the way (once, even when several workers try), and then it is here, or with whoever won.
+    async def locate(self, session_id: str,
+                     touch: bool = False) -> tuple[Where, SessionRecord | None]:
+        """The one place that decides where a session runs. A session whose worker died is taken
+        over on the way (once, even when several workers try): then it is here, or with whoever won.
 
-        ``touch``: ask the owner with a "touch" (a client still reads a stream of it: it must not expire)
-        instead of only asking Redis whether the owner listens."""
+        ``touch``: ask the owner with a "touch" (a client still reads a stream of it: it must not
+        expire) instead of only asking Redis whether the owner listens."""
         for _ in range(3):  # another worker may take a dead owner's session over while we look
             if session_id in self.manager.sessions:
                 return Where.HERE, None
@@ -220,7 +229,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         if isinstance(first, Refused):
             stream.detach(listener)
             raise Refusal(first.status, first.message, first.code or INTERNAL_ERROR, request_id=first.request_id)
-        if answer_as(said_first(first, stream.final_event)) == "json":  # lesson 08's rule: JSON or SSE
+        if answer_as(said_first(first, stream.final_event)) == "json":  # lesson 08's rule
             stream.discard(listener)
             await send_response(send, 200, first.data.encode(), "application/json")
             return True
@@ -273,16 +282,19 @@ class SharedStreamableHTTP(StreamableHTTP):
         if forwarded["kind"] != "message":
             return  # "touch": a client still reads a stream of it on another worker
         message = parse(forwarded["text"])
-        try:  # lesson 08's own way in; the answer goes to the stream the forwarding worker follows
-            session.admit(message, forwarded["text"], stream_id if isinstance(message, Request) else None)
-        except RpcError as reused:  # its id names a request still being answered: say so on its stream
+        answered_on = stream_id if isinstance(message, Request) else None  # followed over there
+        try:  # lesson 08's own way in
+            session.admit(message, forwarded["text"], answered_on)
+        except RpcError as reused:  # its id names a request still being answered: say so
             if stream_id:
-                await self.event_store.add(stream_id, {"control": "refused", "status": "400", "message": reused.message,
-                                                       "code": str(reused.code), "id": json.dumps(reused.id)})
+                await self.event_store.add(stream_id, {
+                    "control": "refused", "status": "400", "message": reused.message,
+                    "code": str(reused.code), "id": json.dumps(reused.id)})
     # --8<-- [end:on_forwarded]
 
 
-def said_first(first: StoredEvent | CloseConnection | None, final_event: str | None) -> First | None:
+def said_first(first: StoredEvent | CloseConnection | None,
+               final_event: str | None) -> First | None:
     """What a forwarded request's stream said first, in lesson 08's words (None: nothing yet)."""
     if first is None:
         return None
@@ -292,5 +304,5 @@ def said_first(first: StoredEvent | CloseConnection | None, final_event: str | N
 
 
 def on_redis(redis_url: str, worker: str | None = None) -> Callable[..., SharedStreamableHTTP]:
-    """What ``start_http(server, endpoint=...)`` builds for one worker of several sharing ``redis_url``."""
+    """What ``start_http(server, endpoint=...)`` builds: a worker among several on ``redis_url``."""
     return functools.partial(SharedStreamableHTTP, redis_url=redis_url, worker=worker)

@@ -1,7 +1,8 @@
 """Lesson 08's sessions, with their state and their streams in Redis (lesson 11).
 
 A session's cable keeps the session's state in the directory after every change (so that another
-worker can take the session over), and its streams live in Redis (so that any worker can follow them).
+worker can take the session over), and its streams live in Redis (so that any worker can follow
+them).
 """
 
 from __future__ import annotations

@@ -212,7 +212,7 @@ class StreamableHTTP:
             exchange = session.admit(message, text)
         except RpcError as reused:  # its id names a request still being answered
             raise Refusal(400, reused.message, reused.code, request_id=reused.id) from None
-        if exchange is None or not isinstance(message, Request):  # a notification, or an answer to us
+        if exchange is None or not isinstance(message, Request):  # a notification, or an answer
             await send_response(send, 202)
             return
         session.busy += 1

@@ -20,8 +20,9 @@ from minimcp.transports.http.streams import Stream
 
 
 class McpServer(Servable, Protocol):
-    """What the endpoint needs of the server behind it (:class:`minimcp.server.Server` is one): ``serve``
-    a session over a transport, the protocol versions it speaks, and whether it has a method at all."""
+    """What the endpoint needs of the server behind it (:class:`minimcp.server.Server` is one):
+    ``serve`` a session over a transport, the protocol versions it speaks, and whether it has a
+    method at all."""
 
     protocol_versions: tuple[str, ...]
 
@@ -58,8 +59,8 @@ class StandAlone(Protocol):
     def takes(self, request: HttpRequest, message: Message) -> bool:
         """Whether this POSTed message is one to serve with no session."""
 
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
-                    stream_after: float, keepalive: float) -> None:
+    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send,
+                    receive: Receive, stream_after: float, keepalive: float) -> None:
         """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given)."""
 
 
@@ -72,7 +73,7 @@ class SessionsOnly:
     def takes(self, request: HttpRequest, message: Message) -> bool:
         return False
 
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
-                    stream_after: float, keepalive: float) -> None:
+    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send,
+                    receive: Receive, stream_after: float, keepalive: float) -> None:
         raise AssertionError("SessionsOnly takes no request")
 # --8<-- [end:stand_alone]

@@ -1,7 +1,7 @@
 """The 2026-07-28 era on lesson 08's endpoint: requests that stand alone (lesson 12).
 
 Lesson 08's :class:`~minimcp.transports.http.app.StreamableHTTP` serves every request in a session,
-and asks a :class:`~minimcp.transports.http.app.StandAlone` strategy first whether a request needs
+and asks a :class:`~minimcp.transports.http.seams.StandAlone` strategy first whether a request needs
 none. :class:`Revision2026` is lesson 12's strategy: it recognises a 2026-07-28 request by its
 headers and its envelope, and serves it with :func:`~minimcp.transports.http.modern.serve_one`::
 
@@ -18,7 +18,14 @@ from typing import Protocol
 
 from minimcp.rpc.jsonrpc import Message, Request
 from minimcp.rpc.mcp import has_envelope
-from minimcp.transports.http.asgi import SESSION_HEADER, VERSION_HEADER, HttpRequest, Receive, Refusal, Send
+from minimcp.transports.http.asgi import (
+    SESSION_HEADER,
+    VERSION_HEADER,
+    HttpRequest,
+    Receive,
+    Refusal,
+    Send,
+)
 from minimcp.transports.http.modern import ToolServer, serve_one
 
 
@@ -32,7 +39,8 @@ class ModernServer(ToolServer, Protocol):
 
 # --8<-- [start:revision_2026]
 class Revision2026:
-    """Lesson 08's endpoint's :class:`~minimcp.transports.http.app.StandAlone` strategy for 2026-07-28."""
+    """2026-07-28, as a :class:`~minimcp.transports.http.seams.StandAlone` strategy for lesson 08's
+    endpoint."""
 
     def __init__(self, server: ModernServer) -> None:
         self.server = server
@@ -41,8 +49,8 @@ class Revision2026:
         """A 2026-07-28 client has no session to GET or DELETE: POST is all there is."""
         version = request.headers.get(VERSION_HEADER)
         if version in self.server.modern_versions:
-            raise Refusal(405, f"Method not allowed: {request.method} (MCP {version} is served over "
-                          "POST only)", headers={"allow": "POST"})
+            raise Refusal(405, f"Method not allowed: {request.method} (MCP {version} is served "
+                          "over POST only)", headers={"allow": "POST"})
 
     def takes(self, request: HttpRequest, message: Message) -> bool:
         """Whether a POST speaks 2026-07-28: its version header names no version of the initialize
@@ -57,8 +65,8 @@ class Revision2026:
         return version not in self.server.protocol_versions \
             and (version in self.server.modern_versions or envelope)
 
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive,
-                    stream_after: float, keepalive: float) -> None:
+    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send,
+                    receive: Receive, stream_after: float, keepalive: float) -> None:
         """One request, on a session of its own, forgotten with the answer."""
         await serve_one(self.server, request, message, text, send, receive, stream_after, keepalive)
 # --8<-- [end:revision_2026]

@@ -170,14 +170,14 @@ async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener,
             for event in first:
                 await write_event(send, event, retry_ms if not event.data else None)
                 written.add(event.id)
-            if stream.final_event in written or stream.ended:  # a replay of a stream already complete
+            if stream.final_event in written or stream.ended:  # replayed a stream already complete
                 return
             while True:
                 item = await connection.next(listener.get, keepalive)
                 if item is None:  # the client hung up: this connection is over
                     return
                 if isinstance(item, CloseConnection):
-                    if item.retry_ms is not None:  # "come back in retry_ms": a retry field, then the end
+                    if item.retry_ms is not None:  # "come back in retry_ms": a retry field, the end
                         await connection.write(format_event(retry=item.retry_ms))
                     return
                 if item.id in written:  # already sent in the replay
@@ -205,7 +205,8 @@ class SseConnection:
 
     def __init__(self, send: Send, receive: Receive) -> None:
         self.send = send
-        self.gone = asyncio.get_running_loop().create_task(_disconnect(receive))  # done: client hung up
+        # Done once the client hangs up.
+        self.gone = asyncio.get_running_loop().create_task(_disconnect(receive))
 
     async def write(self, body: bytes) -> None:
         await self.send({"type": "http.response.body", "body": body, "more_body": True})
@@ -226,11 +227,13 @@ class SseConnection:
 
 
 @contextlib.asynccontextmanager
-async def sse_response(send: Send, receive: Receive, headers: dict[str, str]) -> AsyncIterator[SseConnection]:
+async def sse_response(send: Send, receive: Receive,
+                       headers: dict[str, str]) -> AsyncIterator[SseConnection]:
     """Start an SSE response (status 200, ``headers`` besides the SSE ones), and end it however the
     block ends: the client may be gone already, then there is nothing left to end."""
     raw_headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
-    raw_headers += [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+    raw_headers += [(name.encode("latin-1"), value.encode("latin-1"))
+                    for name, value in headers.items()]
     connection = SseConnection(send, receive)
     try:
         await send({"type": "http.response.start", "status": 200, "headers": raw_headers})
