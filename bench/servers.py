@@ -53,13 +53,15 @@ async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None 
         await asyncio.Event().wait()
         del running
     else:
+        from minimcp.transports.cluster.endpoint import on_redis
         from minimcp.transports.http.server import start_http
+        from minimcp.transports.http.stateless import Revision2026
 
         # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
         # With ``redis``: one worker of several on the same port, sharing that Redis (bench/workers.py).
         # With ``reuse_port`` alone: one of several sharing nothing (2026-07-28 needs nothing shared).
-        shared = {"redis": redis, "reuse_port": True} if redis else {"reuse_port": reuse_port}
-        running = await start_http(server, port=port, max_sessions=5000,
+        shared = {"endpoint": on_redis(redis), "reuse_port": True} if redis else {"reuse_port": reuse_port}
+        running = await start_http(server, port=port, max_sessions=5000, stand_alone=Revision2026(server),
                                    **({"stream_after": 0.0} if sse else {}), **shared)
         print("ready", file=sys.stderr, flush=True)
         await running.serve_forever()

@@ -93,6 +93,7 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
         from minimcp.transports.websocket import start_websocket
         running: Listening = await start_websocket(server, host, port)
     else:  # lesson 08
+        from minimcp.transports.cluster.endpoint import on_redis
         from minimcp.transports.event_store import MemoryEventStore
         from minimcp.transports.http.server import start_http
         if options.auth is not None:  # lesson 10: the course authorization server beside it, and a guard
@@ -100,13 +101,15 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
             print(f"authorization server: {authorization.issuer}", file=sys.stderr, flush=True)
         guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"]) \
             if authorization is not None else None
+        from minimcp.transports.http.stateless import Revision2026
         # One process keeps its events in memory (lesson 08); workers sharing a Redis keep them there (11).
-        stored: dict[str, Any] = {"redis": options.redis, "reuse_port": options.reuse_port} if options.redis \
-            else {"event_store": MemoryEventStore(max_bytes=options.max_event_bytes)}
+        stored: dict[str, Any] = {"endpoint": on_redis(options.redis), "reuse_port": options.reuse_port} \
+            if options.redis else {"event_store": MemoryEventStore(max_bytes=options.max_event_bytes)}
         running = await start_http(
             server, host, port, header_timeout=options.header_timeout, max_connections=options.max_connections,
             max_sessions=options.max_sessions, session_timeout=options.session_timeout,
-            handshake_timeout=options.handshake_timeout, around=guard, **stored)
+            handshake_timeout=options.handshake_timeout, around=guard,
+            stand_alone=Revision2026(server), **stored)  # both eras on one endpoint (lesson 12)
     print(f"MCP endpoint: {running.url}", file=sys.stderr, flush=True)
     try:
         await serve_until_stopped(running)

@@ -17,8 +17,10 @@ import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 
 from minimcp.examples.course import build_server
+from minimcp.transports.cluster.endpoint import on_redis
 from minimcp.transports.cluster.redis_store import connect
 from minimcp.transports.http.server import HttpServer, start_http
+from minimcp.transports.http.stateless import Revision2026
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
@@ -26,14 +28,17 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 @asynccontextmanager
 async def workers(redis_url: str, count: int = 2, build: Callable[[], Any] = lambda: build_server(step_delay=0.05),
                   **options: Any) -> AsyncIterator[list[HttpServer]]:
-    """``count`` workers of ``build()`` (the course server), each with its own Server, all on one Redis."""
+    """``count`` workers of ``build()`` (the course server), each with its own Server, all on one Redis,
+    serving both eras (lesson 12's 2026-07-28 strategy given to each, as ``minimcp serve`` does)."""
     redis = connect(redis_url)
     await redis.flushdb()
     await redis.aclose()
     async with AsyncExitStack() as stack:
         started = []
         for _ in range(count):
-            running = await start_http(build(), redis=redis_url, **options)
+            server = build()
+            running = await start_http(server, endpoint=on_redis(redis_url), stand_alone=Revision2026(server),
+                                       **options)
             stack.push_async_callback(running.close)
             started.append(running)
         yield started

@@ -52,25 +52,13 @@ STILL_REACHING_AHEAD: dict[str, set[str]] = {
         "transports.http.asgi", "transports.http.client", "transports.http.handshake",
         "transports.http.modern", "transports.sse"
     },
-    "08": {
-        "rpc.mcp", "transports.cluster", "transports.cluster.directory",
-        "transports.cluster.endpoint", "transports.cluster.redis_store", "transports.cluster.relay",
-        "transports.cluster.streams", "transports.http.modern"
-    },
+    "08": {"rpc.mcp", "transports.http.modern"},
     "09": {
         "auth.bearer", "auth.client", "auth.discovery", "auth.resource", "auth.tokens", "rpc.mcp",
         "server.subscriptions", "session.envelope", "session.input_required", "session.modern",
         "session.saved", "transports.http.modern"
     },
-    "10": {
-        "rpc.mcp", "transports.cluster", "transports.cluster.directory",
-        "transports.cluster.endpoint", "transports.cluster.redis_store", "transports.cluster.relay",
-        "transports.cluster.streams", "transports.http.modern"
-    },
-    "11": {
-        "rpc.mcp", "session.envelope", "session.input_required", "session.modern",
-        "transports.http.modern"
-    },
+    "11": {"rpc.mcp", "session.envelope", "session.input_required", "session.modern"},
 }
 
 

@@ -33,6 +33,7 @@ import httpx2
 
 from minimcp.auth.bearer import parse_challenges
 from minimcp.auth.discovery import authorization_server_metadata_urls, pkce_pair, resource_metadata_urls, select_scope
+from minimcp.transports.http.asgi import VERSION_HEADER
 
 #: ``authorize(url)`` → the URL the authorization server redirected the browser to (with ``code`` or ``error``).
 Authorize = Callable[[str], Awaitable[str]]
@@ -160,7 +161,7 @@ class OAuth(httpx2.Auth):
     async def first_json(self, urls: list[str]) -> dict[str, Any] | None:
         """The first of ``urls`` that answers 200 with a JSON object (the spec's discovery order)."""
         for url in urls:
-            response = await self.http.get(url, headers={"mcp-protocol-version": "2025-11-25"})
+            response = await self.http.get(url, headers={VERSION_HEADER: "2025-11-25"})
             if response.status_code == 200:
                 try:
                     document = response.json()

@@ -31,6 +31,8 @@ from minimcp.auth.bearer import MalformedAuthorization, bearer_token, challenge
 from minimcp.auth.tokens import InvalidToken, TokenVerifier, scopes_of
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.http.asgi import (
+    SESSION_HEADER,
+    VERSION_HEADER,
     HttpRequest,
     Receive,
     Refusal,
@@ -157,7 +159,7 @@ class ProtectedEndpoint(BearerGuard):
         if request.path in self.resource.metadata_paths():  # public, and readable from a browser page (CORS)
             if request.method == "OPTIONS":
                 await send_response(send, 204, headers={"access-control-allow-origin": "*",
-                                                        "access-control-allow-headers": "mcp-protocol-version"})
+                                                        "access-control-allow-headers": VERSION_HEADER})
                 return
             body = json.dumps(self.resource.metadata()).encode()
             await send_response(send, 200, body, "application/json", {"access-control-allow-origin": "*"})
@@ -186,7 +188,7 @@ class ProtectedEndpoint(BearerGuard):
 
         Reading a POST's body to find the tool consumes it, so what the app receives is a replay.
         """
-        session_id = request.headers.get("mcp-session-id")
+        session_id = request.headers.get(SESSION_HEADER)
         if session_id is not None and session_id in self.owners and self.owners[session_id] != claims["sub"]:
             # Exactly what an unknown session gets from the endpoint: no hint that it exists.
             raise Refusal(404, "Session not found: it expired or was ended; initialize a new one")
@@ -199,15 +201,15 @@ class ProtectedEndpoint(BearerGuard):
 
     def bind_session(self, request: HttpRequest, claims: Mapping[str, Any], send: Send) -> Send:
         """Remember who opened each session (the Mcp-Session-Id of a response to a request without one)."""
-        if "mcp-session-id" in request.headers:
+        if SESSION_HEADER in request.headers:
             if request.method == "DELETE":
-                self.owners.pop(request.headers["mcp-session-id"], None)
+                self.owners.pop(request.headers[SESSION_HEADER], None)
             return send
 
         async def send_and_remember(event: dict[str, Any]) -> None:
             if event["type"] == "http.response.start":
                 for name, value in event.get("headers", []):
-                    if name.lower() == b"mcp-session-id":
+                    if name.lower() == SESSION_HEADER.encode():
                         self.owners[value.decode("latin-1")] = claims["sub"]
                         while len(self.owners) > MAX_BOUND_SESSIONS:
                             self.owners.popitem(last=False)

@@ -29,6 +29,7 @@ import threading
 from typing import IO, Protocol
 
 from minimcp.rpc.jsonrpc import PARSE_ERROR, RequestId
+from minimcp.transports.abilities import PLAIN
 from minimcp.transports.framing import DEFAULT_MAX_FRAME, FRAMINGS, Decoder, FrameError
 
 log = logging.getLogger("minimcp.stdio")
@@ -51,6 +52,8 @@ class ByteWriter(Protocol):
 # --8<-- [start:pipe_transport]
 class PipeTransport:
     """Messages over a pair of byte pipes, cut into frames by a framing (NDJSON by default)."""
+
+    abilities = PLAIN  # it carries messages, and that is all
 
     def __init__(self, reader: ByteReader, writer: ByteWriter, framing: str = "ndjson",
                  max_frame: int = DEFAULT_MAX_FRAME) -> None:

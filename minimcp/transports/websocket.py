@@ -54,6 +54,7 @@ from websockets.typing import Subprotocol
 from minimcp import __version__
 from minimcp.rpc import ConnectionClosed, Servable
 from minimcp.rpc.jsonrpc import RequestId
+from minimcp.transports.abilities import PLAIN
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import LOOPBACK_HOSTS, host_allowed, hostname_of, is_loopback, origin_allowed
 
@@ -87,6 +88,8 @@ class WebSocketTransport:
     The same class serves both ends: the server wraps each socket it accepts, the client the
     socket it opened. Nothing here knows of JSON-RPC or MCP; that is the connection's job.
     """
+
+    abilities = PLAIN  # it carries messages, and that is all
 
     def __init__(self, websocket: ServerConnection | ClientConnection) -> None:
         self.websocket = websocket

@@ -21,95 +21,67 @@ Redis going away is a 503 that says so.
 from __future__ import annotations
 
 import asyncio
+import enum
+import functools
 import json
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
-from minimcp.rpc import Servable
-from minimcp.rpc.jsonrpc import INTERNAL_ERROR, ErrorResponse, Message, Notification, Request, encode, id_reused, parse
+from minimcp.rpc.jsonrpc import (
+    INTERNAL_ERROR,
+    ErrorResponse,
+    Message,
+    Request,
+    RpcError,
+    encode,
+    parse,
+)
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
 from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
 from minimcp.transports.cluster.relay import Relay
+from minimcp.transports.cluster.sessions import SharedSessionManager
 from minimcp.transports.cluster.streams import Refused, SharedStream
 from minimcp.transports.event_store import StoredEvent
-from minimcp.transports.http.app import SESSION_HEADER, McpServer, StreamableHTTP
-from minimcp.transports.http.asgi import HttpRequest, Receive, Refusal, Send, send_refusal, send_response
-from minimcp.transports.http.sessions import HttpSession, SessionManager, SessionTransport
-from minimcp.transports.http.streams import Exchange, Listener, Stream, pump
+from minimcp.transports.http.app import StreamableHTTP
+from minimcp.transports.http.asgi import (
+    SESSION_HEADER,
+    HttpRequest,
+    Receive,
+    Refusal,
+    Send,
+    send_refusal,
+    send_response,
+)
+from minimcp.transports.http.routing import First, answer_as
+from minimcp.transports.http.seams import McpServer, OpenSession
+from minimcp.transports.http.sessions import SessionManager
+from minimcp.transports.http.streams import CloseConnection, Listener, Stream, pump
 
 #: What a request running on a worker that died ends with (spec: basic, "Error handling": -32603).
 GONE = "Session not found: it expired or was ended; initialize a new one"
 WORKER_DIED = "The worker running this request stopped before it answered; send the request again"
 
 
-# --8<-- [start:manager]
-class SharedSessionTransport(SessionTransport):
-    """Lesson 08's session cable, which also keeps the session's state in the directory."""
-
-    def __init__(self, session: HttpSession, directory: SessionDirectory, state: dict[str, Any] | None) -> None:
-        super().__init__(session)
-        self.directory = directory
-        self.state = state
-
-    def restored_state(self) -> dict[str, Any] | None:
-        return self.state
-
-    async def keep_state(self, state: dict[str, Any]) -> None:
-        session = self.http_session
-        await self.directory.save(session.id, state, session.announcements.id)
-
-
-class SharedSessionManager(SessionManager):
-    """Lesson 08's sessions, with their state and streams in Redis."""
-
-    event_store: RedisEventStore
-
-    def __init__(self, server: Servable, store: RedisEventStore, directory: SessionDirectory,
-                 **limits: Any) -> None:
-        super().__init__(server, store, **limits)
-        self.directory = directory
-
-    def make_transport(self, session: HttpSession, state: dict[str, Any] | None = None) -> SessionTransport:
-        return SharedSessionTransport(session, self.directory, state)
-
-    def make_stream(self, session: HttpSession, stream_id: str | None = None,
-                    request_id: Any = None) -> Stream:
-        async def still_ours() -> bool:
-            return self.sessions.get(session.id) is session
-
-        async def register(stream_id: str) -> None:
-            await self.directory.add_stream(session.id, stream_id, request_id)
-        return SharedStream(self.event_store, stream_id, still_ours, self.background, register)
-
-    def forget(self, session: HttpSession) -> None:
-        if self.sessions.get(session.id) is session and self.forgets_on_end:
-            self.background.spawn(self.directory.drop(session.id))
-        super().forget(session)
-
-    async def leave(self) -> None:
-        """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take over."""
-        self.forgets_on_end = False
-        await self.close()
-
-    def expire_sessions(self) -> None:
-        super().expire_sessions()
-        if self.sessions:  # the sessions still running here stay in the directory
-            self.background.spawn(self.directory.refresh(list(self.sessions)))
-# --8<-- [end:manager]
-
-
 class RemoteSession:
-    """A session another worker runs, seen from here: what lesson 08's GET and DELETE need of it."""
+    """A session another worker runs, seen from here: what lesson 08's GET and DELETE need of it
+    (:class:`~minimcp.transports.http.app.OpenSession`). Its streams are followed only when read."""
 
     def __init__(self, endpoint: SharedStreamableHTTP, record: SessionRecord) -> None:
         self.endpoint = endpoint
         self.id = record.id
         self.owner = record.owner
-        self.announcements = endpoint.follower(self, record.announcements)
-        self.streams: dict[str, Stream] = {stream: endpoint.follower(self, stream) for stream in record.streams}
+        self.record = record
         self.busy = 0
         self.last_active = time.monotonic()
+
+    @functools.cached_property
+    def announcements(self) -> Stream:
+        return self.endpoint.follower(self, self.record.announcements)
+
+    def stream(self, stream_id: str) -> Stream | None:
+        return self.endpoint.follower(self, stream_id) if stream_id in self.record.streams else None
 
     async def end(self) -> None:
         if await self.endpoint.tell(self, {"kind": "delete"}):
@@ -119,6 +91,14 @@ class RemoteSession:
             raise Refusal(503, "Service unavailable: the session is moving to another worker; try again",
                           INTERNAL_ERROR, headers={"retry-after": "1"})
         await taken_over.end()
+
+
+class Where(enum.Enum):
+    """Where a session runs, as seen by one worker."""
+
+    HERE = "here"  # this worker runs it: perhaps taken over just now
+    ELSEWHERE = "elsewhere"  # another live worker runs it: forward to it, follow its streams
+    NOWHERE = "nowhere"  # unknown, ended or expired: lesson 08's 404
 
 
 class SharedStreamableHTTP(StreamableHTTP):
@@ -159,23 +139,44 @@ class SharedStreamableHTTP(StreamableHTTP):
             await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
 
     # --8<-- [start:locate]
-    async def elsewhere(self, request: HttpRequest) -> RemoteSession | None:
-        """The session the request names, if another live worker runs it; None if it is ours (taken
-        over just now, if its worker died) or unknown (lesson 08's 404 follows)."""
-        session_id = request.headers.get(SESSION_HEADER)
-        for _ in range(3):  # another worker may take a dead owner's session over while we look
-            if session_id is None or session_id in self.manager.sessions:
-                return None
-            record = await self.directory.find(session_id)
-            if record is None or record.owner == self.worker:
-                return None
-            if await self.directory.alive(record.owner):
-                self.check_version(request)
-                return RemoteSession(self, record)
-            await self.take_over(record)
-        return None
+    async def locate(self, session_id: str,
+                     touch: bool = False) -> tuple[Where, SessionRecord | None]:
+        """The one place that decides where a session runs. A session whose worker died is taken
+        over on the way (once, even when several workers try): then it is here, or with whoever won.
 
-    async def find_session(self, request: HttpRequest) -> HttpSession | RemoteSession:  # type: ignore[override]
+        ``touch``: ask the owner with a "touch" (a client still reads a stream of it: it must not
+        expire) instead of only asking Redis whether the owner listens."""
+        for _ in range(3):  # another worker may take a dead owner's session over while we look
+            if session_id in self.manager.sessions:
+                return Where.HERE, None
+            record = await self.directory.find(session_id)
+            if record is None:
+                return Where.NOWHERE, None
+            if record.owner == self.worker:
+                return Where.HERE, record
+            if await self.owner_alive(record, touch):
+                return Where.ELSEWHERE, record
+            await self.take_over(record)
+        return (Where.HERE if session_id in self.manager.sessions else Where.NOWHERE), None
+
+    async def owner_alive(self, record: SessionRecord, touch: bool) -> bool:
+        if touch:
+            return await self.directory.tell(record.owner, {"session": record.id, "kind": "touch"})
+        return await self.directory.alive(record.owner)
+
+    async def elsewhere(self, request: HttpRequest) -> RemoteSession | None:
+        """The session the request names, if another live worker runs it; None if it is ours or
+        unknown (lesson 08's answers follow: served here, or 404)."""
+        session_id = request.headers.get(SESSION_HEADER)
+        if session_id is None:
+            return None
+        where, record = await self.locate(session_id)
+        if where is not Where.ELSEWHERE or record is None:
+            return None
+        self.check_version(request)
+        return RemoteSession(self, record)
+
+    async def find_session(self, request: HttpRequest) -> OpenSession:
         return await self.elsewhere(request) or self.session_for(request)
     # --8<-- [end:locate]
 
@@ -228,7 +229,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         if isinstance(first, Refused):
             stream.detach(listener)
             raise Refusal(first.status, first.message, first.code or INTERNAL_ERROR, request_id=first.request_id)
-        if isinstance(first, StoredEvent) and first.id == stream.final_event:  # quick: one JSON body
+        if answer_as(said_first(first, stream.final_event)) == "json":  # lesson 08's rule
             stream.discard(listener)
             await send_response(send, 200, first.data.encode(), "application/json")
             return True
@@ -255,25 +256,15 @@ class SharedStreamableHTTP(StreamableHTTP):
         """Forward to the session's worker; if it died, take the session over and say False."""
         if await self.directory.tell(remote.owner, {"session": remote.id, **message}):
             return True
-        record = await self.directory.find(remote.id)
-        if record is not None:
-            await self.take_over(record)
+        await self.locate(remote.id)  # takes it over, if its worker is still dead
         return False
     # --8<-- [end:forward]
 
     def follower(self, remote: RemoteSession, stream_id: str | None) -> SharedStream:
         """A stream of another worker's session, followed from here."""
-        async def watch() -> bool:  # every second of silence: is the session still there, and its worker?
-            if remote.id in self.manager.sessions:
-                return True  # we took it over
-            record = await self.directory.find(remote.id)
-            if record is None:
-                return False  # ended or expired: close the connection
-            if record.owner == self.worker or await self.directory.tell(record.owner, {"session": remote.id,
-                                                                                      "kind": "touch"}):
-                return True
-            await self.take_over(record)  # its worker died: its running requests end with an error now
-            return True
+        async def watch() -> bool:  # every second of silence: is the session still there, anywhere?
+            where, _ = await self.locate(remote.id, touch=True)  # a dead worker's: taken over now
+            return where is not Where.NOWHERE  # ended or expired: close the connection
         return SharedStream(self.event_store, stream_id, watch, self.manager.background)
 
     # --8<-- [start:on_forwarded]
@@ -290,17 +281,28 @@ class SharedStreamableHTTP(StreamableHTTP):
             await session.end()
         if forwarded["kind"] != "message":
             return  # "touch": a client still reads a stream of it on another worker
-        text = forwarded["text"]
-        message = parse(text)
-        if isinstance(message, Request) and stream_id:
-            if message.id in session.exchanges:
-                reused = id_reused(message.id)
-                await self.event_store.add(stream_id, {"control": "refused", "status": "400", "message": reused.message,
-                                                       "code": str(reused.code), "id": json.dumps(message.id)})
-                return
-            exchange = session.exchanges[message.id] = Exchange()
-            exchange.stream = session.new_stream(message.id, stream_id)
-        elif isinstance(message, Notification) and message.method == "notifications/initialized":
-            session.initialized = True
-        session.deliver(text)
+        message = parse(forwarded["text"])
+        answered_on = stream_id if isinstance(message, Request) else None  # followed over there
+        try:  # lesson 08's own way in
+            session.admit(message, forwarded["text"], answered_on)
+        except RpcError as reused:  # its id names a request still being answered: say so
+            if stream_id:
+                await self.event_store.add(stream_id, {
+                    "control": "refused", "status": "400", "message": reused.message,
+                    "code": str(reused.code), "id": json.dumps(reused.id)})
     # --8<-- [end:on_forwarded]
+
+
+def said_first(first: StoredEvent | CloseConnection | None,
+               final_event: str | None) -> First | None:
+    """What a forwarded request's stream said first, in lesson 08's words (None: nothing yet)."""
+    if first is None:
+        return None
+    if isinstance(first, CloseConnection):
+        return "close"
+    return "answer" if first.id == final_event else "message"
+
+
+def on_redis(redis_url: str, worker: str | None = None) -> Callable[..., SharedStreamableHTTP]:
+    """What ``start_http(server, endpoint=...)`` builds: a worker among several on ``redis_url``."""
+    return functools.partial(SharedStreamableHTTP, redis_url=redis_url, worker=worker)

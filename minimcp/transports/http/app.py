@@ -16,26 +16,25 @@ import asyncio
 import logging
 import time
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from minimcp.rpc import Servable
 from minimcp.rpc.jsonrpc import (
     PARSE_ERROR,
     ErrorResponse,
     Message,
-    Notification,
     Request,
     RequestId,
     RpcError,
-    id_reused,
     method_not_found,
     parse,
 )
-from minimcp.rpc.mcp import has_envelope
 from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
 from minimcp.transports.http.asgi import (
+    LAST_EVENT_ID,
+    SESSION_HEADER,
+    VERSION_HEADER,
     HttpRequest,
     Receive,
     Refusal,
@@ -45,28 +44,12 @@ from minimcp.transports.http.asgi import (
     send_refusal,
     send_response,
 )
-from minimcp.transports.http.modern import serve_one
 from minimcp.transports.http.routing import answer_as
+from minimcp.transports.http.seams import McpServer, OpenSession, SessionsOnly, StandAlone
 from minimcp.transports.http.sessions import HttpSession, SessionManager
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, pump
 
 log = logging.getLogger("minimcp.http")
-
-SESSION_HEADER = "mcp-session-id"
-VERSION_HEADER = "mcp-protocol-version"
-
-
-class McpServer(Servable, Protocol):
-    """What the endpoint needs of the server behind it (:class:`minimcp.server.Server` is one): ``serve``
-    a session over a transport, the protocol versions it speaks, and whether it has a method at all."""
-
-    protocol_versions: tuple[str, ...]
-    modern_versions: tuple[str, ...]  # served request by request, with no session (lesson 12)
-
-    def knows(self, method: str) -> bool: ...
-
-    def input_schema(self, tool: str) -> dict[str, Any] | None: ...  # for its Mcp-Param-* headers (lesson 12)
-
 
 # --8<-- [start:app]
 class StreamableHTTP:
@@ -76,8 +59,11 @@ class StreamableHTTP:
                  allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = (),
                  max_body: int = DEFAULT_MAX_FRAME, max_sessions: int = 1000,
                  session_timeout: float = 600.0, handshake_timeout: float = 30.0, stream_after: float = 0.5,
-                 retry_ms: int = 1000, keepalive: float = 15.0, max_streams: int = 100) -> None:
+                 retry_ms: int = 1000, keepalive: float = 15.0, max_streams: int = 100,
+                 stand_alone: StandAlone | None = None) -> None:
         self.server = server
+        # Requests served with no session (lesson 12's 2026-07-28 plugs in here); by default, none.
+        self.stand_alone: StandAlone = stand_alone if stand_alone is not None else SessionsOnly()
         self.path = path
         self.event_store = event_store if event_store is not None else MemoryEventStore()
         self.manager = self.new_manager(server, self.event_store, max_sessions=max_sessions,
@@ -124,10 +110,9 @@ class StreamableHTTP:
             self.check_guards(request)
             if request.method == "POST":
                 await self.post(request, receive, send)
-            elif request.headers.get(VERSION_HEADER) in self.server.modern_versions:
-                raise Refusal(405, f"Method not allowed: {request.method} (MCP {request.headers[VERSION_HEADER]} "
-                              "is served over POST only)", headers={"allow": "POST"})
-            elif request.method == "GET":
+                return
+            self.stand_alone.screen(request)
+            if request.method == "GET":
                 await self.get(request, receive, send)
             else:  # DELETE (check_guards let nothing else through)
                 session = await self.find_session(request)
@@ -176,19 +161,7 @@ class StreamableHTTP:
                           f"(supported: {', '.join(versions)})")
     # --8<-- [end:session_for]
 
-    def stands_alone(self, request: HttpRequest, message: Message) -> bool:
-        """Whether a POST speaks 2026-07-28 (lesson 12): its version header names no version of the
-        initialize era, and it either names a 2026 one or carries the 2026 envelope; or, with no header
-        and no session, the body carries the envelope (then the missing header is refused)."""
-        if not self.server.modern_versions:
-            return False
-        version = request.headers.get(VERSION_HEADER)
-        envelope = isinstance(message, Request) and has_envelope(message.params)
-        if version is None:
-            return envelope and SESSION_HEADER not in request.headers
-        return version not in self.server.protocol_versions and (version in self.server.modern_versions or envelope)
-
-    async def find_session(self, request: HttpRequest) -> HttpSession:
+    async def find_session(self, request: HttpRequest) -> OpenSession:
         """The session a GET or DELETE names (lesson 11 also finds the ones other workers run)."""
         return self.session_for(request)
 
@@ -217,8 +190,9 @@ class StreamableHTTP:
     async def post_here(self, request: HttpRequest, message: Message, text: str, send: Send,
                         receive: Receive) -> None:
         """Serve a POSTed message in this process."""
-        if self.stands_alone(request, message):  # 2026-07-28: no session at all (lesson 12)
-            await serve_one(self.server, request, message, text, send, receive, self.stream_after, self.keepalive)
+        if self.stand_alone.takes(request, message):  # no session at all (lesson 12's 2026-07-28)
+            await self.stand_alone.serve(request, message, text, send, receive, self.stream_after,
+                                         self.keepalive)
             return
         if isinstance(message, Request) and message.method == "initialize" \
                 and SESSION_HEADER not in request.headers:
@@ -234,29 +208,25 @@ class StreamableHTTP:
                     unknown = method_not_found(message.method)
                     raise Refusal(400, unknown.message, unknown.code, request_id=message.id) from None
                 raise
-        if not isinstance(message, Request):  # a notification, or the client's answer to us
-            if isinstance(message, Notification) and message.method == "notifications/initialized":
-                session.initialized = True  # the handshake is complete: no longer half-open
-            session.deliver(text)
+        try:
+            exchange = session.admit(message, text)
+        except RpcError as reused:  # its id names a request still being answered
+            raise Refusal(400, reused.message, reused.code, request_id=reused.id) from None
+        if exchange is None or not isinstance(message, Request):  # a notification, or an answer
             await send_response(send, 202)
             return
-        if message.id in session.exchanges:
-            reused = id_reused(message.id)
-            raise Refusal(400, reused.message, reused.code, request_id=message.id)
         session.busy += 1
         try:
-            await self.answer(session, message, text, send, receive)
+            await self.answer(session, message, exchange, send, receive)
         finally:
             session.busy -= 1
             session.last_active = time.monotonic()
     # --8<-- [end:post]
 
     # --8<-- [start:answer]
-    async def answer(self, session: HttpSession, request: Request, text: str, send: Send,
+    async def answer(self, session: HttpSession, request: Request, exchange: Exchange, send: Send,
                      receive: Receive) -> None:
         """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
-        exchange = session.exchanges[request.id] = Exchange()
-        session.deliver(text)
         # Only the initialize that opened this session may end it (if it fails) or name it (if it works):
         # a second initialize on a live session is refused by the session, and changes nothing here.
         initialize = request.method == "initialize" and session.opening
@@ -312,14 +282,14 @@ class StreamableHTTP:
         if not request.accepts("text/event-stream"):
             raise Refusal(406, "Not Acceptable: Accept must list text/event-stream")
         session = await self.find_session(request)
-        last_event_id = request.headers.get("last-event-id")
+        last_event_id = request.headers.get(LAST_EVENT_ID)
         if last_event_id is None:  # the announcement channel, from now on
             stream = session.announcements
             listener, priming = await stream.open()
             first = [priming]
         else:  # resuming a stream: replay what came after that event, then go on
             stream_id = _stream_of(last_event_id)
-            found = session.streams.get(stream_id) if stream_id else None
+            found = session.stream(stream_id) if stream_id else None
             if found is None:
                 raise Refusal(400, f"Bad Request: Last-Event-ID {last_event_id!r} names no stream "
                               "of this session")

@@ -18,6 +18,12 @@ Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+#: The headers Streamable HTTP adds (lower-case, as :class:`HttpRequest` keeps them): the session a
+#: request belongs to, the protocol version it speaks, and the last event a resuming client saw.
+SESSION_HEADER = "mcp-session-id"
+VERSION_HEADER = "mcp-protocol-version"
+LAST_EVENT_ID = "last-event-id"
+
 
 @dataclass
 class HttpRequest:

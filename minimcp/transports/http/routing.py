@@ -8,6 +8,9 @@ Two questions decide where every byte of a session goes, and neither needs a soc
 * **JSON or SSE?** (:func:`answer_as`) A request answered before it said anything else gets one
   plain JSON body; one that speaks first (or is still running after a while) gets a stream.
 
+Both rest on one more: **is this message the answer?** (:func:`is_final`): after it, nothing more
+comes about its request.
+
 Kept apart from the I/O, in the manner of the h11 library, each rule is tested on its own.
 """
 
@@ -16,12 +19,17 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import Literal
 
-from minimcp.rpc.jsonrpc import RequestId
+from minimcp.rpc.jsonrpc import ErrorResponse, RequestId, Response, parse
 
 #: Where a message goes: the id of the POSTed request whose stream carries it, the GET channel,
 #: or nowhere (an answer whose POST is gone: nobody can receive it).
 ANNOUNCEMENTS = "announcements"
 DROP = "drop"
+
+
+def is_final(message: str) -> bool:
+    """Whether a message is a request's answer (a response or an error response): its last word."""
+    return isinstance(parse(message), (Response, ErrorResponse))
 
 
 # --8<-- [start:route]

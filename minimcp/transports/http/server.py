@@ -4,6 +4,9 @@
 :class:`~minimcp.transports.http.app.StreamableHTTP` application on it with uvicorn, and returns a
 :class:`HttpServer` with its ``url`` and a ``close()``. ``python -m minimcp serve --transport http``
 is the same, until Ctrl+C.
+
+Which endpoint it serves is a parameter, ``endpoint``: lesson 08's by default; lesson 11 passes its
+endpoint shared by several workers (``endpoint=on_redis(url)``), and that is all it changes here.
 """
 
 from __future__ import annotations
@@ -15,11 +18,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.transports.guard import LOOPBACK_HOSTS
-from minimcp.transports.http.app import McpServer, StreamableHTTP
+from minimcp.transports.http.app import StreamableHTTP
+from minimcp.transports.http.seams import McpServer
 from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, with_header_timeout
 
 #: ``around(url, app)``: the ASGI application to serve in place of the endpoint ``app`` at ``url``.
 Around = Callable[[str, StreamableHTTP], Callable[..., Awaitable[None]]]
+
+#: ``endpoint(server, **options)``: the endpoint to serve (lesson 08's, or one like lesson 11's).
+Endpoint = Callable[..., StreamableHTTP]
 
 #: Open connections at once; more get 503 (well below the 1,024 files a process may usually open).
 DEFAULT_MAX_CONNECTIONS = 900
@@ -61,25 +68,20 @@ class HttpServer:
 
 async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, *,
                      header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                     around: Around | None = None, redis: str | None = None, reuse_port: bool = False,
-                     **options: Any) -> HttpServer:
+                     around: Around | None = None, endpoint: Endpoint = StreamableHTTP,
+                     reuse_port: bool = False, **options: Any) -> HttpServer:
     """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port).
 
-    ``options`` go to :class:`~minimcp.transports.http.app.StreamableHTTP` (``max_sessions``…);
-    ``around(url, app)``, if given, returns the application actually served (a guard around the endpoint).
-    ``redis``, a URL: one worker of several sharing that Redis (lesson 11), any of which may get any request;
-    ``reuse_port``: several processes listen on the same port, and the kernel spreads connections over them.
+    ``options`` go to the endpoint (``max_sessions``…, see
+    :class:`~minimcp.transports.http.app.StreamableHTTP`); ``endpoint(server, **options)`` builds it
+    (lesson 11's workers sharing a Redis pass theirs). ``around(url, app)``, if given, returns the
+    application actually served (a guard around the endpoint). ``reuse_port``: several processes
+    listen on the same port, and the kernel spreads connections over them.
     """
     sock = bind(host, port, reuse_port)
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
-    if redis is None:
-        endpoint = StreamableHTTP(server, **options)
-    else:
-        from minimcp.transports.cluster.endpoint import SharedStreamableHTTP  # lesson 11
-
-        endpoint = SharedStreamableHTTP(server, redis, **options)
-    running = HttpServer(endpoint, sock, host, header_timeout=header_timeout,
+    running = HttpServer(endpoint(server, **options), sock, host, header_timeout=header_timeout,
                          max_connections=max_connections, around=around)
     await running.wait_started()
     return running

@@ -16,10 +16,11 @@ from typing import Any
 
 from minimcp.rpc import Servable
 from minimcp.rpc.aio import TaskKeeper
-from minimcp.rpc.jsonrpc import ErrorResponse, RequestId, Response, parse
+from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
+from minimcp.transports.abilities import Abilities
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
-from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
+from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, is_final, stream_for
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Stream
 
 log = logging.getLogger("minimcp.http")
@@ -36,6 +37,11 @@ class SessionTransport:
     def __init__(self, session: HttpSession) -> None:
         self.http_session = session
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+    @property
+    def abilities(self) -> Abilities:
+        """Besides messages, a stream per request: it can close one, and end a cancelled one."""
+        return Abilities(request_streams=self)
 
     async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
         await self.http_session.route(message, related_request_id)
@@ -94,7 +100,7 @@ class HttpSession:
     # --8<-- [start:route]
     async def route(self, message: str, related_request_id: RequestId | None) -> None:
         """Put one message from the server on exactly one stream (the rule: :func:`stream_for`)."""
-        final = isinstance(parse(message), (Response, ErrorResponse))
+        final = is_final(message)
         where = stream_for(final, related_request_id, self.exchanges)
         if where == DROP:  # its POST is gone (the session is ending): nobody can receive it
             log.debug("dropping an answer with no request waiting: %s", message[:100])
@@ -108,9 +114,34 @@ class HttpSession:
                 exchange.put((message, final))
     # --8<-- [end:route]
 
+    # --8<-- [start:admit]
+    def admit(self, message: Message, text: str, stream_id: str | None = None) -> Exchange | None:
+        """Take in a POSTed message and hand it to the ServerSession: a request gets the
+        :class:`Exchange` its answer will arrive through (answered on stream ``stream_id`` if given:
+        lesson 11's worker forwarded it, with a stream already followed); anything else, None.
+
+        Raises the JSON-RPC error (-32600) of a request whose id names one still being answered.
+        """
+        exchange = None
+        if isinstance(message, Request):
+            if message.id in self.exchanges:
+                raise id_reused(message.id)
+            exchange = self.exchanges[message.id] = Exchange()
+            if stream_id is not None:
+                exchange.stream = self.new_stream(message.id, stream_id)
+        elif isinstance(message, Notification) and message.method == "notifications/initialized":
+            self.initialized = True  # the handshake is complete: no longer half-open
+        self.deliver(text)
+        return exchange
+    # --8<-- [end:admit]
+
     def deliver(self, message: str) -> None:
         """Hand a POSTed message to the ServerSession."""
         self.transport.inbox.put_nowait(message)
+
+    def stream(self, stream_id: str) -> Stream | None:
+        """The stream ``stream_id`` of this session, to resume; None if it has none of that id."""
+        return self.streams.get(stream_id)
 
     def close_request_connection(self, request_id: RequestId, retry_ms: int | None) -> bool:
         """End the connection under a request's stream; the client resumes it after ``retry_ms``."""

@@ -9,8 +9,10 @@ then live events, until the stream's last event, a close, or the client's discon
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from minimcp.rpc.transport import log_send_failure
 from minimcp.transports.event_store import EventStore, StoredEvent, new_stream_id
@@ -30,6 +32,8 @@ class CloseConnection:
 class Cancelled:
     """Put in an exchange's queue: the request was cancelled, its stream ends with no answer."""
 
+
+T = TypeVar("T")
 
 #: What one open connection still has to write: events, or the order to close.
 Listener = asyncio.Queue[StoredEvent | CloseConnection]
@@ -160,49 +164,30 @@ async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener,
     client goes away. Events are already stored: whatever this connection fails to deliver, the next
     one replays.
     """
-    raw_headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
-    raw_headers += [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
-
-    async def watch_disconnect() -> None:  # the client hung up: this connection is over
-        while (await receive())["type"] != "http.disconnect":
-            pass
-        listener.put_nowait(CloseConnection())
-
-    watcher = asyncio.get_running_loop().create_task(watch_disconnect())
     written: set[str] = set()
     try:
-        await send({"type": "http.response.start", "status": 200, "headers": raw_headers})
-        for event in first:
-            await write_event(send, event, retry_ms if not event.data else None)
-            written.add(event.id)
-        if stream.final_event in written or stream.ended:  # a replay of a stream already complete
-            return
-        while True:
-            try:
-                async with asyncio.timeout(keepalive):
-                    item = await listener.get()
-            except TimeoutError:  # nothing to say for a while: a comment keeps proxies patient
-                await send({"type": "http.response.body", "body": format_comment("keep-alive"),
-                            "more_body": True})
-                continue
-            if isinstance(item, CloseConnection):
-                if item.retry_ms is not None:  # "come back in retry_ms": a retry field, then the end
-                    await send({"type": "http.response.body", "body": format_event(retry=item.retry_ms),
-                                "more_body": True})
+        async with sse_response(send, receive, headers) as connection:
+            for event in first:
+                await write_event(send, event, retry_ms if not event.data else None)
+                written.add(event.id)
+            if stream.final_event in written or stream.ended:  # replayed a stream already complete
                 return
-            if item.id in written:  # already sent in the replay
-                continue
-            await write_event(send, item)
-            written.add(item.id)
-            if item.id == stream.final_event:  # the response: this stream is complete
-                return
+            while True:
+                item = await connection.next(listener.get, keepalive)
+                if item is None:  # the client hung up: this connection is over
+                    return
+                if isinstance(item, CloseConnection):
+                    if item.retry_ms is not None:  # "come back in retry_ms": a retry field, the end
+                        await connection.write(format_event(retry=item.retry_ms))
+                    return
+                if item.id in written:  # already sent in the replay
+                    continue
+                await write_event(send, item)
+                written.add(item.id)
+                if item.id == stream.final_event:  # the response: this stream is complete
+                    return
     finally:
-        watcher.cancel()
         stream.detach(listener)
-        try:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        except Exception as error:  # the connection may be gone already: nothing left to end
-            log_send_failure("the end of an SSE response", error)
 
 
 async def write_event(send: Send, event: StoredEvent, retry_ms: int | None = None) -> None:
@@ -210,3 +195,58 @@ async def write_event(send: Send, event: StoredEvent, retry_ms: int | None = Non
     body = format_event(event.data, id=event.id, retry=retry_ms)
     await send({"type": "http.response.body", "body": body, "more_body": True})
 # --8<-- [end:pump]
+
+
+# --8<-- [start:sse_response]
+class SseConnection:
+    """One SSE response being written: events as they come, a comment through each silence, and an
+    end as soon as the client hangs up. :func:`pump` writes lesson 08's streams with it; any SSE
+    response with the same needs can (lesson 12's one-request streams, for one)."""
+
+    def __init__(self, send: Send, receive: Receive) -> None:
+        self.send = send
+        # Done once the client hangs up.
+        self.gone = asyncio.get_running_loop().create_task(_disconnect(receive))
+
+    async def write(self, body: bytes) -> None:
+        await self.send({"type": "http.response.body", "body": body, "more_body": True})
+
+    async def next(self, get: Callable[[], Awaitable[T]], keepalive: float) -> T | None:
+        """What ``get()`` gives next; a keep-alive comment each ``keepalive`` seconds of silence (so
+        proxies stay patient); None once the client is gone."""
+        while True:
+            getting = asyncio.ensure_future(get())
+            done, _ = await asyncio.wait({getting, self.gone}, timeout=keepalive,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if getting in done:
+                return getting.result()
+            getting.cancel()
+            if self.gone in done:
+                return None
+            await self.write(format_comment("keep-alive"))
+
+
+@contextlib.asynccontextmanager
+async def sse_response(send: Send, receive: Receive,
+                       headers: dict[str, str]) -> AsyncIterator[SseConnection]:
+    """Start an SSE response (status 200, ``headers`` besides the SSE ones), and end it however the
+    block ends: the client may be gone already, then there is nothing left to end."""
+    raw_headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
+    raw_headers += [(name.encode("latin-1"), value.encode("latin-1"))
+                    for name, value in headers.items()]
+    connection = SseConnection(send, receive)
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": raw_headers})
+        yield connection
+    finally:
+        connection.gone.cancel()
+        try:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except Exception as error:  # the connection may be gone already: nothing left to end
+            log_send_failure("the end of an SSE response", error)
+
+
+async def _disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+# --8<-- [end:sse_response]
