@@ -26,8 +26,9 @@ import logging
 from typing import Any, Protocol, runtime_checkable
 
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import Request, RequestId
+from minimcp.rpc.jsonrpc import Notification, Request, RequestId
 from minimcp.rpc.transport import log_send_failure
+from minimcp.session.server import ServerSession, StartsSessions
 
 log = logging.getLogger("minimcp.cancellation")
 
@@ -79,3 +80,20 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
     else:  # answered already, or never seen: the two messages crossed on the way
         log.debug("ignoring %s for #%s: no such request is being answered", CANCELLED, request_id)
 # --8<-- [end:receive]
+
+
+# --8<-- [start:plug]
+def cancellable(server: StartsSessions) -> None:
+    """Give every session of ``server`` cancellation, both ways: lesson 03's session offers the seams
+    (its connection's abandon hook, its table of notification handlers), this plugs into them."""
+
+    def setup(session: ServerSession) -> None:
+        tell_peer_on_abandon(session.connection)  # a request to the client that times out is cancelled
+
+        async def cancelled(notification: Notification) -> None:  # the client stopped waiting
+            on_cancelled(session.connection, notification.params or {}, protected=session.initialize_id)
+
+        session.notification_handlers[CANCELLED] = cancelled
+
+    server.at_session_start(setup)
+# --8<-- [end:plug]
