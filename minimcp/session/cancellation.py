@@ -73,7 +73,9 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
     if protected is not None and request_id == protected:
         log.warning("ignoring %s for the initialize request #%s: it may not be cancelled", CANCELLED, request_id)
         return
-    if connection.cancel_incoming(request_id):
+    task = connection.answering(request_id)
+    if task is not None and not task.done():  # done: its answer has gone out already
+        task.cancel()  # the connection sends no answer for a cancelled task, even one that returns
         log.info("request #%s cancelled by the peer (%s)", request_id, reason or "no reason given")
         if isinstance(connection.transport, EndsCancelledRequests):  # no answer will close its stream
             connection.transport.request_cancelled(request_id)
