@@ -32,9 +32,12 @@ AfterEach = Callable[[], Awaitable[None]]
 @runtime_checkable
 class RequestStreams(Protocol):
     """What a cable with a stream per request can do (Streamable HTTP, lesson 08): end the connection
-    under a request's stream while the stream itself lives on."""
+    under a request's stream while the stream itself lives on (``close_sse_stream``), and end the
+    stream of a request that will get no answer (lesson 09: the client cancelled it)."""
 
     def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool: ...
+
+    def request_cancelled(self, request_id: RequestId) -> None: ...
 
 
 class ForTheClient(Exception):
