@@ -141,7 +141,7 @@ class Connection:
             del self._abandoned[next(iter(self._abandoned))]
 
     def answering(self, request_id: RequestId) -> asyncio.Task[None] | None:
-        """The task answering the peer's request ``request_id``, if one is (lesson 09 cancels it)."""
+        """The task answering the peer's request ``request_id``, if any (lesson 09 cancels it)."""
         return self._handling.get(request_id)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None,
@@ -219,7 +219,7 @@ class Connection:
             answer = ErrorResponse(request.id, INTERNAL_ERROR,
                                    f"Internal error while handling {request.method!r}")
         current = asyncio.current_task()
-        if current is not None and current.cancelling():  # cancelled, but the handler finished anyway
+        if current is not None and current.cancelling():  # cancelled, yet the handler returned:
             return  # still no answer
         try:
             await self.send(answer, related_request_id=request.id)

@@ -66,13 +66,14 @@ class ServerCore:
         self._notification_handlers: dict[str, NotificationHandler] = {}
         self._capabilities: dict[str, Any] = {}
         self.sessions: set[ServerSession] = set()  # every client connected right now
-        self.page_size = page_size  # items per tools/list (resources/list…) page; None: lesson 04's default
+        #: Items per tools/list (resources/list…) page; None: lesson 04's default.
+        self.page_size = page_size
         self._background = TaskKeeper()  # notifications on their way out
         self.max_in_flight = DEFAULT_MAX_IN_FLIGHT  # requests of one client answered at once
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop serving, once a client came
         self._at_session_start: list[SessionSetup] = []  # what later lessons plug into each session
         self._at_session_end: list[SessionSetup] = []  # what features forget then
-        #: Who else hears what :meth:`broadcast` says (lesson 12: clients listening without a session).
+        #: Who else hears what :meth:`broadcast` says (lesson 12: clients listening sessionless).
         self.subscriptions: Audience = Audience()
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
@@ -147,7 +148,8 @@ class ServerCore:
             if self._loop is not None and not self._loop.is_closed():
                 self._loop.call_soon_threadsafe(self.announce, method, params)
             return
-        if any(session.state == "ready" for session in self.sessions) or self.subscriptions.listening:
+        ready = any(session.state == "ready" for session in self.sessions)
+        if ready or self.subscriptions.listening:
             self._background.spawn(self.broadcast(method, params))
     # --8<-- [end:broadcast]
 

@@ -1,11 +1,11 @@
 """One server, both eras: plugging lesson 12 into a server of lessons 03–11 (lesson 12).
 
-A :class:`~minimcp.server.core.ServerCore` speaks 2025-11-25 only: the handshake, then requests within
-the session. :func:`answer_both_eras` makes it answer 2026-07-28 as well, through the seams lesson 03
-offers and nothing else:
+A :class:`~minimcp.server.core.ServerCore` speaks 2025-11-25 only: the handshake, then requests
+within the session. :func:`answer_both_eras` makes it answer 2026-07-28 as well, through the seams
+lesson 03 offers and nothing else:
 
-* every session it serves gets lesson 12's *front* (:class:`~minimcp.session.modern.ModernFront`), which
-  takes the requests that carry their own envelope before the handshake's rules apply;
+* every session it serves gets lesson 12's *front* (:class:`~minimcp.session.modern.ModernFront`),
+  which takes the requests that carry their own envelope before the handshake's rules apply;
 * the server lists the revisions it serves without a handshake (``modern_versions``), which
   ``server/discover`` and the HTTP endpoint read;
 * clients listening without a session (``subscriptions/listen``) join the audience of what the
@@ -48,7 +48,8 @@ def answer_both_eras(server: ServerCore, state_key: bytes | None = None) -> Mode
     server.method("subscriptions/listen")(subscriptions.listen)
 
     def add_front(session: ServerSession) -> None:
-        alone = isinstance(session.connection.transport, OneRequest)  # lesson 12's HTTP: one request
+        # Lesson 12's HTTP cable carries one request: its session speaks 2026-07-28 from the start.
+        alone = isinstance(session.connection.transport, OneRequest)
         session.front = ModernFront(session, server, era, alone)
 
     server.at_session_start(add_front)

@@ -56,7 +56,8 @@ def require_capability(context: RequestContext, name: str, method: str) -> dict[
     that lacks it gets the revision's own error, ``-32021``, naming the capability (lesson 12)."""
     declared = context.client_capabilities.get(name)
     if not isinstance(declared, dict):
-        if (error := context.missing_capability(name)) is not None:  # the era's own error (lesson 12)
+        error = context.missing_capability(name)  # the era's own error, if it has one (lesson 12)
+        if error is not None:
             raise error
         raise CapabilityMissing(f"The client did not declare the {name!r} capability, so this server "
                                 f"cannot send it {method}")
@@ -94,7 +95,8 @@ async def create_message(context: RequestContext, messages: str | list[str | dic
     optional = {"systemPrompt": system_prompt, "temperature": temperature, "stopSequences": stop_sequences,
                 "modelPreferences": model_preferences, "tools": tools, "toolChoice": tool_choice}
     params.update({key: value for key, value in optional.items() if value is not None})
-    result = await request_with_progress(context, "sampling/createMessage", params, timeout, progress)
+    result = await request_with_progress(context, "sampling/createMessage", params, timeout,
+                                         progress)
     if not (isinstance(result, dict) and result.get("role") in ("user", "assistant")
             and isinstance(result.get("content"), (dict, list))):
         raise ToolError(f"The client's answer to sampling/createMessage is not a message: {result!r}")

@@ -227,7 +227,7 @@ class ToolRegistry(Catalogue[Tool]):
         try:
             async with asyncio.timeout(self.timeout):  # (wait_for would wrap the call in a task of its own)
                 value = await run_tool(tool, arguments, context)
-        except ForTheClient:  # e.g. 2026-07-28's questions to the client (lesson 12): the client acts on it
+        except ForTheClient:  # e.g. 2026-07-28's questions to the client (lesson 12)
             raise
         except ToolError as err:
             return error_result(str(err))

@@ -88,15 +88,15 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
 
 # --8<-- [start:plug]
 def cancellable(server: StartsSessions) -> None:
-    """Give every session of ``server`` cancellation, both ways: lesson 03's session offers the seams
-    (its connection's abandon hook, its table of notification handlers), this plugs into them."""
+    """Give every session of ``server`` cancellation, both ways: lesson 03's session offers the
+    seams (its connection's abandon hook, its table of notification handlers), this plugs in."""
 
     def setup(session: ServerSession) -> None:
-        tell_peer_on_abandon(session.connection)  # a request to the client that times out is cancelled
+        tell_peer_on_abandon(session.connection)  # a question that times out is cancelled
 
         async def cancelled(notification: Notification) -> None:  # the client stopped waiting
-            on_cancelled(session.connection, notification.params or {}, protected=session.initialize_id,
-                         streams=session.request_streams)
+            on_cancelled(session.connection, notification.params or {},
+                         protected=session.initialize_id, streams=session.request_streams)
 
         session.notification_handlers[CANCELLED] = cancelled
 

@@ -84,13 +84,14 @@ def unsupported_version(requested: str, supported: tuple[str, ...]) -> RpcError:
 
 
 class MissingCapability(RpcError, ForTheClient):
-    """-32021, raised inside a handler too (a tool's question the client cannot answer): for the client."""
+    """-32021, raised inside a handler too (a question the client cannot answer): for the client."""
 
 
 def missing_capability(name: str, options: dict[str, Any] | None = None) -> RpcError:
     """-32021: the request needs the client capability ``name``, which its envelope did not declare."""
-    return MissingCapability(MISSING_CLIENT_CAPABILITY, f"Server requires the {name} capability for this request",
-                    {"requiredCapabilities": {name: options or {}}})
+    return MissingCapability(MISSING_CLIENT_CAPABILITY,
+                             f"Server requires the {name} capability for this request",
+                             {"requiredCapabilities": {name: options or {}}})
 
 
 def header_mismatch(message: str) -> RpcError:

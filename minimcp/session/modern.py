@@ -2,9 +2,9 @@
 
 A 2025-11-25 request is served within a session: the handshake said once who the client is. A
 2026-07-28 request says it itself, in its envelope (:mod:`minimcp.session.envelope`). Lesson 03's
-:class:`~minimcp.session.server.ServerSession` offers a *front*: a way of serving requests that comes
-before its handshake rules. :class:`ModernFront` is this lesson's, and serves such a request from
-nothing but itself, in four steps, the rules of which are here:
+:class:`~minimcp.session.server.ServerSession` offers a *front*: a way of serving requests that
+comes before its handshake rules. :class:`ModernFront` is this lesson's, and serves such a request
+from nothing but itself, in four steps, the rules of which are here:
 
 1. read the envelope (``-32602`` without one, ``-32022`` for a version not served);
 2. answer ``server/discover`` itself; refuse what 2026-07-28 removed (``initialize``, ``ping``,
@@ -23,10 +23,27 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from minimcp.rpc.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, Request, RpcError, method_not_found
+from minimcp.rpc.jsonrpc import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    Request,
+    RpcError,
+    method_not_found,
+)
 from minimcp.rpc.mcp import PROTOCOL_VERSION, SERVER_INFO, has_envelope
-from minimcp.session.envelope import Envelope, missing_capability, read_envelope, unsupported_version
-from minimcp.session.input_required import ASKING_METHODS, Answers, InputRequired, StateSeal, pick_answers
+from minimcp.session.envelope import (
+    Envelope,
+    missing_capability,
+    read_envelope,
+    unsupported_version,
+)
+from minimcp.session.input_required import (
+    ASKING_METHODS,
+    Answers,
+    InputRequired,
+    StateSeal,
+    pick_answers,
+)
 from minimcp.session.server import RequestContext, ServerApp, ServerSession
 
 #: Methods of the initialize era that 2026-07-28 removed (changelog): a modern request for one is -32601.
@@ -40,7 +57,7 @@ RESOURCE_NOT_FOUND_2025 = -32002  # 2026-07-28 answers a missing resource with -
 
 
 class Era(enum.Enum):
-    """The two ways of speaking MCP: with the initialize handshake (2025-11-25), or without (2026-07-28)."""
+    """The two ways of speaking MCP: with the handshake (2025-11-25), or without it (2026-07-28)."""
 
     LEGACY = "legacy"
     MODERN = "modern"
@@ -56,9 +73,10 @@ class ModernApp(ServerApp, Protocol):
 class ModernEra:
     """What a server needs to serve 2026-07-28 beyond its features: one of these per server."""
 
-    seal: StateSeal  # seals the requestState of questions to the client; workers of a server share its key
-    #: What a list or read result says about caching it: fresh for this long (0: ask again each time, the
-    #: safe default for lists that may change), and shareable with anyone ("public") or not.
+    #: Seals the requestState of questions to the client; the workers of one server share its key.
+    seal: StateSeal
+    #: What a list or read result says about caching it: fresh for this long (0: ask again each
+    #: time, the safe default for lists that may change), and shareable with anyone or not.
     cache_ttl_ms: int = 0
     cache_scope: str = "public"
 
@@ -116,8 +134,8 @@ def finish(result: Any, app: ModernApp, era: ModernEra, method: str) -> dict[str
 # --8<-- [start:context]
 @dataclass
 class ModernContext(RequestContext):
-    """Lesson 03's context, for a request that stands alone: what the client is and can do comes from
-    the request's envelope, and a question to the client is answered from the request itself."""
+    """Lesson 03's context, for a request that stands alone: what the client is and can do comes
+    from the request's envelope, and a question to the client is answered from the request."""
 
     envelope: Envelope | None = None  # the request's own facts (always given by the front)
     answers: Answers | None = None  # this attempt's answers to the questions asked (tools/call…)
@@ -141,26 +159,27 @@ class ModernContext(RequestContext):
 
     async def send_request(self, method: str, params: dict[str, Any] | None = None,
                            timeout: float | None = None) -> Any:
-        """A question back to the client becomes one question of :meth:`ask`, named after its method."""
+        """A question back to the client: one question of :meth:`ask`, named after its method."""
         self.answers_or_refuse().asked += 1
         key = f"{method.split('/')[0]}-{self.answers_or_refuse().asked}"
         return (await self.ask({key: {"method": method, "params": params or {}}}))[key]
 # --8<-- [end:context]
 
     # --8<-- [start:ask]
-    async def ask(self, questions: dict[str, dict[str, Any]], timeout: float | None = None) -> dict[str, Any]:
+    async def ask(self, questions: dict[str, dict[str, Any]],
+                  timeout: float | None = None) -> dict[str, Any]:
         """Ask the client several things at once; their answers, by key.
 
-        A 2026-07-28 request cannot send anything: the answers must come with the request itself, and
-        if one is missing the handler stops here and the client is asked
+        A 2026-07-28 request cannot send anything: the answers must come with the request itself,
+        and if one is missing the handler stops here and the client is asked
         (:class:`~minimcp.session.input_required.InputRequired`); it runs again on the retry.
         """
         return pick_answers(self.answers_or_refuse(), questions, self.client_capabilities)
 
     def answers_or_refuse(self) -> Answers:
         if self.answers is None:
-            raise RuntimeError(f"{self.request.method} may not ask the client anything (2026-07-28 allows it "
-                               "in tools/call, prompts/get and resources/read only)")
+            raise RuntimeError(f"{self.request.method} may not ask the client anything (2026-07-28 "
+                               "allows it in tools/call, prompts/get and resources/read only)")
         return self.answers
     # --8<-- [end:ask]
 
@@ -170,10 +189,11 @@ class ModernFront:
     """Lesson 12's front for one session: it takes the requests that carry an envelope (and every
     request, once a connection spoke 2026-07-28 first), and serves each from itself alone."""
 
-    def __init__(self, session: ServerSession, app: ModernApp, era: ModernEra, alone: bool = False) -> None:
-        self.session, self.app, self.settings = session, app, era
-        #: Decided by the first request accepted on a connection (stdio, WebSocket), or at once for a
-        #: cable that carries one 2026-07-28 request and nothing else (lesson 12's HTTP).
+    def __init__(self, session: ServerSession, app: ModernApp, settings: ModernEra,
+                 alone: bool = False) -> None:
+        self.session, self.app, self.settings = session, app, settings
+        #: Decided by the first request accepted on a connection (stdio, WebSocket), or at once for
+        #: a cable that carries one 2026-07-28 request and nothing else (lesson 12's HTTP).
         self.decided: Era | None = Era.MODERN if alone else None
 
     @property
@@ -183,7 +203,9 @@ class ModernFront:
 
     def stands_alone(self, request: Request) -> bool:
         """Whether ``request`` is one for this front to serve as 2026-07-28."""
-        return bool(self.app.modern_versions) and (has_envelope(request.params) or self.era is Era.MODERN)
+        if not self.app.modern_versions:  # e.g. `serve --legacy-only`: the initialize era alone
+            return False
+        return has_envelope(request.params) or self.era is Era.MODERN
 
     def takes(self, request: Request) -> bool:
         # The methods without a handshake are taken always: within a session they are refused below.
@@ -195,12 +217,13 @@ class ModernFront:
             # What a 2026-07-28 client's probe `server/discover` gets in a session: -32601 is how an
             # older server answers it, and the client then keeps to the initialize handshake.
             raise method_not_found(request.method)
-        if self.era is Era.LEGACY:  # this connection began with initialize: it speaks that version only
+        if self.era is Era.LEGACY:  # this connection began with initialize: that version only
             requested = (request.params or {}).get("_meta", {}).get(PROTOCOL_VERSION)
             raise unsupported_version(str(requested), (str(self.session.protocol_version),))
         if request.method == "initialize":  # what a 2025 client sends first: say why it is refused
-            raise RpcError(METHOD_NOT_FOUND, "Method not found: initialize (" + ", ".join(self.app.modern_versions)
-                           + " has no handshake: every request carries its _meta)")
+            versions = ", ".join(self.app.modern_versions)
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: initialize ({versions} has no "
+                           "handshake: every request carries its _meta)")
         envelope, answers = admit(self.app, self.settings, request)
         self.decided = Era.MODERN  # the first request accepted decides the connection's era
         if request.method == "server/discover":

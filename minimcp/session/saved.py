@@ -49,13 +49,15 @@ def restore(session: ServerSession, state: dict[str, Any]) -> None:
     if missing:
         raise ValueError(f"a saved session lacks {', '.join(missing)}")
     session.lifecycle.state, session.protocol_version = state["lifecycle"], state["protocolVersion"]
-    session.client_info, session.client_capabilities = state["clientInfo"], state["clientCapabilities"]
+    session.client_info = state["clientInfo"]
+    session.client_capabilities = state["clientCapabilities"]
     session.log_level, session.subscriptions = state["logLevel"], set(state["subscriptions"])
 
 
 def keep_in(session: ServerSession, keeper: KeepsSessionState) -> None:
-    """Start ``session`` from the state ``keeper`` kept, and hand it every change, after each request
-    and after ``initialized`` (lesson 03's ``after_each`` seam), before the client hears the answer."""
+    """Start ``session`` from the state ``keeper`` kept, and hand it every change after each
+    request and after ``initialized`` (lesson 03's ``after_each`` seam), before the client hears
+    the answer."""
     restored = keeper.restored_state()
     if restored is not None:
         restore(session, restored)
@@ -77,7 +79,7 @@ def keep_in(session: ServerSession, keeper: KeepsSessionState) -> None:
 
 
 def keep_sessions(server: StartsSessions) -> None:
-    """Keep the state of every session of ``server`` whose cable keeps it (lesson 11's shared HTTP)."""
+    """Keep the state of each session of ``server`` whose cable keeps it (lesson 11's HTTP)."""
 
     def setup(session: ServerSession) -> None:
         # Still found by looking at the cable: lesson 11's endpoint calls ``serve(transport)`` with

@@ -31,9 +31,9 @@ AfterEach = Callable[[], Awaitable[None]]
 
 @runtime_checkable
 class RequestStreams(Protocol):
-    """What a cable with a stream per request can do (Streamable HTTP, lesson 08): end the connection
-    under a request's stream while the stream itself lives on (``close_sse_stream``), and end the
-    stream of a request that will get no answer (lesson 09: the client cancelled it)."""
+    """What a cable with a stream per request can do (Streamable HTTP, lesson 08): end the
+    connection under a request's stream while the stream itself lives on (``close_sse_stream``),
+    and end the stream of a request that will get no answer (lesson 09: the client cancelled it)."""
 
     def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool: ...
 
@@ -92,7 +92,7 @@ class RequestContext:
 
     async def send_request(self, method: str, params: dict[str, Any] | None = None,
                            timeout: float | None = None) -> Any:
-        """A question back to the client, asked while answering this request (sampling, elicitation)."""
+        """A question back to the client, asked while answering this request (sampling…)."""
         return await self.session.connection.request(method, params, timeout,
                                                      related_request_id=self.request.id)
 
@@ -108,8 +108,9 @@ class RequestContext:
         (or ``sampling/createMessage``, ``roots/list``). In a session they are sent as requests,
         together. (Lesson 12's context answers them from the request itself instead.)
         """
-        sent = await asyncio.gather(*(self.send_request(question["method"], question.get("params"), timeout)
-                                      for question in questions.values()))
+        asking = [self.send_request(question["method"], question.get("params"), timeout)
+                  for question in questions.values()]
+        sent = await asyncio.gather(*asking)  # together: the client may answer in any order
         return dict(zip(questions, sent, strict=True))
     # --8<-- [end:ask]
 
@@ -119,8 +120,8 @@ class RequestContext:
 
         The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the response
         included (the spec's "polling", SEP-1699). A server does this to avoid holding a connection
-        open for a long task. False when the request did not arrive over a cable with such streams:
-        the session knows, since the cable said so when it was served (:class:`RequestStreams`).
+        open for a long task. False when the request did not arrive over a cable with such streams
+        (the session was given the cable's :class:`RequestStreams` when it started, if any).
         """
         streams = self.session.request_streams
         return streams is not None and streams.close_request_stream(self.request.id, retry_ms)
@@ -128,8 +129,8 @@ class RequestContext:
 
 
 class Front(Protocol):
-    """A way of serving requests that comes before the handshake's rules (lesson 12's 2026-07-28 era:
-    requests that carry their own envelope). ``takes`` says whether a request is the front's;
+    """A way of serving requests that comes before the handshake's rules (lesson 12's 2026-07-28
+    era: requests that carry their own envelope). ``takes`` says whether a request is the front's;
     ``serve`` answers it."""
 
     def takes(self, request: Request) -> bool: ...
@@ -180,9 +181,9 @@ class ServerSession:
     """The server's half of one client's session: lifecycle state, then dispatch to the app.
 
     Later lessons plug in through three seams, each set up when the session starts
-    (:meth:`minimcp.server.core.ServerCore.at_session_start`): ``notification_handlers`` (lesson 04's
-    progress, lesson 09's cancellation), ``front`` (lesson 12's era of requests without a handshake)
-    and ``after_each`` (lesson 11 saves the session's state there).
+    (:meth:`minimcp.server.core.ServerCore.at_session_start`): ``notification_handlers``
+    (lesson 04's progress, lesson 09's cancellation), ``front`` (lesson 12's era of requests
+    without a handshake) and ``after_each`` (lesson 11 saves the session's state there).
     """
 
     def __init__(self, transport: Transport, app: ServerApp,
@@ -197,7 +198,7 @@ class ServerSession:
         self.log_level: str | None = None
         self.subscriptions: set[str] = set()  # the resource URIs this client wants to hear about (lesson 05)
         self.connection = Connection(transport, self._on_request, self._on_notification)
-        self.request_streams = request_streams  # what the cable can do with a request's stream (lesson 08)
+        self.request_streams = request_streams  # what the cable can do with requests' streams
         self.initialize_id: RequestId | None = None  # the id of the client's initialize request
         self.notification_handlers: dict[str, NotificationHandler] = {}
         self.front: Front | None = None
