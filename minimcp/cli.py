@@ -32,10 +32,12 @@ from minimcp.auth.authorization_server import start_authorization_server
 from minimcp.auth.grants import Client
 from minimcp.auth.resource import protect
 from minimcp.examples import conformance_client
+from minimcp.examples.complete import complete
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
 from minimcp.examples.echo import serve_echo
 from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
+from minimcp.server.eras import answer_both_eras
 from minimcp.server.server import Server
 from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT
 from minimcp.session.input_required import StateSeal
@@ -74,10 +76,11 @@ async def serve(server: Server, transport: str, host: str, port: int, options: a
     """Serve ``server`` over one transport until interrupted: the same object, whatever the cable."""
     server.max_in_flight = options.max_in_flight
     server.tools.timeout = options.tool_timeout
-    if options.legacy_only:
+    complete(server)  # every lesson's piece plugged in (the examples built with them already are)
+    if options.legacy_only:  # the initialize era alone, as lessons 03–11 serve it
         server.modern_versions = ()
     if STATE_KEY in os.environ:  # workers of one server seal and open each other's request states (lesson 12)
-        server.state_seal = StateSeal(bytes.fromhex(os.environ[STATE_KEY]))
+        answer_both_eras(server).seal = StateSeal(bytes.fromhex(os.environ[STATE_KEY]))
     if transport == "stdio":
         if sys.stdin.isatty():  # a person at a terminal, not a host with pipes: say what this is
             print(f"{server.name} speaks MCP on stdin/stdout: one JSON-RPC message per line. "

@@ -22,6 +22,7 @@ from minimcp.client import http_client
 from minimcp.rpc import TracingTransport, memory_pair
 from minimcp.server import Server
 from minimcp.session import ClientSession, RequestContext
+from minimcp.session.cancellation import cancellable
 from minimcp.transports.http.sessions import SessionTransport
 from minimcp.transports.sse import SSEParser
 
@@ -55,6 +56,7 @@ def answers_to(trace: Trace, request_id: Any) -> list[dict[str, Any]]:
 
 def slow_server(events: list[str]) -> Server:
     server = Server("slow")
+    cancellable(server)  # this lesson's piece, plugged into lesson 03's session
     release = asyncio.Event()  # never set: the tool waits until it is cancelled
 
     @server.tool()
@@ -111,6 +113,7 @@ async def test_a_caller_that_stops_waiting_cancels_its_request_too() -> None:
 
 async def test_the_server_cancels_a_question_the_client_does_not_answer_in_time() -> None:
     server = Server("asks")
+    cancellable(server)
     client_events: list[str] = []
 
     @server.tool()

@@ -16,6 +16,7 @@ from minimcp.client import Client, http_client, stdio_client
 from minimcp.examples.course import build_server
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server
+from minimcp.server.eras import answer_both_eras
 from minimcp.session import RequestContext, UnsupportedVersion
 from minimcp.session.client import VERDICTS
 from minimcp.transports.http.modern import header_problem
@@ -98,6 +99,7 @@ async def test_no_version_in_common_is_unsupported() -> None:
 
 async def test_a_server_that_never_stops_asking_is_given_up_on() -> None:
     server = Server("asker")
+    answer_both_eras(server)  # lesson 12's piece: the server answers 2026-07-28 too
 
     @server.tool()
     async def endless(context: RequestContext) -> str:

@@ -32,6 +32,7 @@ from minimcp.client import Client, http_client, stdio_client  # noqa: E402
 from minimcp.examples.assistant import build_server  # noqa: E402
 from minimcp.rpc import RpcError  # noqa: E402
 from minimcp.server import Server  # noqa: E402
+from minimcp.session.cancellation import cancellable  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0
@@ -171,6 +172,7 @@ async def test_the_sdk_client_gives_its_roots_to_a_folder_that_honours_them(tmp_
 async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
     events: list[str] = []
     server = Server("slow")
+    cancellable(server)  # lesson 09's piece: the client's notifications/cancelled stop the tool
 
     @server.tool()
     async def wait_forever() -> str:

@@ -24,39 +24,32 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Lesson -> the modules of later lessons that importing its own modules still runs (to be emptied).
 STILL_REACHING_AHEAD: dict[str, set[str]] = {
     "03": {
-        "rpc.mcp", "server.pagination", "server.subscriptions", "session.cancellation",
-        "session.envelope", "session.input_required", "session.modern", "session.progress",
-        "session.saved"
+        "rpc.mcp", "session.cancellation", "session.envelope"
     },
     "04": {
         "client.answers", "client.connect", "host.questions", "host.router", "rpc.mcp",
         "server.completion", "server.files", "server.logs", "server.prompts", "server.resources",
-        "server.roots", "server.sampling", "server.subscriptions", "server.uri_templates",
-        "session.cancellation", "session.envelope", "session.forms", "session.input_required",
-        "session.modern", "session.saved", "session.tool_messages", "transports.guard",
+        "server.roots", "server.sampling", "server.uri_templates", "session.cancellation",
+        "session.envelope", "session.forms", "session.tool_messages", "transports.guard",
         "transports.http.asgi", "transports.http.client", "transports.http.handshake",
         "transports.http.modern", "transports.sse", "transports.websocket"
     },
     "05": {
-        "rpc.mcp", "server.prompts", "server.roots", "server.sampling", "server.subscriptions",
-        "session.cancellation", "session.envelope", "session.input_required", "session.modern",
-        "session.saved", "session.tool_messages"
+        "rpc.mcp", "server.prompts", "server.roots", "server.sampling", "session.cancellation",
+        "session.envelope", "session.tool_messages"
     },
     "06": {
-        "rpc.mcp", "server.subscriptions", "session.cancellation", "session.envelope",
-        "session.input_required", "session.modern", "session.saved"
+        "rpc.mcp", "session.cancellation", "session.envelope"
     },
     "07": {
         "client.answers", "rpc.mcp", "session.cancellation", "session.envelope", "session.forms",
-        "session.input_required", "session.modern", "session.saved", "session.tool_messages",
-        "transports.http.asgi", "transports.http.client", "transports.http.handshake",
-        "transports.http.modern", "transports.sse"
+        "session.tool_messages", "transports.http.asgi", "transports.http.client",
+        "transports.http.handshake", "transports.http.modern", "transports.sse"
     },
     "08": {"rpc.mcp", "transports.http.modern"},
     "09": {
         "auth.bearer", "auth.client", "auth.discovery", "auth.resource", "auth.tokens", "rpc.mcp",
-        "server.subscriptions", "session.envelope", "session.input_required", "session.modern",
-        "session.saved", "transports.http.modern"
+        "session.envelope", "transports.http.modern"
     },
     "11": {"rpc.mcp", "session.envelope", "session.input_required", "session.modern"},
 }

@@ -24,6 +24,7 @@ from minimcp.server.elicitation import elicit
 from minimcp.server.logs import log
 from minimcp.server.sampling import create_message, text_of
 from minimcp.server.server import Server
+from minimcp.session.cancellation import cancellable
 from minimcp.session.server import RequestContext
 
 ROOMS = ["Lisbon", "London", "Madrid", "Online", "Paris"]
@@ -61,6 +62,7 @@ def build_server(*, workspace: str | os.PathLike[str] | None = None) -> Server:
     add_meeting_prompt(server)
     if workspace is not None:
         server.add_directory(workspace, within_roots=True)
+    cancellable(server)  # this lesson's: a question the client takes too long over is cancelled
     return server
 
 

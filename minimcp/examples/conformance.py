@@ -41,6 +41,7 @@ import asyncio
 import json
 from typing import Annotated, Any
 
+from minimcp.examples.complete import complete
 from minimcp.examples.conformance_2026 import add_2026_fixtures
 from minimcp.examples.conformance_data import (
     DEFAULTS_FORM,
@@ -73,7 +74,7 @@ def build_server() -> Server:
     add_resources(server)
     add_prompts(server)
     add_completions(server)
-    return server
+    return complete(server)  # cancellation (lesson 09), both eras (lesson 12)…
 
 
 def elicitation_summary(answer: dict[str, Any], prefix: str) -> str:

@@ -24,6 +24,7 @@ from datetime import datetime
 from importlib import resources as package_files
 from typing import Annotated, Any
 
+from minimcp.examples.complete import complete
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import user
@@ -94,7 +95,7 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
     add_resources(server, courses, data["users"])  # lesson 05: resources and templates
     add_similar_prompt(server, courses)  # lesson 06: prompts
     add_other_prompts(server, courses)
-    return server
+    return complete(server)  # lessons 09, 11 and 12 plugged in
 
 
 def add_calendar(server: Server, events: dict[str, list[dict[str, str]]]) -> None:

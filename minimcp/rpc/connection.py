@@ -2,7 +2,7 @@
 
 In MCP both sides send requests: the client calls ``tools/call``, the server may call ``ping`` or
 ``sampling/createMessage`` back. So there is no "client connection" and "server connection", only
-one :class:`Connection` that does four jobs:
+one :class:`Connection` that does five jobs:
 
 1. **send requests** and wait for their answers: each request gets a fresh id and a future; when a
    response with that id arrives, the future is resolved. Answers may arrive in any order.
@@ -13,8 +13,8 @@ one :class:`Connection` that does four jobs:
    :class:`ConnectionClosed` instead of waiting forever.
 5. **give up cleanly**: a request whose caller stops waiting (a timeout, a cancelled task) is
    *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its answer, if
-   it still comes, is dropped quietly. :meth:`Connection.cancel_incoming` is the other half: stop
-   answering one of the peer's requests, and send no answer at all.
+   it still comes, is dropped quietly. The other half is the peer's to ask: a request being answered
+   (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
 
 The connection moves *text* through a :class:`Transport` and never looks at how the text travels.
 That is the course's one idea: the messages stay, only the cable changes.
@@ -105,7 +105,6 @@ class Connection:
         #: called (in a task of its own) when a request of ours is given up; None: nobody is told
         self.on_abandon: AbandonHandler | None = None
         self._abandoned: dict[RequestId, None] = {}  # ids we stopped waiting for, oldest first
-        self._silenced: set[RequestId] = set()  # their requests we must not answer: cancelled
         self.closed = asyncio.Event()
 
     # -- sending ---------------------------------------------------------------------------------
@@ -141,16 +140,9 @@ class Connection:
         if len(self._abandoned) > ABANDONED_MEMORY:
             del self._abandoned[next(iter(self._abandoned))]
 
-    def cancel_incoming(self, request_id: RequestId) -> bool:
-        """Stop answering the peer's request ``request_id``: its handler's task is cancelled, and no
-        answer is sent, even if the handler returns anyway. False if no such request is being answered
-        (unknown, or answered already)."""
-        task = self._handling.get(request_id)
-        if task is None or task.done():  # done: its answer has gone out already
-            return False
-        self._silenced.add(request_id)
-        task.cancel()
-        return True
+    def answering(self, request_id: RequestId) -> asyncio.Task[None] | None:
+        """The task answering the peer's request ``request_id``, if any (lesson 09 cancels it)."""
+        return self._handling.get(request_id)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None,
                      related_request_id: RequestId | None = None) -> None:
@@ -226,8 +218,9 @@ class Connection:
             log.exception("handler for %s failed", request.method)
             answer = ErrorResponse(request.id, INTERNAL_ERROR,
                                    f"Internal error while handling {request.method!r}")
-        if request.id in self._silenced:  # cancelled, but the handler finished anyway: still no answer
-            return
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():  # cancelled, yet the handler returned:
+            return  # still no answer
         try:
             await self.send(answer, related_request_id=request.id)
         except (TypeError, ValueError):  # the handler returned something that is not JSON
@@ -241,7 +234,6 @@ class Connection:
     def _forget_handling(self, request_id: RequestId, _task: asyncio.Task[None]) -> None:
         """A request has been answered (or cancelled): its id may be used again."""
         self._handling.pop(request_id, None)
-        self._silenced.discard(request_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return self._tasks.spawn(work)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,17 +20,30 @@ from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.rpc.jsonrpc import Notification, method_not_found
 from minimcp.rpc.transport import Transport, log_send_failure
-from minimcp.server.pagination import DEFAULT_PAGE_SIZE
-from minimcp.server.subscriptions import Subscriptions
-from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS
-from minimcp.session.input_required import StateSeal
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import RequestContext, ServerSession, request_streams_of
 
 log = logging.getLogger("minimcp.server")
 
 Handler = Callable[[RequestContext], Awaitable[Any]]
 NotificationHandler = Callable[[ServerSession, Notification], Awaitable[None]]
+SessionSetup = Callable[[ServerSession], None]
+
+
+class Audience:
+    """Who hears the server's announcements without a session of their own: nobody, here.
+
+    Lesson 12's clients that listen without a session (``subscriptions/listen``,
+    :class:`minimcp.server.subscriptions.Subscriptions`) are such an audience: it replaces this one.
+    """
+
+    @property
+    def listening(self) -> bool:
+        """Whether anyone listens at all (then :meth:`ServerCore.announce` has someone to tell)."""
+        return False
+
+    async def deliver(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """Tell those listeners that want it (here: nobody)."""
 
 
 # --8<-- [start:server]
@@ -40,16 +52,12 @@ class ServerCore:
 
     #: The protocol revisions this server speaks, newest first (the handshake picks one).
     protocol_versions: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
-    #: The revisions without a handshake it also serves, request by request (lesson 12).
-    modern_versions: tuple[str, ...] = MODERN_PROTOCOL_VERSIONS
-    #: What a 2026-07-28 list or read result says about caching it: fresh for this long (0: ask again each
-    #: time, the safe default for lists that may change), and shareable with anyone ("public") or not.
-    cache_ttl_ms: int = 0
-    cache_scope: str = "public"
+    #: The revisions without a handshake it also serves, request by request: none here (lesson 12's
+    #: :func:`minimcp.server.eras.answer_both_eras` adds them, and the front that serves them).
+    modern_versions: tuple[str, ...] = ()
 
     def __init__(self, name: str, version: str = "0.1.0", *, title: str | None = None,
-                 instructions: str | None = None, page_size: int = DEFAULT_PAGE_SIZE,
-                 state_key: bytes | None = None) -> None:
+                 instructions: str | None = None, page_size: int | None = None) -> None:
         self.name = name
         self.version = version
         self.title = title
@@ -58,16 +66,15 @@ class ServerCore:
         self._notification_handlers: dict[str, NotificationHandler] = {}
         self._capabilities: dict[str, Any] = {}
         self.sessions: set[ServerSession] = set()  # every client connected right now
-        self.page_size = page_size  # how many items one tools/list (resources/list…) page carries
+        #: Items per tools/list (resources/list…) page; None: lesson 04's default.
+        self.page_size = page_size
         self._background = TaskKeeper()  # notifications on their way out
         self.max_in_flight = DEFAULT_MAX_IN_FLIGHT  # requests of one client answered at once
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop serving, once a client came
-        self._at_session_end: list[Callable[[ServerSession], None]] = []  # what features forget then
-        # Seals the state of 2026-07-28 questions to the client; workers of one server share one key.
-        self.state_seal = StateSeal(state_key or secrets.token_bytes(32))
-        # Clients that listen without a session (2026-07-28): they hear what sessions hear (lesson 12).
-        self.subscriptions = Subscriptions(self.capabilities)
-        self.method("subscriptions/listen")(self.subscriptions.listen)
+        self._at_session_start: list[SessionSetup] = []  # what later lessons plug into each session
+        self._at_session_end: list[SessionSetup] = []  # what features forget then
+        #: Who else hears what :meth:`broadcast` says (lesson 12: clients listening sessionless).
+        self.subscriptions: Audience = Audience()
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
         """Register the handler of a request method: ``@server.method("tools/list")``."""
@@ -90,8 +97,10 @@ class ServerCore:
     async def serve(self, transport: Transport) -> None:
         """Serve one client over ``transport`` until it goes away."""
         self._loop = asyncio.get_running_loop()  # where announcements from other threads are sent
-        session = ServerSession(transport, self)
+        session = ServerSession(transport, self, request_streams_of(transport))
         session.connection.max_in_flight = self.max_in_flight
+        for setup in self._at_session_start:  # what later lessons plug in: cancellation, an era…
+            setup(session)
         self.sessions.add(session)
         try:
             await session.run()
@@ -101,7 +110,12 @@ class ServerCore:
                 forget(session)
     # --8<-- [end:server]
 
-    def at_session_end(self, forget: Callable[[ServerSession], None]) -> None:
+    def at_session_start(self, setup: SessionSetup) -> None:
+        """Call ``setup(session)`` when a session starts, before its first message: a later lesson
+        plugs into the session's seams there (lesson 09's cancellation, lesson 12's front…)."""
+        self._at_session_start.append(setup)
+
+    def at_session_end(self, forget: SessionSetup) -> None:
         """Call ``forget(session)`` when a session ends: a feature drops what it kept for that client."""
         self._at_session_end.append(forget)
 
@@ -134,7 +148,8 @@ class ServerCore:
             if self._loop is not None and not self._loop.is_closed():
                 self._loop.call_soon_threadsafe(self.announce, method, params)
             return
-        if any(session.state == "ready" for session in self.sessions) or self.subscriptions.listeners:
+        ready = any(session.state == "ready" for session in self.sessions)
+        if ready or self.subscriptions.listening:
             self._background.spawn(self.broadcast(method, params))
     # --8<-- [end:broadcast]
 

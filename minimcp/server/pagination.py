@@ -60,9 +60,13 @@ def paginate(items: Sequence[T], params: dict[str, Any] | None, page_size: int =
 
 
 def page_result(key: str, items: Sequence[dict[str, Any]], params: dict[str, Any] | None,
-                page_size: int = DEFAULT_PAGE_SIZE) -> dict[str, Any]:
-    """A whole list result, e.g. ``{"tools": [...], "nextCursor": "..."}``; the last page has no cursor."""
-    page, next_cursor = paginate(items, params, page_size)
+                page_size: int | None = None) -> dict[str, Any]:
+    """A whole list result, e.g. ``{"tools": [...], "nextCursor": "..."}``; the last page has none.
+
+    ``page_size`` None is :data:`DEFAULT_PAGE_SIZE` (a server that did not choose one).
+    """
+    size = DEFAULT_PAGE_SIZE if page_size is None else page_size
+    page, next_cursor = paginate(items, params, size)
     result: dict[str, Any] = {key: page}
     if next_cursor is not None:
         result["nextCursor"] = next_cursor

@@ -34,8 +34,7 @@ from typing import Any
 
 from minimcp.server.prompts import user
 from minimcp.server.tools import ToolError
-from minimcp.session.envelope import missing_capability
-from minimcp.session.progress import ProgressCallback
+from minimcp.session.progress import ProgressCallback, request_with_progress
 from minimcp.session.server import RequestContext
 from minimcp.session.tool_messages import tool_message_problem
 
@@ -57,8 +56,9 @@ def require_capability(context: RequestContext, name: str, method: str) -> dict[
     that lacks it gets the revision's own error, ``-32021``, naming the capability (lesson 12)."""
     declared = context.client_capabilities.get(name)
     if not isinstance(declared, dict):
-        if context.modern:
-            raise missing_capability(name)
+        error = context.missing_capability(name)  # the era's own error, if it has one (lesson 12)
+        if error is not None:
+            raise error
         raise CapabilityMissing(f"The client did not declare the {name!r} capability, so this server "
                                 f"cannot send it {method}")
     return declared
@@ -95,7 +95,8 @@ async def create_message(context: RequestContext, messages: str | list[str | dic
     optional = {"systemPrompt": system_prompt, "temperature": temperature, "stopSequences": stop_sequences,
                 "modelPreferences": model_preferences, "tools": tools, "toolChoice": tool_choice}
     params.update({key: value for key, value in optional.items() if value is not None})
-    result = await context.send_request("sampling/createMessage", params, timeout, progress)
+    result = await request_with_progress(context, "sampling/createMessage", params, timeout,
+                                         progress)
     if not (isinstance(result, dict) and result.get("role") in ("user", "assistant")
             and isinstance(result.get("content"), (dict, list))):
         raise ToolError(f"The client's answer to sampling/createMessage is not a message: {result!r}")

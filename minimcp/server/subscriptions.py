@@ -23,6 +23,7 @@ from typing import Any
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.rpc.mcp import SUBSCRIPTION_ID
 from minimcp.rpc.transport import log_send_failure
+from minimcp.server.core import Audience
 from minimcp.session.server import RequestContext
 
 #: The kinds a client may ask for: the filter's key, the notification it stands for, the capability
@@ -54,12 +55,17 @@ class Listener:
 
 
 # --8<-- [start:listen]
-class Subscriptions:
-    """The open ``subscriptions/listen`` requests of a server, and what they hear."""
+class Subscriptions(Audience):
+    """The open ``subscriptions/listen`` requests of a server, and what they hear: the audience of
+    what it broadcasts beside its sessions (lesson 03's :class:`~minimcp.server.core.Audience`)."""
 
     def __init__(self, capabilities: Callable[[], dict[str, Any]]) -> None:
         self.capabilities = capabilities  # the server's: what it may promise to send
         self.listeners: set[Listener] = set()
+
+    @property
+    def listening(self) -> bool:
+        return bool(self.listeners)
 
     async def listen(self, context: RequestContext) -> dict[str, Any]:
         """Acknowledge what this server can send, then stay open until the client stops listening."""

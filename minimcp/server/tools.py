@@ -36,16 +36,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
-from minimcp.rpc.mcp import MISSING_CLIENT_CAPABILITY
 from minimcp.server.content import text_content, to_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue
 from minimcp.server.schema import input_schema_for
-from minimcp.session.input_required import InputRequired, MalformedAnswer
 from minimcp.session.progress import PROGRESS, progress_notice
 from minimcp.session.schemas import load_jsonschema, make_validator, schema_problems
-from minimcp.session.server import RequestContext
+from minimcp.session.server import ForTheClient, RequestContext
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -229,7 +227,7 @@ class ToolRegistry(Catalogue[Tool]):
         try:
             async with asyncio.timeout(self.timeout):  # (wait_for would wrap the call in a task of its own)
                 value = await run_tool(tool, arguments, context)
-        except (InputRequired, MalformedAnswer):  # 2026-07-28 questions to the client: for the client to act on
+        except ForTheClient:  # e.g. 2026-07-28's questions to the client (lesson 12)
             raise
         except ToolError as err:
             return error_result(str(err))
@@ -237,7 +235,7 @@ class ToolRegistry(Catalogue[Tool]):
             log.warning("tool %s ran out of time (%g s)", name, self.timeout)
             return error_result(f"Tool {name} did not finish within {self.timeout:g} seconds")
         except RpcError as err:
-            if err.code in (URL_ELICITATION_REQUIRED, MISSING_CLIENT_CAPABILITY):  # for the client, not the model
+            if err.code == URL_ELICITATION_REQUIRED:  # for the client, not the model
                 raise
             # the client refused a question back (sampling, elicitation): say so
             return error_result(f"Tool {name} failed: RpcError: {err.message}")

@@ -16,25 +16,26 @@ The rules this module keeps, on top of lesson 01's :class:`~minimcp.rpc.connecti
   a notification has no answer. The late answer the peer may still send is dropped by the connection.
 
 "Free what it held" includes the cable: Streamable HTTP keeps a POST's stream open until the answer
-goes out, and no answer ever will. A transport with such streams (:class:`EndsCancelledRequests`) is
-told, and ends the stream (lesson 08's ``HttpSession.end_request``).
+goes out, and no answer ever will. A server session whose cable has such streams (lesson 03's
+:class:`~minimcp.session.server.RequestStreams`) tells it, and the stream ends (lesson 08's
+``HttpSession.end_request``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import Request, RequestId
+from minimcp.rpc.jsonrpc import Notification, Request, RequestId
 from minimcp.rpc.transport import log_send_failure
+from minimcp.session.server import ServerSession, StartsSessions
 
 log = logging.getLogger("minimcp.cancellation")
 
 CANCELLED = "notifications/cancelled"
 
 
-@runtime_checkable
 class EndsCancelledRequests(Protocol):
     """A transport that holds something open for each request until its answer goes out (Streamable
     HTTP: the POST's SSE stream), and must let it go when the request is cancelled instead."""
@@ -59,10 +60,12 @@ def tell_peer_on_abandon(connection: Connection) -> None:
 
 
 # --8<-- [start:receive]
-def on_cancelled(connection: Connection, params: dict[str, Any], protected: RequestId | None = None) -> None:
+def on_cancelled(connection: Connection, params: dict[str, Any], protected: RequestId | None = None,
+                 streams: EndsCancelledRequests | None = None) -> None:
     """The peer stopped waiting for one of its requests: stop answering it (and send nothing back).
 
-    ``protected`` is the id of the peer's ``initialize`` request, which may not be cancelled.
+    ``protected`` is the id of the peer's ``initialize`` request, which may not be cancelled;
+    ``streams``, the cable's streams per request, if it has them: the request's one ends too.
     """
     request_id = params.get("requestId")
     reason = params.get("reason")
@@ -72,10 +75,30 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
     if protected is not None and request_id == protected:
         log.warning("ignoring %s for the initialize request #%s: it may not be cancelled", CANCELLED, request_id)
         return
-    if connection.cancel_incoming(request_id):
+    task = connection.answering(request_id)
+    if task is not None and not task.done():  # done: its answer has gone out already
+        task.cancel()  # the connection sends no answer for a cancelled task, even one that returns
         log.info("request #%s cancelled by the peer (%s)", request_id, reason or "no reason given")
-        if isinstance(connection.transport, EndsCancelledRequests):  # no answer will close its stream
-            connection.transport.request_cancelled(request_id)
+        if streams is not None:  # no answer will close its stream
+            streams.request_cancelled(request_id)
     else:  # answered already, or never seen: the two messages crossed on the way
         log.debug("ignoring %s for #%s: no such request is being answered", CANCELLED, request_id)
 # --8<-- [end:receive]
+
+
+# --8<-- [start:plug]
+def cancellable(server: StartsSessions) -> None:
+    """Give every session of ``server`` cancellation, both ways: lesson 03's session offers the
+    seams (its connection's abandon hook, its table of notification handlers), this plugs in."""
+
+    def setup(session: ServerSession) -> None:
+        tell_peer_on_abandon(session.connection)  # a question that times out is cancelled
+
+        async def cancelled(notification: Notification) -> None:  # the client stopped waiting
+            on_cancelled(session.connection, notification.params or {},
+                         protected=session.initialize_id, streams=session.request_streams)
+
+        session.notification_handlers[CANCELLED] = cancelled
+
+    server.at_session_start(setup)
+# --8<-- [end:plug]

@@ -31,6 +31,7 @@ from minimcp.rpc.mcp import (
     PROTOCOL_VERSION,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
+from minimcp.session.server import ForTheClient
 
 #: The revisions without a handshake that minimcp serves, newest first.
 MODERN_PROTOCOL_VERSIONS = ("2026-07-28",)
@@ -82,10 +83,15 @@ def unsupported_version(requested: str, supported: tuple[str, ...]) -> RpcError:
                     {"supported": list(supported), "requested": requested})
 
 
+class MissingCapability(RpcError, ForTheClient):
+    """-32021, raised inside a handler too (a question the client cannot answer): for the client."""
+
+
 def missing_capability(name: str, options: dict[str, Any] | None = None) -> RpcError:
     """-32021: the request needs the client capability ``name``, which its envelope did not declare."""
-    return RpcError(MISSING_CLIENT_CAPABILITY, f"Server requires the {name} capability for this request",
-                    {"requiredCapabilities": {name: options or {}}})
+    return MissingCapability(MISSING_CLIENT_CAPABILITY,
+                             f"Server requires the {name} capability for this request",
+                             {"requiredCapabilities": {name: options or {}}})
 
 
 def header_mismatch(message: str) -> RpcError:

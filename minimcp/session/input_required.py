@@ -35,6 +35,7 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.session.envelope import missing_capability
+from minimcp.session.server import ForTheClient
 
 #: The methods that may answer ``input_required`` (basic/patterns/mrtr, "Supported methods").
 ASKING_METHODS = ("tools/call", "prompts/get", "resources/read")
@@ -44,7 +45,7 @@ QUESTION_CAPABILITY = {"elicitation/create": "elicitation", "sampling/createMess
 STATE_TTL = 600.0  # seconds a request state stays good: long enough for a person to answer a form
 
 
-class MalformedAnswer(RpcError):
+class MalformedAnswer(RpcError, ForTheClient):
     """An answer in ``inputResponses`` that is not an answer to its question: the request is wrong
     (``-32602``), so it must reach the client as an error even from inside a tool."""
 
@@ -52,7 +53,7 @@ class MalformedAnswer(RpcError):
         super().__init__(INVALID_PARAMS, f"Invalid params: inputResponses[{key!r}] is not an answer to {method}")
 
 
-class InputRequired(Exception):
+class InputRequired(ForTheClient):
     """The handler needs answers the client has not given yet: ``requests`` maps keys to questions."""
 
     def __init__(self, requests: dict[str, dict[str, Any]]) -> None:

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import itertools
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from minimcp.rpc.aio import call
+from minimcp.rpc.jsonrpc import Notification
+from minimcp.session.server import RequestContext, ServerSession
 
 log = logging.getLogger("minimcp.progress")
 
@@ -96,3 +99,35 @@ class ProgressRouter:
         await call(callback, progress, params.get("total"), params.get("message"))
         return True
 # --8<-- [end:router]
+
+
+# --8<-- [start:server_side]
+#: Each server session's router, for the questions it asks its client (made on first use).
+_routers: weakref.WeakKeyDictionary[ServerSession, ProgressRouter] = weakref.WeakKeyDictionary()
+
+
+def router_of(session: ServerSession) -> ProgressRouter:
+    """The router of ``session``'s questions to its client: made, and given the session's
+    ``notifications/progress`` (lesson 03's table of session-level handlers), on first use."""
+    router = _routers.get(session)
+    if router is None:
+        router = _routers[session] = ProgressRouter()
+
+        async def deliver(notification: Notification) -> None:
+            await router.deliver(notification.params or {})
+
+        session.notification_handlers[PROGRESS] = deliver
+    return router
+
+
+async def request_with_progress(context: RequestContext, method: str, params: dict[str, Any] | None,
+                                timeout: float | None, progress: ProgressCallback | None) -> Any:
+    """``context.send_request``, with ``progress(progress, total, message)`` hearing how far the
+    client got (lesson 09: progress goes both ways). A request that stands alone (2026-07-28) asks
+    within its own answer, where no progress comes: it is sent as it is."""
+    if progress is None or context.modern:
+        return await context.send_request(method, params, timeout)
+    params = dict(params or {})
+    with router_of(context.session).watching(params, progress):
+        return await context.send_request(method, params, timeout)
+# --8<-- [end:server_side]

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
-from minimcp.session.lifecycle import Lifecycle
+from minimcp.session.server import ServerSession, StartsSessions
 
-#: The keys of a saved session (:meth:`ServerSession.saved_state <minimcp.session.server.ServerSession.saved_state>`).
+#: The keys of a saved session (:func:`saved_state`).
 STATE_KEYS = ("lifecycle", "protocolVersion", "clientInfo", "clientCapabilities", "logLevel", "subscriptions")
 
 
@@ -35,44 +35,57 @@ class KeepsSessionState(Protocol):
     async def keep_state(self, state: dict[str, Any]) -> None: ...
 
 
-class SavedState:
-    """The part of :class:`~minimcp.session.server.ServerSession` that turns it into plain data and back."""
+# --8<-- [start:saved]
+def saved_state(session: ServerSession) -> dict[str, Any]:
+    """What another process needs to go on with ``session``: plain JSON data (lesson 11)."""
+    return {"lifecycle": session.lifecycle.state, "protocolVersion": session.protocol_version,
+            "clientInfo": session.client_info, "clientCapabilities": session.client_capabilities,
+            "logLevel": session.log_level, "subscriptions": sorted(session.subscriptions)}
 
-    lifecycle: Lifecycle
-    protocol_version: str | None
-    client_info: dict[str, Any]
-    client_capabilities: dict[str, Any]
-    log_level: str | None
-    subscriptions: set[str]
-    _keeper: KeepsSessionState | None  # the transport that keeps the state, if it does
-    _kept: dict[str, Any]  # the state it last kept
 
-    # --8<-- [start:saved]
-    def saved_state(self) -> dict[str, Any]:
-        """What another process needs to go on with this session: plain JSON data (lesson 11)."""
-        return {"lifecycle": self.lifecycle.state, "protocolVersion": self.protocol_version,
-                "clientInfo": self.client_info, "clientCapabilities": self.client_capabilities,
-                "logLevel": self.log_level, "subscriptions": sorted(self.subscriptions)}
+def restore(session: ServerSession, state: dict[str, Any]) -> None:
+    """Make ``session`` the session ``state`` describes (the inverse of :func:`saved_state`)."""
+    missing = [key for key in STATE_KEYS if key not in state]
+    if missing:
+        raise ValueError(f"a saved session lacks {', '.join(missing)}")
+    session.lifecycle.state, session.protocol_version = state["lifecycle"], state["protocolVersion"]
+    session.client_info = state["clientInfo"]
+    session.client_capabilities = state["clientCapabilities"]
+    session.log_level, session.subscriptions = state["logLevel"], set(state["subscriptions"])
 
-    def restore(self, state: dict[str, Any]) -> None:
-        """Become the session ``state`` describes (the inverse of :meth:`saved_state`)."""
-        missing = [key for key in STATE_KEYS if key not in state]
-        if missing:
-            raise ValueError(f"a saved session lacks {', '.join(missing)}")
-        self.lifecycle.state, self.protocol_version = state["lifecycle"], state["protocolVersion"]
-        self.client_info, self.client_capabilities = state["clientInfo"], state["clientCapabilities"]
-        self.log_level, self.subscriptions = state["logLevel"], set(state["subscriptions"])
 
-    async def _keep_state(self) -> None:
-        """Hand the session's state to a transport that keeps it (lesson 11), if it changed."""
-        if self._keeper is None:
-            return
-        state = self.saved_state()
-        if state == self._kept:
+def keep_in(session: ServerSession, keeper: KeepsSessionState) -> None:
+    """Start ``session`` from the state ``keeper`` kept, and hand it every change after each
+    request and after ``initialized`` (lesson 03's ``after_each`` seam), before the client hears
+    the answer."""
+    restored = keeper.restored_state()
+    if restored is not None:
+        restore(session, restored)
+    kept = saved_state(session)
+
+    async def keep() -> None:
+        nonlocal kept
+        state = saved_state(session)
+        if state == kept:
             return
         try:
-            await self._keeper.keep_state(state)
+            await keeper.keep_state(state)
         except ConnectionError as error:  # the shared store is away: say so, and try again next time
             raise RpcError(INTERNAL_ERROR, f"The session's state could not be saved: {error}") from error
-        self._kept = state
-    # --8<-- [end:saved]
+        kept = state
+
+    session.after_each.append(keep)
+# --8<-- [end:saved]
+
+
+def keep_sessions(server: StartsSessions) -> None:
+    """Keep the state of each session of ``server`` whose cable keeps it (lesson 11's HTTP)."""
+
+    def setup(session: ServerSession) -> None:
+        # Still found by looking at the cable: lesson 11's endpoint calls ``serve(transport)`` with
+        # its session's cable alone. Once it says so itself, this check goes.
+        transport = session.connection.transport
+        if isinstance(transport, KeepsSessionState):
+            keep_in(session, transport)
+
+    server.at_session_start(setup)

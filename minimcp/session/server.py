@@ -14,35 +14,36 @@ client) is marked as related to the request it answers, so that a cable with sev
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import (
-    METHOD_NOT_FOUND,
-    Notification,
-    Request,
-    RequestId,
-    RpcError,
-    method_not_found,
-)
-from minimcp.rpc.mcp import PROTOCOL_VERSION, has_envelope
-from minimcp.session.cancellation import CANCELLED, on_cancelled, tell_peer_on_abandon
-from minimcp.session.envelope import Envelope, unsupported_version
-from minimcp.session.input_required import Answers, InputRequired, StateSeal, pick_answers
+from minimcp.rpc.jsonrpc import Notification, Request, RequestId, RpcError, method_not_found
 from minimcp.session.lifecycle import Lifecycle
-from minimcp.session.modern import MODERN_ONLY, admit, discover, finish, input_required, modern_error
-from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter
-from minimcp.session.saved import KeepsSessionState, SavedState
+
+#: A session-level handler of one notification method, consulted before the app.
+NotificationHandler = Callable[[Notification], Awaitable[None]]
+#: What runs after each request and after ``notifications/initialized`` (lesson 11 saves the state).
+AfterEach = Callable[[], Awaitable[None]]
 
 
 @runtime_checkable
-class ClosesRequestStreams(Protocol):
-    """A transport that carries each request's answer on a stream of its own (Streamable HTTP), and
-    can end the connection under that stream while the stream itself lives on."""
+class RequestStreams(Protocol):
+    """What a cable with a stream per request can do (Streamable HTTP, lesson 08): end the
+    connection under a request's stream while the stream itself lives on (``close_sse_stream``),
+    and end the stream of a request that will get no answer (lesson 09: the client cancelled it)."""
 
     def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool: ...
+
+    def request_cancelled(self, request_id: RequestId) -> None: ...
+
+
+class ForTheClient(Exception):
+    """Raised inside a handler for the *client* to act on, not for the model to read: a feature that
+    turns a handler's failures into results (lesson 04's tools) lets it through, and the request is
+    answered with it. Lesson 12's questions to the client and its protocol errors are such."""
 
 
 # --8<-- [start:context]
@@ -52,8 +53,6 @@ class RequestContext:
 
     session: ServerSession
     request: Request
-    envelope: Envelope | None = None  # a 2026-07-28 request's own facts (lesson 12); None: the session's
-    answers: Answers | None = None  # a 2026-07-28 retry's answers to the questions asked (lesson 12)
 
     @property
     def params(self) -> dict[str, Any]:
@@ -61,19 +60,25 @@ class RequestContext:
 
     @property
     def modern(self) -> bool:
-        """Whether this request stands alone (2026-07-28) rather than within an initialized session."""
-        return self.envelope is not None
+        """Whether this request stands alone rather than within an initialized session: never, here
+        (lesson 12's own context, :class:`minimcp.session.modern.ModernContext`, says yes)."""
+        return False
 
     @property
     def client_capabilities(self) -> dict[str, Any]:
-        """What the client can do: said by this request (2026-07-28), or once in ``initialize``."""
-        return self.envelope.client_capabilities if self.envelope else self.session.client_capabilities
+        """What the client can do, as it said once in ``initialize``."""
+        return self.session.client_capabilities
 
     @property
     def log_level(self) -> str | None:
-        """The least severe log line the client wants for this request (None: the server's default;
-        for a 2026-07-28 request, none at all)."""
-        return self.envelope.log_level if self.envelope else self.session.log_level
+        """The least severe log line the client wants (None: the server's default)."""
+        return self.session.log_level
+
+    def missing_capability(self, name: str) -> RpcError | None:
+        """The protocol error for needing the client capability ``name``, undeclared: none within a
+        session, where the server simply may not ask (lesson 09 tells the model why); lesson 12's
+        context, whose request must declare what it needs, answers ``-32021``."""
+        return None
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -86,23 +91,10 @@ class RequestContext:
         await self.session.connection.notify(method, params, related_request_id=self.request.id)
 
     async def send_request(self, method: str, params: dict[str, Any] | None = None,
-                           timeout: float | None = None, progress: ProgressCallback | None = None) -> Any:
-        """A question back to the client, asked while answering this request (sampling, elicitation).
-
-        With ``progress``, the request carries a ``progressToken`` and the client's progress notices
-        for it reach ``progress(progress, total, message)`` (lesson 09: progress goes both ways).
-        For a 2026-07-28 request it becomes one question of :meth:`ask`, named after its method.
-        """
-        if self.modern:
-            self.answers_or_refuse().asked += 1
-            key = f"{method.split('/')[0]}-{self.answers_or_refuse().asked}"
-            return (await self.ask({key: {"method": method, "params": params or {}}}))[key]
-        connection, related = self.session.connection, self.request.id
-        if progress is None:
-            return await connection.request(method, params, timeout, related_request_id=related)
-        params = dict(params or {})
-        with self.session.progress.watching(params, progress):
-            return await connection.request(method, params, timeout, related_request_id=related)
+                           timeout: float | None = None) -> Any:
+        """A question back to the client, asked while answering this request (sampling…)."""
+        return await self.session.connection.request(method, params, timeout,
+                                                     related_request_id=self.request.id)
 
     async def ping(self, timeout: float | None = 10.0) -> None:
         await self.send_request("ping", timeout=timeout)
@@ -113,22 +105,13 @@ class RequestContext:
         """Ask the client several things at once; their answers, by key.
 
         ``questions`` maps a key of your choice to ``{"method": "elicitation/create", "params": {...}}``
-        (or ``sampling/createMessage``, ``roots/list``). In a session (2025-11-25) they are sent as
-        requests, together. A 2026-07-28 request cannot send anything: the answers must come with the
-        request itself, and if one is missing the handler stops here and the client is asked
-        (:class:`~minimcp.session.input_required.InputRequired`); it runs again on the retry.
+        (or ``sampling/createMessage``, ``roots/list``). In a session they are sent as requests,
+        together. (Lesson 12's context answers them from the request itself instead.)
         """
-        if not self.modern:
-            sent = await asyncio.gather(*(self.send_request(question["method"], question.get("params"), timeout)
-                                          for question in questions.values()))
-            return dict(zip(questions, sent, strict=True))
-        return pick_answers(self.answers_or_refuse(), questions, self.client_capabilities)
-
-    def answers_or_refuse(self) -> Answers:
-        if self.answers is None:
-            raise RuntimeError(f"{self.request.method} may not ask the client anything (2026-07-28 allows it "
-                               "in tools/call, prompts/get and resources/read only)")
-        return self.answers
+        asking = [self.send_request(question["method"], question.get("params"), timeout)
+                  for question in questions.values()]
+        sent = await asyncio.gather(*asking)  # together: the client may answer in any order
+        return dict(zip(questions, sent, strict=True))
     # --8<-- [end:ask]
 
     # --8<-- [start:close_sse_stream]
@@ -137,21 +120,29 @@ class RequestContext:
 
         The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the response
         included (the spec's "polling", SEP-1699). A server does this to avoid holding a connection
-        open for a long task. False when the request did not arrive over a cable with such streams.
+        open for a long task. False when the request did not arrive over a cable with such streams
+        (the session was given the cable's :class:`RequestStreams` when it started, if any).
         """
-        transport = self.session.connection.transport
-        if not isinstance(transport, ClosesRequestStreams):
-            return False
-        return transport.close_request_stream(self.request.id, retry_ms)
+        streams = self.session.request_streams
+        return streams is not None and streams.close_request_stream(self.request.id, retry_ms)
     # --8<-- [end:close_sse_stream]
 
 
-@runtime_checkable
-class StandsAlone(Protocol):
-    """A cable that carries one 2026-07-28 request and nothing else (lesson 12's HTTP): its session starts
-    in that era, so that a request without its envelope is refused as such rather than taken for 2025."""
+class Front(Protocol):
+    """A way of serving requests that comes before the handshake's rules (lesson 12's 2026-07-28
+    era: requests that carry their own envelope). ``takes`` says whether a request is the front's;
+    ``serve`` answers it."""
 
-    stands_alone: bool
+    def takes(self, request: Request) -> bool: ...
+
+    async def serve(self, request: Request) -> Any: ...
+
+
+class StartsSessions(Protocol):
+    """Where a later lesson plugs into every session a server starts
+    (:meth:`minimcp.server.core.ServerCore.at_session_start` is one)."""
+
+    def at_session_start(self, setup: Callable[[ServerSession], None]) -> None: ...
 
 
 class ServerApp(Protocol):
@@ -162,10 +153,6 @@ class ServerApp(Protocol):
     """
 
     protocol_versions: tuple[str, ...]
-    modern_versions: tuple[str, ...]  # the revisions without a handshake it also serves (lesson 12)
-    state_seal: StateSeal  # seals the requestState of 2026-07-28 questions (lesson 12)
-    cache_ttl_ms: int  # what 2026-07-28 list and read results say about caching them
-    cache_scope: str
 
     def info(self) -> dict[str, Any]: ...
 
@@ -180,16 +167,29 @@ class ServerApp(Protocol):
     async def handle_notification(self, session: ServerSession, notification: Notification) -> None: ...
 
 
-# --8<-- [start:server_session]
-class ServerSession(SavedState):
-    """The server's half of one client's session: lifecycle state, then dispatch to the app."""
+def request_streams_of(transport: Transport) -> RequestStreams | None:
+    """The cable's streams per request, if it has them.
 
-    def __init__(self, transport: Transport, app: ServerApp) -> None:
+    Still found by looking at the cable: lesson 08's HTTP endpoint calls ``serve(transport)`` with
+    its session's cable alone. Once it says so itself, this goes.
+    """
+    return transport if isinstance(transport, RequestStreams) else None
+
+
+# --8<-- [start:server_session]
+class ServerSession:
+    """The server's half of one client's session: lifecycle state, then dispatch to the app.
+
+    Later lessons plug in through three seams, each set up when the session starts
+    (:meth:`minimcp.server.core.ServerCore.at_session_start`): ``notification_handlers``
+    (lesson 04's progress, lesson 09's cancellation), ``front`` (lesson 12's era of requests
+    without a handshake) and ``after_each`` (lesson 11 saves the session's state there).
+    """
+
+    def __init__(self, transport: Transport, app: ServerApp,
+                 request_streams: RequestStreams | None = None) -> None:
         self.app = app
         self.lifecycle = Lifecycle()
-        #: "legacy" once ``initialize`` succeeded, "modern" once a 2026-07-28 request was served: on a
-        #: connection (stdio, WebSocket) the first one decides, and the other era is refused (lesson 12).
-        self.era: str | None = "modern" if isinstance(transport, StandsAlone) else None
         self.protocol_version: str | None = None
         self.client_info: dict[str, Any] = {}
         self.client_capabilities: dict[str, Any] = {}
@@ -198,15 +198,11 @@ class ServerSession(SavedState):
         self.log_level: str | None = None
         self.subscriptions: set[str] = set()  # the resource URIs this client wants to hear about (lesson 05)
         self.connection = Connection(transport, self._on_request, self._on_notification)
-        tell_peer_on_abandon(self.connection)  # a request to the client that times out is cancelled
-        self._initialize_id: RequestId | None = None  # the client may not cancel its initialize
-        self.progress = ProgressRouter()  # tokens of our requests to the client (RequestContext.send_request)
-        # A cable shared by several processes (lesson 11) keeps the session's state where they all see it.
-        self._keeper = transport if isinstance(transport, KeepsSessionState) else None
-        restored = self._keeper.restored_state() if self._keeper is not None else None
-        if restored is not None:
-            self.restore(restored)
-        self._kept = self.saved_state()
+        self.request_streams = request_streams  # what the cable can do with requests' streams
+        self.initialize_id: RequestId | None = None  # the id of the client's initialize request
+        self.notification_handlers: dict[str, NotificationHandler] = {}
+        self.front: Front | None = None
+        self.after_each: list[AfterEach] = []
 
     @property
     def state(self) -> str:
@@ -220,49 +216,27 @@ class ServerSession(SavedState):
     async def _on_request(self, request: Request) -> Any:
         try:
             return await self._dispatch(request)
-        finally:  # saved before the client hears the answer: whoever takes the session over knows it
-            await self._keep_state()
+        finally:  # e.g. saved before the client hears the answer (lesson 11)
+            await self._after_each()
 
     async def _dispatch(self, request: Request) -> Any:
         method = request.method
-        if self.app.modern_versions and (has_envelope(request.params) or self.era == "modern"):
-            return await self._serve_modern(request)
+        if self.front is not None and self.front.takes(request):  # before the handshake's rules
+            return await self.front.serve(request)
         if method == "initialize":
-            self._initialize_id = request.id
-            result = self._initialize(request.params or {})
-            self.era = "legacy"
-            return result
+            self.initialize_id = request.id
+            return self._initialize(request.params or {})
         if method == "ping":  # allowed in every state, in both directions (basic/utilities/ping)
             return {}
-        if not self.app.knows(method) or method in MODERN_ONLY:
-            # Also what a 2026-07-28 client's probe `server/discover` gets in a session: -32601 is how
-            # an older server answers it, and the client then keeps to the initialize handshake.
+        if not self.app.knows(method):
             raise method_not_found(method)
         self.lifecycle.check_request(method)
         return await self.app.handle(RequestContext(self, request))
     # --8<-- [end:server_session]
 
-    # --8<-- [start:serve_modern]
-    async def _serve_modern(self, request: Request) -> dict[str, Any]:
-        """A 2026-07-28 request, served from what it carries alone (:mod:`minimcp.session.modern`)."""
-        if self.era == "legacy":  # this connection began with initialize: it speaks that version only
-            requested = (request.params or {}).get("_meta", {}).get(PROTOCOL_VERSION)
-            raise unsupported_version(str(requested), (str(self.protocol_version),))
-        if request.method == "initialize":  # what a 2025 client sends first: say why it is refused
-            raise RpcError(METHOD_NOT_FOUND, "Method not found: initialize (" + ", ".join(self.app.modern_versions)
-                           + " has no handshake: every request carries its _meta)")
-        envelope, answers = admit(self.app, request)
-        self.era = "modern"  # the first request accepted decides the connection's era
-        if request.method == "server/discover":
-            return finish(discover(self.app), self.app, request.method)
-        try:
-            result = await self.app.handle(RequestContext(self, request, envelope, answers))
-        except InputRequired as needed:
-            return input_required(needed, answers, request, self.app)
-        except RpcError as error:
-            raise modern_error(error) from None
-        return finish(result, self.app, request.method)
-    # --8<-- [end:serve_modern]
+    async def _after_each(self) -> None:
+        for hook in self.after_each:
+            await hook()
 
     # --8<-- [start:initialize]
     def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -283,13 +257,11 @@ class ServerSession(SavedState):
     async def _on_notification(self, notification: Notification) -> None:
         if notification.method == "notifications/initialized":
             self.lifecycle.initialized()
-            await self._keep_state()
+            await self._after_each()
             return
-        if notification.method == CANCELLED:  # the client stopped waiting: stop the work, answer nothing
-            on_cancelled(self.connection, notification.params or {}, protected=self._initialize_id)
-            return
-        if notification.method == PROGRESS:  # how far the client got with a question we asked it
-            await self.progress.deliver(notification.params or {})
+        handler = self.notification_handlers.get(notification.method)
+        if handler is not None:  # one the session itself handles (progress, cancellation)
+            await handler(notification)
             return
         await self.app.handle_notification(self, notification)
     # --8<-- [end:initialized]
