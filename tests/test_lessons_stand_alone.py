@@ -29,18 +29,16 @@ STILL_REACHING_AHEAD: dict[str, set[str]] = {
         "session.saved"
     },
     "04": {
-        "client.answers", "client.connect", "host.questions", "host.router", "rpc.mcp",
-        "server.completion", "server.files", "server.logs", "server.prompts", "server.resources",
-        "server.roots", "server.sampling", "server.subscriptions", "server.uri_templates",
-        "session.cancellation", "session.envelope", "session.forms", "session.input_required",
-        "session.modern", "session.saved", "session.tool_messages", "transports.guard",
-        "transports.http.asgi", "transports.http.client", "transports.http.handshake",
-        "transports.http.modern", "transports.sse", "transports.websocket"
+        "client.answers", "rpc.mcp", "server.subscriptions", "session.cancellation",
+        "session.envelope", "session.forms", "session.input_required", "session.modern",
+        "session.saved", "session.tool_messages", "transports.http.asgi", "transports.http.modern",
+        "transports.sse"
     },
     "05": {
-        "rpc.mcp", "server.prompts", "server.roots", "server.sampling", "server.subscriptions",
-        "session.cancellation", "session.envelope", "session.input_required", "session.modern",
-        "session.saved", "session.tool_messages"
+        "client.answers", "rpc.mcp", "server.subscriptions", "session.cancellation",
+        "session.envelope", "session.forms", "session.input_required", "session.modern",
+        "session.saved", "session.tool_messages", "transports.http.asgi", "transports.http.modern",
+        "transports.sse"
     },
     "06": {
         "rpc.mcp", "server.subscriptions", "session.cancellation", "session.envelope",
