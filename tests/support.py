@@ -14,7 +14,7 @@ from typing import Any
 
 from minimcp.client import Client
 from minimcp.rpc import memory_pair
-from minimcp.server import Server
+from minimcp.server.core import ServerCore
 
 TIMEOUT = 5
 Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
@@ -36,7 +36,7 @@ async def until(condition: Callable[[], bool], timeout: float = 4.0) -> None:
 
 
 @asynccontextmanager
-async def connected(server: Server, notes: Notes | None = None, **options: Any) -> AsyncIterator[Client]:
+async def connected(server: ServerCore, notes: Notes | None = None, **options: Any) -> AsyncIterator[Client]:
     """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
 
     Every notification the client receives is put on ``notes`` as ``(method, params)``; ``options``
