@@ -78,7 +78,7 @@ class Answers(Protocol):
     """How the servers' questions are answered (lesson 09's ``HostQuestions`` is one)."""
 
     def client_options(self, server: str) -> dict[str, Any]:
-        """The :class:`Client` options (callbacks, declared abilities) for the client of ``server``."""
+        """The :class:`Client` options (callbacks, abilities declared) for ``server``'s client."""
         ...
 # --8<-- [end:seams]
 
@@ -98,7 +98,7 @@ class Host:
                  on_message: Callable[[ChatMessage], None] | None = None,
                  questions: Answers | None = None) -> None:
         self.model: Model = model or RuleModel()
-        self.questions = questions  # how the servers' questions are answered (lesson 09); None: not at all
+        self.questions = questions  # how servers' questions are answered (lesson 09); None: not at all
         self.router = router  # what to paste before a user's message (lesson 05); None: nothing
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout

@@ -68,9 +68,11 @@ class KeywordRouter:
             except RpcError as err:
                 log.warning("could not read %s: %s", route.uri, err.message)
                 continue
-            mime = next((c.get("mimeType") for c in result.get("contents", []) if c.get("mimeType")), "text")
+            contents = result.get("contents", [])
+            mime = next((c.get("mimeType") for c in contents if c.get("mimeType")), "text")
             header = f"Context from the resource {route.uri} ({mime}):"
-            pasted.append(ChatMessage("user", f"{header}\n{resource_text(result)}", resource=route.uri))
+            body = f"{header}\n{resource_text(result)}"
+            pasted.append(ChatMessage("user", body, resource=route.uri))
         return pasted
     # --8<-- [end:router]
 

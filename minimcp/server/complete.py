@@ -43,7 +43,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Server(PromptServer):
-    """An MCP server with tools, resources, prompts, logging and completion, each created on first use."""
+    """An MCP server with tools, resources, prompts, logging and completion, each made on first use."""
 
     _logging: LoggingRegistry | None = None
     _completions: CompletionRegistry | None = None
@@ -65,8 +65,9 @@ class Server(PromptServer):
 
     def completion(self, *, argument: str, prompt: str | None = None,
                    template: str | None = None) -> Callable[[F], F]:
-        """Decorator: ``@server.completion(prompt="code_review", argument="language")`` suggests values
-        for a prompt's argument (or, with ``template="courses://{id}"``, a template's variable)."""
+        """Decorator: ``@server.completion(prompt="code_review", argument="language")`` suggests
+        values for a prompt's argument (or, with ``template="courses://{id}"``, a template's
+        variable)."""
         def register(function: F) -> F:
             self.completions.add(function, argument=argument, prompt=prompt, template=template)
             return function
@@ -74,8 +75,8 @@ class Server(PromptServer):
 
     def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
                       scope: FolderScope | None = None, within_roots: bool = False) -> Directory:
-        """Serve a folder's files as ``file://`` resources, guarded against reads outside it (and, with
-        ``within_roots``, showing only what lies inside the client's roots)."""
+        """Serve a folder's files as ``file://`` resources, guarded against reads outside it (and,
+        with ``within_roots``, showing only what lies inside the client's roots)."""
         if within_roots:
             if self._roots is None:
                 self._roots = RootsScope(self)

@@ -166,7 +166,7 @@ class PromptRegistry(Catalogue[Prompt]):
     # --8<-- [end:get]
 
 
-# -- the server, with prompts -----------------------------------------------------------------------
+# -- the server, with prompts --------------------------------------------------------------------
 class PromptServer(ResourceServer):
     """Lesson 05's server (tools, resources), plus prompts: ``@server.prompt()``."""
 
@@ -178,17 +178,20 @@ class PromptServer(ResourceServer):
             self._prompts = PromptRegistry(self)
         return self._prompts
 
-    def prompt(self, name: str | None = None, *, title: str | None = None, description: str | None = None,
+    def prompt(self, name: str | None = None, *, title: str | None = None,
+               description: str | None = None,
                arguments: list[PromptArgument] | None = None) -> Callable[[F], F]:
         """Decorator: ``@server.prompt()``; the function's parameters are the prompt's arguments."""
         parentheses_please("prompt", name)
 
         def register(function: F) -> F:
-            self.add_prompt(function, name, title=title, description=description, arguments=arguments)
+            self.add_prompt(function, name, title=title, description=description,
+                            arguments=arguments)
             return function
         return register
 
-    def add_prompt(self, function: Callable[..., Any], name: str | None = None, **options: Any) -> Prompt:
+    def add_prompt(self, function: Callable[..., Any], name: str | None = None,
+                   **options: Any) -> Prompt:
         return self.prompts.add(function, name, **options)
 
     def remove_prompt(self, name: str) -> None:

@@ -237,7 +237,7 @@ def _doc(handler: Callable[..., Any]) -> str | None:
     return inspect.getdoc(handler)
 
 
-# -- the server, with resources ---------------------------------------------------------------------
+# -- the server, with resources ------------------------------------------------------------------
 class ResourceServer(ToolServer):
     """Lesson 04's server, plus resources: ``@server.resource()`` and ``@server.template()``."""
 
@@ -251,15 +251,16 @@ class ResourceServer(ToolServer):
 
     def resource(self, uri: str, *, name: str | None = None, title: str | None = None,
                  description: str | None = None, mime_type: str | None = None) -> Callable[[F], F]:
-        """Decorator: ``@server.resource("courses://all")`` serves the function's result at that URI."""
+        """Decorator: ``@server.resource("courses://all")`` serves the function's result there."""
         def register(function: F) -> F:
-            self.add_resource(uri, function, name, title=title, description=description, mime_type=mime_type)
+            self.add_resource(uri, function, name, title=title, description=description,
+                              mime_type=mime_type)
             return function
         return register
 
     def template(self, uri_template: str, *, name: str | None = None, title: str | None = None,
                  description: str | None = None, mime_type: str | None = None) -> Callable[[F], F]:
-        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` as a string."""
+        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a string)."""
         def register(function: F) -> F:
             self.add_template(uri_template, function, name, title=title, description=description,
                               mime_type=mime_type)
@@ -287,5 +288,5 @@ class ResourceServer(ToolServer):
         await self.resources.updated(uri)
 
     def find_template(self, uri_template: str) -> ResourceTemplate | None:
-        """The resource template registered as exactly ``uri_template``, if any (creates nothing)."""
+        """The template registered as exactly ``uri_template``, if any (creates nothing)."""
         return self._resources.template(uri_template) if self._resources is not None else None
