@@ -16,7 +16,7 @@ from minimcp.rpc import memory_pair
 
 if TYPE_CHECKING:  # only named here: a test of lesson 01 or 02 runs without lesson 04's code
     from minimcp.client.client import Client
-    from minimcp.server.server import Server
+    from minimcp.server.core import ServerCore
 
 TIMEOUT = 5
 Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
@@ -38,7 +38,7 @@ async def until(condition: Callable[[], bool], timeout: float = 4.0) -> None:
 
 
 @asynccontextmanager
-async def connected(server: Server, notes: Notes | None = None, **options: Any) -> AsyncIterator[Client]:
+async def connected(server: ServerCore, notes: Notes | None = None, **options: Any) -> AsyncIterator[Client]:
     """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
 
     Every notification the client receives is put on ``notes`` as ``(method, params)``; ``options``

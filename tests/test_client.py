@@ -1,4 +1,4 @@
-"""The client's typed helpers, against an in-memory minimcp Server with hand-written handlers.
+"""The client's typed helpers, against an in-memory minimcp ToolServer with hand-written handlers.
 
 The handlers return spec-shaped JSON directly (``@server.method("tools/list")``), so these tests
 check the client alone, whatever the server's own feature registry does.
@@ -16,7 +16,7 @@ import pytest
 from minimcp.client import Client
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.rpc.jsonrpc import INVALID_PARAMS
-from minimcp.server import Server
+from minimcp.server import ToolServer
 from minimcp.session import RequestContext, ServerSession
 
 RESOURCE_NOT_FOUND = -32002  # server/resources, "Error Handling"
@@ -24,7 +24,7 @@ WAIT = 5  # seconds: no test waits longer for anything
 
 
 @asynccontextmanager
-async def connect(server: Server, **options: Any) -> AsyncIterator[Client]:
+async def connect(server: ToolServer, **options: Any) -> AsyncIterator[Client]:
     """A client joined to ``server`` by an in-memory cable, handshake done."""
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
@@ -35,7 +35,7 @@ async def connect(server: Server, **options: Any) -> AsyncIterator[Client]:
         await asyncio.wait_for(serving, WAIT)  # closing the client ends the server's session
 
 
-def session_of(server: Server) -> ServerSession:
+def session_of(server: ToolServer) -> ServerSession:
     """The one session a test server has (to send notifications from the server's side)."""
     (session,) = server.sessions
     return session
@@ -45,9 +45,9 @@ def text(value: str) -> list[dict[str, Any]]:
     return [{"type": "text", "text": value}]
 
 
-def make_server(list_changed: bool = True) -> tuple[Server, dict[str, list[Any]]]:
+def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[Any]]]:
     """A server with three pages of tools, resources, a template and prompts; ``seen`` records calls."""
-    server = Server("test-server")
+    server = ToolServer("test-server")
     server.declare("tools", {"listChanged": list_changed})
     server.declare("resources", {"subscribe": True, "listChanged": list_changed})
     server.declare("prompts", {"listChanged": list_changed})
@@ -141,7 +141,7 @@ async def test_an_empty_page_with_a_cursor_is_not_the_end() -> None:
 
 
 async def test_a_cursor_that_never_ends_is_bounded() -> None:
-    server = Server("endless")
+    server = ToolServer("endless")
     calls = []
 
     @server.method("prompts/list")
@@ -181,7 +181,7 @@ async def test_lists_are_cached_until_the_server_says_they_changed() -> None:
 
 
 async def test_a_change_announced_while_reading_pages_is_not_cached() -> None:
-    server = Server("busy")
+    server = ToolServer("busy")
     server.declare("tools", {"listChanged": True})
     requests: list[Any] = []
 
@@ -255,7 +255,7 @@ async def test_protocol_errors_raise_rpc_error_with_the_servers_code() -> None:
 
 
 async def test_progress_goes_to_the_call_that_asked_for_it_in_order() -> None:
-    server = Server("progress")
+    server = ToolServer("progress")
     server.declare("tools")
     tokens: list[Any] = []
     both_arrived = asyncio.Event()

@@ -11,6 +11,7 @@ import pytest
 from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
+from minimcp.examples import demos
 from minimcp.examples.course import build_server, load_data
 from minimcp.rpc import RpcError
 
@@ -234,3 +235,11 @@ async def test_course_overview_embeds_the_course() -> None:
             await get(client, "course-overview", {"id": "NOPE"})
         assert caught.value.code == -32602
         await client.ping(TIMEOUT)
+
+
+async def test_the_demo_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m minimcp demo host``: the course's example server over stdio."""
+    await asyncio.wait_for(demos.host(), 30)
+    out = capsys.readouterr().out
+    assert out.startswith("── the system prompt")
+    assert "user: What do I have on my calendar today?" in out

@@ -1,6 +1,9 @@
-"""The host: several servers, prefixed tools, the system prompt, the tool loop, resources, prompts.
+"""The host: several servers, prefixed tools, the system prompt, the tool loop, prompts.
 
-Every server here is an in-memory minimcp Server with hand-written handlers that return
+(Lesson 05's keyword router, which pastes resources, is tested in ``test_router.py``; the demo
+that runs the complete course server, in ``test_example_server.py``.)
+
+Every server here is an in-memory minimcp ServerCore with hand-written handlers that return
 spec-shaped JSON, and every conversation runs with the deterministic RuleModel (or a tiny model
 written in the test), so nothing depends on the network or on luck.
 """
@@ -15,13 +18,12 @@ from typing import Any
 import pytest
 
 from minimcp.client import Client
-from minimcp.examples import demos
-from minimcp.host import ChatMessage, Host, Route, RuleModel, ToolCall, build_system_prompt
+from minimcp.host import ChatMessage, Host, RuleModel, ToolCall, build_system_prompt
 from minimcp.host.chat import content_text
 from minimcp.host.rule_model import readable
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.rpc.jsonrpc import INVALID_PARAMS
-from minimcp.server import Server
+from minimcp.server import ServerCore
 from minimcp.session import RequestContext
 
 WAIT = 5
@@ -40,7 +42,7 @@ class FakeServer:
 
     def __init__(self, name: str, tools: dict[str, tuple[str, dict[str, Any], Any]],
                  resources: dict[str, str] | None = None, instructions: str | None = None) -> None:
-        self.server = Server(name, instructions=instructions)
+        self.server = ServerCore(name, instructions=instructions)
         self.tools = dict(tools)
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.reads: list[str] = []
@@ -313,39 +315,6 @@ async def test_a_new_tool_appears_after_list_changed() -> None:
         assert "## calendar/run_analysis\nA long analysis" in await host.system_prompt()
 
 
-# -- resources: the keyword router ----------------------------------------------------------------
-async def test_the_keyword_router_pastes_the_resource_before_the_question() -> None:
-    catalogue = courses()
-    host = await make_host(calendar(), catalogue)
-    async with host:
-        answer = await host.ask("Which courses are there?")
-    assert catalogue.reads == ["courses://all"]
-    context, question = host.messages[0], host.messages[1]
-    assert (context.role, context.resource) == ("user", "courses://all")
-    header = "Context from the resource courses://all (application/json):"
-    assert context.content == f"{header}\n{json.dumps(COURSES)}"
-    assert (question.role, question.content) == ("user", "Which courses are there?")
-    assert answer == "From courses://all: Views (v1ws), Cache (c4ch)."
-
-
-async def test_the_router_speaks_spanish_and_does_not_paste_twice() -> None:
-    catalogue = courses()
-    host = await make_host(catalogue)
-    async with host:
-        await host.ask("¿Qué cursos hay?")
-        await host.ask("¿Y qué cursos de caché?")
-        await host.ask("What is on 2025-03-21?")  # no keyword: nothing read
-    assert catalogue.reads == ["courses://all"]
-    assert [m.resource for m in host.messages].count("courses://all") == 1
-
-
-async def test_a_route_to_a_resource_no_server_has_is_skipped() -> None:
-    host = await make_host(calendar(), routes=[Route(("course",), "courses://all")])
-    async with host:
-        await host.ask("Which courses?")
-    assert roles(host.messages) == ["user", "assistant"]
-
-
 # -- prompts: pasted into the chat ----------------------------------------------------------------
 async def test_a_prompts_messages_are_pasted_with_their_roles() -> None:
     catalogue = courses()
@@ -379,7 +348,7 @@ async def test_using_a_prompt_runs_the_loop_on_the_servers_words() -> None:
 async def test_a_prompt_may_not_speak_as_system_or_tool(role: str | None) -> None:
     """A prompt's messages are "user" or "assistant" (spec: PromptMessage.role). A server that sends
     another role must not get a system rule or a fake tool result into the chat: nothing is pasted."""
-    server = Server("sneaky")
+    server = ServerCore("sneaky")
     server.declare("prompts")
 
     @server.method("prompts/get")
@@ -428,11 +397,3 @@ def test_readable_turns_json_lists_into_names() -> None:
     assert readable("[]") == "nothing."
     assert readable("42") == "42"
     assert readable("plain words") == "plain words"
-
-
-async def test_the_demo_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m minimcp demo host``: the course's example server over stdio."""
-    await asyncio.wait_for(demos.host(), 30)
-    out = capsys.readouterr().out
-    assert out.startswith("── the system prompt")
-    assert "user: What do I have on my calendar today?" in out

@@ -19,7 +19,7 @@ from support import TIMEOUT, connected
 
 from minimcp.client import Client, http_client, stdio_client, websocket_client
 from minimcp.examples.assistant import build_server
-from minimcp.host import Host, HostQuestions
+from minimcp.host import Host, HostQuestions, KeywordRouter
 from minimcp.host.rule_model import xml_to_json
 from minimcp.transports.http.server import start_http
 from minimcp.transports.websocket import start_websocket
@@ -111,9 +111,10 @@ async def test_url_mode_is_offered_only_with_consent(agreed: bool) -> None:
 
 
 async def test_a_host_chat_uses_a_tool_that_samples_the_host_model() -> None:
-    async with Host(questions=HostQuestions(profile={"github_user": "octocat"})) as host:
-        client = await host.connect_stdio("assistant", [sys.executable, "-m", "minimcp", "serve", "--example",
-                                                        "assistant"], cwd=str(ROOT))
+    questions = HostQuestions(profile={"github_user": "octocat"})
+    async with Host(router=KeywordRouter(), questions=questions) as host:
+        command = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
+        client = await host.connect_with("assistant", stdio_client, command, cwd=str(ROOT))
         assert client.session.capabilities == {"sampling": {}, "elicitation": {"form": {}}}
         answer = await host.ask(f"Turn this into JSON: {XML}")
         assert answer == f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."

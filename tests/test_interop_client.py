@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 
 from minimcp.client import Client, stdio_client
-from minimcp.host import Host, RuleModel
+from minimcp.host import Host, KeywordRouter, RuleModel
 from minimcp.rpc import RpcError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,8 +88,8 @@ async def test_errors_come_back_as_rpc_errors(client: Client) -> None:
 
 
 async def test_the_host_drives_the_sdk_server() -> None:
-    async with Host(RuleModel()) as host:
-        await host.connect_stdio("sdk", COMMAND, cwd=str(ROOT))
+    async with Host(RuleModel(), router=KeywordRouter()) as host:
+        await host.connect_with("sdk", stdio_client, COMMAND, cwd=str(ROOT))
         answer = await host.ask("Which courses are on 2025-03-21?")
     # The router pasted courses://all, then the model called the prefixed tool with the date.
     assert [m.resource for m in host.messages if m.resource] == ["courses://all"]

@@ -10,7 +10,7 @@ from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
 from minimcp.rpc import RpcError
-from minimcp.server import PromptArgument, Server, assistant, embedded_resource, image_content, user
+from minimcp.server import PromptArgument, PromptServer, assistant, embedded_resource, image_content, user
 
 
 async def get(client: Client, name: str, arguments: Any = None) -> dict[str, Any]:
@@ -31,8 +31,8 @@ async def assert_invalid(client: Client, name: Any, arguments: Any, message: str
     assert (await client.request("prompts/list", {}, TIMEOUT))["prompts"]
 
 
-def writer() -> Server:
-    server = Server("writer")
+def writer() -> PromptServer:
+    server = PromptServer("writer")
 
     @server.prompt(title="Request Code Review")
     def code_review(code: Annotated[str, "The code to review"], language: str = "Python") -> str:
@@ -150,7 +150,7 @@ async def test_a_failing_prompt_is_an_internal_error_and_the_server_lives_on() -
 
 
 async def test_explicit_arguments() -> None:
-    server = Server("explicit")
+    server = PromptServer("explicit")
     server.add_prompt(lambda **arguments: f"Hello {arguments.get('who', 'world')}", "hello",
                       arguments=[PromptArgument("who", "Who to greet", required=False)])
     async with connected(server) as client:
@@ -161,7 +161,7 @@ async def test_explicit_arguments() -> None:
 
 
 async def test_prompts_list_is_paginated() -> None:
-    server = Server("many", page_size=3)
+    server = PromptServer("many", page_size=3)
     for i in range(7):
         server.add_prompt(lambda: "x", f"prompt-{i}")
     async with connected(server) as client:

@@ -14,7 +14,7 @@ from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
 from minimcp.rpc import RpcError
-from minimcp.server import Server
+from minimcp.server import ResourceServer
 from minimcp.server.files import RESOURCE_NOT_FOUND, resolve_inside
 from minimcp.server.uri_templates import compile_template, match_template
 
@@ -36,8 +36,8 @@ COURSES = {"AI101": {"id": "AI101", "name": "Intro to AI"}, "café": {"id": "caf
 PIXEL = b"\x89PNG\r\n\x1a\n\x00\x00"
 
 
-def catalogue() -> Server:
-    server = Server("catalogue")
+def catalogue() -> ResourceServer:
+    server = ResourceServer("catalogue")
 
     @server.resource("courses://all", name="courses", title="All Courses",
                      description="Complete list of courses available in the catalog",
@@ -188,8 +188,8 @@ def tree(tmp_path: Path) -> dict[str, Path]:
     return {"root": tmp_path, "shared": shared}
 
 
-def files_server(folder: Path) -> Server:
-    server = Server("files")
+def files_server(folder: Path) -> ResourceServer:
+    server = ResourceServer("files")
     server.add_directory(folder)
     return server
 
@@ -281,10 +281,10 @@ async def test_a_symlink_that_moves_outside_later_is_refused(tree: dict[str, Pat
 
 def test_serving_a_missing_folder_fails_at_once(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
-        Server("x").add_directory(tmp_path / "absent")
+        ResourceServer("x").add_directory(tmp_path / "absent")
     (tmp_path / "file.txt").write_text("")
     with pytest.raises(NotADirectoryError):
-        Server("x").add_directory(tmp_path / "file.txt")
+        ResourceServer("x").add_directory(tmp_path / "file.txt")
 
 
 # -- subscriptions --------------------------------------------------------------------------------------
@@ -371,7 +371,7 @@ async def walk(client: Client, method: str, key: str) -> list[list[str]]:
 
 
 async def test_resources_and_templates_are_paginated() -> None:
-    server = Server("many", page_size=2)
+    server = ResourceServer("many", page_size=2)
     for i in range(5):
         server.add_resource(f"items://{i}", lambda: "x", f"item-{i}")
         server.add_template(f"items{i}://{{id}}", lambda id: id, f"family-{i}")

@@ -14,9 +14,9 @@ from minimcp.client import Client
 from minimcp.rpc import RpcError
 from minimcp.rpc.jsonrpc import INVALID_PARAMS
 from minimcp.server import (
-    Server,
     ToolError,
     ToolResult,
+    ToolServer,
     audio_content,
     embedded_resource,
     image_content,
@@ -40,8 +40,8 @@ async def still_answers(client: Client) -> None:
     assert (await client.request("tools/list", {}, TIMEOUT))["tools"] is not None
 
 
-def calculator() -> Server:
-    server = Server("calculator")
+def calculator() -> ToolServer:
+    server = ToolServer("calculator")
 
     @server.tool(title="Add two numbers")
     def add(a: int, b: int) -> int:
@@ -88,7 +88,7 @@ async def test_list_shows_each_tool_with_its_schema() -> None:
 
 
 async def test_the_handshake_announces_tools_only_once_there_are_some() -> None:
-    bare = Server("bare")
+    bare = ToolServer("bare")
     async with connected(bare) as client:
         assert client.server_capabilities == {}
     async with connected(calculator()) as client:
@@ -123,7 +123,7 @@ def test_input_schema_is_derived_from_the_signature() -> None:
 
 
 def test_bad_registrations_fail_at_once() -> None:
-    server = Server("strict")
+    server = ToolServer("strict")
     with pytest.raises(ValueError):
         server.add_tool(lambda: None, "has spaces")
     with pytest.raises(ValueError):
@@ -203,7 +203,7 @@ async def test_a_tool_error_speaks_to_the_model() -> None:
 
 
 async def test_every_kind_of_content_block() -> None:
-    server = Server("media")
+    server = ToolServer("media")
     png, wav = b"\x89PNG\r\n\x1a\n", b"RIFF\x00\x00WAVE"
 
     @server.tool()
@@ -239,7 +239,7 @@ WEATHER_OUTPUT = {"type": "object", "properties": {"temperature": {"type": "numb
 
 
 async def test_structured_content_matches_the_output_schema_and_comes_as_text_too() -> None:
-    server = Server("weather")
+    server = ToolServer("weather")
 
     @server.tool(output_schema=WEATHER_OUTPUT)
     def weather(city: str) -> dict[str, Any]:
@@ -265,7 +265,7 @@ async def test_structured_content_matches_the_output_schema_and_comes_as_text_to
 
 
 async def test_a_tool_may_shape_the_whole_result() -> None:
-    server = Server("shaped")
+    server = ToolServer("shaped")
 
     @server.tool()
     def soft_failure() -> ToolResult:
@@ -308,7 +308,7 @@ async def test_adding_and_removing_a_tool_tells_every_live_session() -> None:
 
 
 async def test_a_tool_can_change_the_list_while_it_runs() -> None:
-    server = Server("self-extending")
+    server = ToolServer("self-extending")
 
     @server.tool()
     def unlock() -> str:
@@ -326,7 +326,7 @@ async def test_a_tool_can_change_the_list_while_it_runs() -> None:
 
 # -- pagination ---------------------------------------------------------------------------------------------
 async def test_tools_list_is_paginated_with_an_opaque_cursor() -> None:
-    server = Server("many", page_size=2)
+    server = ToolServer("many", page_size=2)
     for i in range(5):
         server.add_tool(lambda: None, f"tool_{i}", description=f"Tool number {i}")
     async with connected(server) as client:
@@ -348,8 +348,8 @@ async def test_tools_list_is_paginated_with_an_opaque_cursor() -> None:
 
 
 # -- progress -----------------------------------------------------------------------------------------------
-def slow_server() -> Server:
-    server = Server("slow")
+def slow_server() -> ToolServer:
+    server = ToolServer("slow")
 
     @server.tool()
     async def crunch(steps: int, context: RequestContext) -> str:
@@ -396,9 +396,9 @@ class SlowImport(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, SlowImport())
 from minimcp.client import Client
 from minimcp.rpc import memory_pair
-from minimcp.server import Server
+from minimcp.server import ToolServer
 
-server = Server("slow-import")
+server = ToolServer("slow-import")
 
 @server.tool()
 def echo(text: str) -> str:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import os
 from typing import Annotated, Any
 
+from minimcp.server.complete import Server
 from minimcp.server.completion import matching
 from minimcp.server.elicitation import elicit
 from minimcp.server.logs import log
 from minimcp.server.sampling import create_message, text_of
-from minimcp.server.server import Server
 from minimcp.session.cancellation import cancellable
 from minimcp.session.server import RequestContext
 

@@ -51,13 +51,13 @@ from minimcp.examples.conformance_data import (
     USER_FORM,
     WAV,
 )
+from minimcp.server.complete import Server
 from minimcp.server.completion import matching
 from minimcp.server.content import audio_content, embedded_resource, image_content, text_content
 from minimcp.server.elicitation import elicit
 from minimcp.server.logs import log
 from minimcp.server.prompts import user
 from minimcp.server.sampling import create_message, text_of
-from minimcp.server.server import Server
 from minimcp.server.tools import ToolError, report_progress
 from minimcp.session.server import RequestContext
 

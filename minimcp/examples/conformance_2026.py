@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from minimcp.server.complete import Server
 from minimcp.server.logs import log
 from minimcp.server.sampling import require_capability, text_of
-from minimcp.server.server import Server
 from minimcp.server.tools import report_progress
 from minimcp.session.server import RequestContext
 

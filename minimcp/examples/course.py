@@ -26,9 +26,9 @@ from typing import Annotated, Any
 
 from minimcp.examples.complete import complete
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
+from minimcp.server.complete import Server
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import user
-from minimcp.server.server import Server
 from minimcp.server.tools import ToolError, report_progress
 from minimcp.session.server import RequestContext
 

@@ -21,7 +21,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from minimcp.client.connect import stdio_client
 from minimcp.host.host import Host
+from minimcp.host.router import KeywordRouter
 from minimcp.host.rule_model import RuleModel
 from minimcp.rpc.cables import TracingTransport, memory_pair
 from minimcp.rpc.connection import Connection
@@ -120,8 +122,8 @@ async def host() -> None:
     def show_progress(tool: str, done: float, total: float | None, message: str | None) -> None:
         print(f"   … {tool}: {done:g}/{total:g} {message or ''}" if total else f"   … {tool}: {done:g}")
 
-    async with Host(model, on_progress=show_progress, on_message=print) as chat:
-        await chat.connect_stdio("course", python_command("-m", "minimcp", "serve"))
+    async with Host(model, router=KeywordRouter(), on_progress=show_progress, on_message=print) as chat:
+        await chat.connect_with("course", stdio_client, python_command("-m", "minimcp", "serve"))
         print("── the system prompt " + "─" * 50)
         print(await chat.system_prompt())
         for question in ("What do I have on my calendar today?",

@@ -12,6 +12,7 @@ _EXPORTS = {
     "DEFAULT_RULES": "minimcp.host.rule_model",
     "Host": "minimcp.host.host",
     "HostQuestions": "minimcp.host.questions",
+    "KeywordRouter": "minimcp.host.router",
     "Model": "minimcp.host.chat",
     "Route": "minimcp.host.router",
     "Rule": "minimcp.host.rule_model",

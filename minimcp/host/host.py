@@ -10,8 +10,9 @@ speaks MCP to one server; the **model** reads text and either answers or asks fo
 3. announces those tools to the model in the **system prompt** (name, description, input schema);
 4. runs the **tool loop**: the model asks for a tool → the client calls it → the result goes back to
    the model … until the model answers in text (or a bound on turns is hit);
-5. decides on its own which **resources** to add to the context: here a keyword router, the notes'
-   "if" (a message that mentions "course" gets ``courses://all`` pasted before it);
+5. decides on its own which **resources** to add to the context: lesson 05 plugs in a keyword
+   router there, the notes' "if" (a message that mentions "course" gets ``courses://all`` pasted
+   before it), given as ``Host(router=KeywordRouter())``;
 6. pastes a **prompt**'s messages into the conversation when the user picks one.
 
 Tools are the model's choice; resources and prompts are the host's and the user's. The model never
@@ -25,31 +26,29 @@ rules, so everything runs offline, in tests and notebooks, and always gives the 
 real LLM by writing one ``respond`` method.
 
 Beside this module: :mod:`minimcp.host.chat` (the conversation's messages and the :class:`Model`
-interface), :mod:`minimcp.host.rule_model` (the rule-based model) and :mod:`minimcp.host.router`
-(the keyword router). ``python -m minimcp demo host``
-runs a short conversation against the course's example server over stdio.
+interface) and :mod:`minimcp.host.rule_model` (the rule-based model). Later lessons plug in through
+the constructor and :meth:`Host.connect_with`: lesson 05's keyword router (``router=``), lesson 07's
+connectors (``host.connect_with("course", stdio_client, command)``), lesson 09's answers to the
+servers' questions (``questions=HostQuestions(...)``). ``python -m minimcp demo host`` runs a short
+conversation against the course's example server over stdio.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AsyncExitStack
-from typing import Any
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from typing import Any, Protocol
 
 from minimcp.client.client import Client
-from minimcp.client.connect import stdio_client
 from minimcp.host.chat import (
     ChatMessage,
     Model,
     ToolCall,
     build_system_prompt,
     content_text,
-    resource_text,
     tool_result_text,
 )
-from minimcp.host.questions import HostQuestions
-from minimcp.host.router import DEFAULT_ROUTES, Route
 from minimcp.host.rule_model import RuleModel
 from minimcp.rpc import ConnectionClosed
 from minimcp.rpc.aio import call as call_maybe_async
@@ -63,6 +62,25 @@ log = logging.getLogger("minimcp.host")
 HostProgressCallback = Callable[[str, float, float | None, str | None], Awaitable[None] | None]
 #: ``confirm(call)``: may the model run this tool? (the human in the loop the spec asks for)
 ConfirmCallback = Callable[[ToolCall], Awaitable[bool] | bool]
+#: ``connector(*args, **client_options)``: opens a connected :class:`Client` for ``async with``
+#: (lesson 07's ``stdio_client``, ``websocket_client``, ``http_client`` are connectors).
+Connector = Callable[..., AbstractAsyncContextManager[Client]]
+
+
+# --8<-- [start:seams]
+class Router(Protocol):
+    """Picks the context to paste before a user's message (lesson 05's ``KeywordRouter`` is one)."""
+
+    async def __call__(self, host: Host, text: str) -> list[ChatMessage]: ...
+
+
+class Answers(Protocol):
+    """How the servers' questions are answered (lesson 09's ``HostQuestions`` is one)."""
+
+    def client_options(self, server: str) -> dict[str, Any]:
+        """The :class:`Client` options (callbacks, abilities declared) for ``server``'s client."""
+        ...
+# --8<-- [end:seams]
 
 
 # -- The host -------------------------------------------------------------------------------------
@@ -70,18 +88,18 @@ class Host:
     """The application: several servers, one model, one conversation.
 
     Use it as ``async with Host() as host``: servers connected with :meth:`connect` or
-    :meth:`connect_stdio` are closed when the block ends.
+    :meth:`connect_with` are closed when the block ends.
     """
 
-    def __init__(self, model: Model | None = None, *, routes: Sequence[Route] = DEFAULT_ROUTES,
+    def __init__(self, model: Model | None = None, *, router: Router | None = None,
                  max_turns: int = 5, tool_timeout: float | None = 30.0,
                  on_progress: HostProgressCallback | None = None,
                  confirm: ConfirmCallback | None = None,
                  on_message: Callable[[ChatMessage], None] | None = None,
-                 questions: HostQuestions | None = None) -> None:
+                 questions: Answers | None = None) -> None:
         self.model: Model = model or RuleModel()
-        self.questions = questions  # how the servers' questions are answered (lesson 09); None: not at all
-        self.routes = list(routes)
+        self.questions = questions  # how servers' questions are answered (lesson 09); None: not at all
+        self.router = router  # what to paste before a user's message (lesson 05); None: nothing
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout
         self.on_progress = on_progress
@@ -105,12 +123,13 @@ class Host:
         self.clients[name] = client
         return client
 
-    async def connect_stdio(self, name: str, command: Sequence[str], **options: Any) -> Client:
-        """Start ``command`` as a child process and add it under ``name`` (options as stdio_client)."""
+    async def connect_with(self, name: str, connector: Connector, *args: Any, **options: Any) -> Client:
+        """Open a client with ``connector(*args, **options)`` and add it under ``name``: e.g.
+        ``connect_with("course", stdio_client, command)`` starts ``command`` as a child process."""
         self._check_name(name)
         if self.questions is not None:  # declare, and answer, what the servers may ask
             options = {**self.questions.client_options(name), **options}
-        client = await self._stack.enter_async_context(stdio_client(command, **options))
+        client = await self._stack.enter_async_context(connector(*args, **options))
         self.clients[name] = client
         return client
 
@@ -174,8 +193,9 @@ class Host:
     # -- one user message -------------------------------------------------------------------------
     async def ask(self, text: str) -> str:
         """The user says ``text``: paste the context the router picks, add the message, run the loop."""
-        for context in await self.route_resources(text):
-            self.add(context)
+        if self.router is not None:  # lesson 05: resources are the host's choice
+            for context in await self.router(self, text):
+                self.add(context)
         self.add(ChatMessage("user", text))
         return await self.run()
 
@@ -231,46 +251,6 @@ class Host:
         return ChatMessage("tool", tool_result_text(result), name=call.name,
                            is_error=bool(result.get("isError")))
     # --8<-- [end:call]
-
-    # -- resources: the host decides ----------------------------------------------------------------
-    # --8<-- [start:router]
-    async def route_resources(self, text: str) -> list[ChatMessage]:
-        """The notes' keyword "if": a message that mentions a route's keyword gets its resource.
-
-        The host reads the resource and pastes it as a ``user`` message, the way a person would
-        paste a JSON file into the chat, *before* the question. A resource already in the
-        conversation is not pasted again: the context window is not free.
-        """
-        pasted: list[ChatMessage] = []
-        lowered = text.lower()
-        for route in self.routes:
-            if not any(keyword in lowered for keyword in route.keywords):
-                continue
-            if any(m.resource == route.uri for m in [*self.messages, *pasted]):
-                continue
-            client = await self._server_with(route)
-            if client is None:  # no connected server offers that resource
-                continue
-            try:
-                result = await client.read_resource(route.uri)
-            except RpcError as err:
-                log.warning("could not read %s: %s", route.uri, err.message)
-                continue
-            mime = next((c.get("mimeType") for c in result.get("contents", []) if c.get("mimeType")), "text")
-            header = f"Context from the resource {route.uri} ({mime}):"
-            pasted.append(ChatMessage("user", f"{header}\n{resource_text(result)}", resource=route.uri))
-        return pasted
-    # --8<-- [end:router]
-
-    async def _server_with(self, route: Route) -> Client | None:
-        """The client whose server lists ``route.uri`` (or the route's own server)."""
-        if route.server is not None:
-            return self.clients.get(route.server)
-        for client in self.clients.values():
-            if "resources" in client.server_capabilities:
-                if any(r.get("uri") == route.uri for r in await client.list_resources()):
-                    return client
-        return None
 
     # -- prompts: the user picks one, the host pastes it ------------------------------------------
     # --8<-- [start:paste_prompt]

@@ -1,6 +1,8 @@
 """Layer 4, the server's features (lessons 03–06, and "the client talks back").
 
-:class:`Server` is the one object every transport serves. Around it, one module per feature:
+:class:`Server` is the one object every transport serves, every feature at once (lesson 09); each
+feature lesson's server stands alone before it: :class:`ToolServer` (04), :class:`ResourceServer`
+(05), :class:`PromptServer` (06). Around them, one module per feature:
 :mod:`~minimcp.server.tools` (with :mod:`~minimcp.server.content`, :mod:`~minimcp.server.schema`,
 :mod:`~minimcp.server.handlers`), :mod:`~minimcp.server.resources` (with
 :mod:`~minimcp.server.uri_templates` and :mod:`~minimcp.server.files`), :mod:`~minimcp.server.prompts`,
@@ -16,7 +18,10 @@ from minimcp.lazy import lazy_exports
 _EXPORTS = {
     "PromptArgument": "minimcp.server.prompts",
     "RequestContext": "minimcp.session.server",
-    "Server": "minimcp.server.server",
+    "PromptServer": "minimcp.server.prompts",
+    "ResourceServer": "minimcp.server.resources",
+    "Server": "minimcp.server.complete",
+    "ToolServer": "minimcp.server.server",
     "ServerCore": "minimcp.server.core",
     "ToolError": "minimcp.server.tools",
     "ToolResult": "minimcp.server.tools",

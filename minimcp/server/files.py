@@ -11,9 +11,10 @@ from __future__ import annotations
 import mimetypes
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
@@ -24,6 +25,7 @@ try:  # POSIX only; Windows has no fcntl (and no symlink race of this kind for a
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 from minimcp.server.content import contents_for
+from minimcp.session.server import RequestContext
 
 #: MCP's own error code for a URI that names nothing (server/resources, "Error Handling").
 RESOURCE_NOT_FOUND = -32002
@@ -126,6 +128,18 @@ def read_file(uri: str, folder: Path, path: Path, max_bytes: int = MAX_FILE_BYTE
     return contents_for(uri, data, mime_type)
 
 
+class FolderScope(Protocol):
+    """Narrows a served folder to what the client being answered may see.
+
+    This lesson serves a folder whole (no scope). Lesson 09 plugs in here: its
+    :class:`~minimcp.server.roots.RootsScope` shows only the files inside the client's roots.
+    """
+
+    async def visible(self, context: RequestContext) -> Callable[[Path], bool]:
+        """For this request: a test of whether the client may see a (resolved) path."""
+        ...
+
+
 # --8<-- [start:directory]
 @dataclass
 class Directory:
@@ -133,7 +147,7 @@ class Directory:
 
     folder: Path
     max_bytes: int = MAX_FILE_BYTES  # the largest file served whole
-    within_roots: bool = False  # show only what lies inside the client's roots (lesson 09)
+    scope: FolderScope | None = None  # None: the whole folder; lesson 09's roots narrow it
 
     def files(self) -> list[Path]:
         """The files a client may read, sorted. Symlinks that lead outside are left out."""

@@ -22,14 +22,18 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
 from minimcp.server.content import is_content_block, text_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, model_parameters
 from minimcp.server.registry import Catalogue
+from minimcp.server.resources import ResourceServer
+from minimcp.server.server import parentheses_please
 from minimcp.session.server import RequestContext
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 # --8<-- [start:messages]
@@ -160,3 +164,39 @@ class PromptRegistry(Catalogue[Prompt]):
             return {"description": prompt.description, "messages": messages}
         return {"messages": messages}
     # --8<-- [end:get]
+
+
+# -- the server, with prompts --------------------------------------------------------------------
+class PromptServer(ResourceServer):
+    """Lesson 05's server (tools, resources), plus prompts: ``@server.prompt()``."""
+
+    _prompts: PromptRegistry | None = None  # created by the first registration
+
+    @property
+    def prompts(self) -> PromptRegistry:
+        if self._prompts is None:
+            self._prompts = PromptRegistry(self)
+        return self._prompts
+
+    def prompt(self, name: str | None = None, *, title: str | None = None,
+               description: str | None = None,
+               arguments: list[PromptArgument] | None = None) -> Callable[[F], F]:
+        """Decorator: ``@server.prompt()``; the function's parameters are the prompt's arguments."""
+        parentheses_please("prompt", name)
+
+        def register(function: F) -> F:
+            self.add_prompt(function, name, title=title, description=description,
+                            arguments=arguments)
+            return function
+        return register
+
+    def add_prompt(self, function: Callable[..., Any], name: str | None = None,
+                   **options: Any) -> Prompt:
+        return self.prompts.add(function, name, **options)
+
+    def remove_prompt(self, name: str) -> None:
+        self.prompts.remove(name)
+
+    def find_prompt(self, name: str) -> Prompt | None:
+        """The prompt called ``name``, if any (asking creates no registry, declares nothing)."""
+        return self._prompts.get(name) if self._prompts is not None else None

@@ -27,22 +27,28 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.rpc.transport import log_send_failure
 from minimcp.server.content import contents_for
 from minimcp.server.core import ServerCore
-from minimcp.server.files import MAX_FILE_BYTES, Directory, not_found, read_file, resolve_inside
+from minimcp.server.files import (
+    MAX_FILE_BYTES,
+    Directory,
+    FolderScope,
+    not_found,
+    read_file,
+    resolve_inside,
+)
 from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue
-from minimcp.server.roots import RootsCache, inside_roots
+from minimcp.server.server import ToolServer
 from minimcp.server.uri_templates import compile_template, match_template
 from minimcp.session.server import RequestContext
 
 log = logging.getLogger("minimcp.resources")
-
-
+F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass
 class Resource:
@@ -82,8 +88,6 @@ class ResourceTemplate:
         return {key: value for key, value in out.items() if value is not None}
 
 
-
-
 # --8<-- [start:registry]
 class ResourceRegistry(Catalogue[Resource]):
     """The resources of one server. Creating it installs the ``resources/*`` methods and the capability."""
@@ -91,7 +95,6 @@ class ResourceRegistry(Catalogue[Resource]):
     def __init__(self, server: ServerCore) -> None:
         self._templates: dict[str, ResourceTemplate] = {}
         self._directories: list[Directory] = []
-        self._roots: RootsCache | None = None  # the clients' roots, once a folder honours them
         methods = {"resources/list": self.list_resources, "resources/templates/list": self.list_templates,
                    "resources/read": self.read_resource, "resources/subscribe": self.subscribe,
                    "resources/unsubscribe": self.unsubscribe}
@@ -122,16 +125,15 @@ class ResourceRegistry(Catalogue[Resource]):
         return template
 
     def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
-                      within_roots: bool = False) -> Directory:
+                      scope: FolderScope | None = None) -> Directory:
         """Serve the files of ``folder`` as ``file://`` resources (read-only, never outside it).
 
-        ``within_roots``: of those, only the ones inside the client's roots, if it declared roots.
+        ``scope``: of those, only the ones it shows the client being answered (lesson 09 passes
+        one that honours the client's roots).
         """
-        directory = Directory(Path(folder).resolve(strict=True), max_bytes, within_roots)
+        directory = Directory(Path(folder).resolve(strict=True), max_bytes, scope)
         if not directory.folder.is_dir():
             raise NotADirectoryError(str(folder))
-        if within_roots and self._roots is None:
-            self._roots = RootsCache(self.server)
         self._directories.append(directory)
         self.changed()
         return directory
@@ -143,12 +145,9 @@ class ResourceRegistry(Catalogue[Resource]):
     # -- the methods ------------------------------------------------------------------------------
     async def list_resources(self, context: RequestContext) -> dict[str, Any]:
         definitions = [resource.definition() for resource in self]
-        roots = None
-        if self._roots is not None and "roots" in context.client_capabilities and not context.modern:
-            roots = await self._roots.roots(context)  # once for the whole list
         for directory in self._directories:
-            definitions += [directory.definition(path) for path in directory.files()
-                            if await self._in_roots(directory, path, context, roots)]
+            shows = await _visible(directory, context)  # asked once for the whole folder
+            definitions += [directory.definition(path) for path in directory.files() if shows(path)]
         return self.page("resources", definitions, context)
 
     async def list_templates(self, context: RequestContext) -> dict[str, Any]:
@@ -165,7 +164,7 @@ class ResourceRegistry(Catalogue[Resource]):
             return {"contents": [contents_for(uri, value, resource.mime_type)]}
         for directory in self._directories:
             path = resolve_inside(directory.folder, uri)
-            if path is not None and await self._in_roots(directory, path, context):
+            if path is not None and (await _visible(directory, context))(path):
                 return {"contents": [read_file(uri, directory.folder, path, directory.max_bytes)]}
         for template in self._templates.values():
             variables = match_template(template.pattern, uri)
@@ -177,22 +176,13 @@ class ResourceRegistry(Catalogue[Resource]):
         raise not_found(uri)
     # --8<-- [end:read]
 
-    async def _in_roots(self, directory: Directory, path: Path, context: RequestContext,
-                        roots: list[dict[str, Any]] | None = None) -> bool:
-        """Whether the client's roots let this file be seen: always, unless the folder honours roots
-        and the client declared some (roots are the client's courtesy, not a lock: lesson 09).
-        ``roots``: the client's roots, if already asked for during this request."""
-        if self._roots is None or not directory.within_roots or "roots" not in context.client_capabilities:
-            return True
-        return inside_roots(path, roots if roots is not None else await self._roots.roots(context))
-
     async def exists(self, uri: str, context: RequestContext) -> bool:
         """Whether ``uri`` names something we can read. A template can only tell by trying."""
         if uri in self:
             return True
         for directory in self._directories:
             path = resolve_inside(directory.folder, uri)
-            if path is not None and await self._in_roots(directory, path, context):
+            if path is not None and (await _visible(directory, context))(path):
                 return True
         for template in self._templates.values():
             variables = match_template(template.pattern, uri)
@@ -228,6 +218,14 @@ class ResourceRegistry(Catalogue[Resource]):
     # --8<-- [end:subscribe]
 
 
+async def _visible(directory: Directory, context: RequestContext) -> Callable[[Path], bool]:
+    """Which of ``directory``'s files the client being answered may see: all of them, unless the
+    folder was given a scope (lesson 09's roots: a courtesy of the client's, not a lock)."""
+    if directory.scope is None:
+        return lambda path: True
+    return await directory.scope.visible(context)
+
+
 def _uri_param(context: RequestContext) -> str:
     uri = context.params.get("uri")
     if not isinstance(uri, str):
@@ -237,3 +235,58 @@ def _uri_param(context: RequestContext) -> str:
 
 def _doc(handler: Callable[..., Any]) -> str | None:
     return inspect.getdoc(handler)
+
+
+# -- the server, with resources ------------------------------------------------------------------
+class ResourceServer(ToolServer):
+    """Lesson 04's server, plus resources: ``@server.resource()`` and ``@server.template()``."""
+
+    _resources: ResourceRegistry | None = None  # created by the first registration
+
+    @property
+    def resources(self) -> ResourceRegistry:
+        if self._resources is None:
+            self._resources = ResourceRegistry(self)
+        return self._resources
+
+    def resource(self, uri: str, *, name: str | None = None, title: str | None = None,
+                 description: str | None = None, mime_type: str | None = None) -> Callable[[F], F]:
+        """Decorator: ``@server.resource("courses://all")`` serves the function's result there."""
+        def register(function: F) -> F:
+            self.add_resource(uri, function, name, title=title, description=description,
+                              mime_type=mime_type)
+            return function
+        return register
+
+    def template(self, uri_template: str, *, name: str | None = None, title: str | None = None,
+                 description: str | None = None, mime_type: str | None = None) -> Callable[[F], F]:
+        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a string)."""
+        def register(function: F) -> F:
+            self.add_template(uri_template, function, name, title=title, description=description,
+                              mime_type=mime_type)
+            return function
+        return register
+
+    def add_resource(self, uri: str, function: Callable[..., Any], name: str | None = None,
+                     **options: Any) -> Resource:
+        return self.resources.add(uri, function, name, **options)
+
+    def remove_resource(self, uri: str) -> None:
+        self.resources.remove(uri)
+
+    def add_template(self, uri_template: str, function: Callable[..., Any], name: str | None = None,
+                     **options: Any) -> ResourceTemplate:
+        return self.resources.add_template(uri_template, function, name, **options)
+
+    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
+                      scope: FolderScope | None = None) -> Directory:
+        """Serve a folder's files as ``file://`` resources, guarded against reads outside it."""
+        return self.resources.add_directory(folder, max_bytes, scope=scope)
+
+    async def resource_updated(self, uri: str) -> None:
+        """Tell the sessions subscribed to ``uri`` that it changed."""
+        await self.resources.updated(uri)
+
+    def find_template(self, uri_template: str) -> ResourceTemplate | None:
+        """The template registered as exactly ``uri_template``, if any (creates nothing)."""
+        return self._resources.template(uri_template) if self._resources is not None else None

@@ -15,11 +15,14 @@ that ignores them is not stopped by the protocol. The course's file server honou
 (:func:`inside_roots`), and keeps its own guard (lesson 05's ``resolve_inside``) whatever they say.
 
 :class:`RootsCache` keeps each session's list until the client says it changed, so a server that
-checks every read does not ask the client every time.
+checks every read does not ask the client every time. :class:`RootsScope` is how a served folder
+honours them: lesson 05's ``add_directory(folder, scope=...)`` takes a scope for exactly this, and the
+complete server's ``add_directory(folder, within_roots=True)`` passes this one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -81,3 +84,19 @@ class RootsCache:
         self._roots.pop(session, None)
         self._changes.pop(session, None)
 # --8<-- [end:roots_cache]
+
+
+# --8<-- [start:roots_scope]
+class RootsScope:
+    """A served folder narrowed to the client's roots: the ``scope`` lesson 05's folders take."""
+
+    def __init__(self, server: ServerCore) -> None:
+        self.cache = RootsCache(server)
+
+    async def visible(self, context: RequestContext) -> Callable[[Path], bool]:
+        """For this request: inside the client's roots, if it declared roots; else everything."""
+        if "roots" not in context.client_capabilities:
+            return lambda path: True
+        roots = await self.cache.roots(context)  # once per request, not once per file
+        return lambda path: inside_roots(path, roots)
+# --8<-- [end:roots_scope]
