@@ -58,9 +58,8 @@ STILL_REACHING_AHEAD: dict[str, set[str]] = {
         "transports.cluster.streams", "transports.http.modern"
     },
     "09": {
-        "auth.bearer", "auth.client", "auth.discovery", "auth.resource", "auth.tokens", "rpc.mcp",
-        "server.subscriptions", "session.envelope", "session.input_required", "session.modern",
-        "session.saved", "transports.http.modern"
+        "rpc.mcp", "server.subscriptions", "session.envelope", "session.input_required",
+        "session.modern", "session.saved"
     },
     "10": {
         "rpc.mcp", "transports.cluster", "transports.cluster.directory",
