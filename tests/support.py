@@ -40,7 +40,7 @@ async def connected(server: Server, notes: Notes | None = None, **options: Any) 
     """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
 
     Every notification the client receives is put on ``notes`` as ``(method, params)``; ``options``
-    go to :class:`Client` (``sampling=``, ``roots=``, ...).
+    go to :class:`Client` (``answers=``, ``on_log=``, ...).
     """
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))

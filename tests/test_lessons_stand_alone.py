@@ -34,8 +34,7 @@ STILL_REACHING_AHEAD: dict[str, set[str]] = {
         "server.roots", "server.sampling", "server.subscriptions", "server.uri_templates",
         "session.cancellation", "session.envelope", "session.forms", "session.input_required",
         "session.modern", "session.saved", "session.tool_messages", "transports.guard",
-        "transports.http.asgi", "transports.http.client", "transports.http.handshake",
-        "transports.http.modern", "transports.sse", "transports.websocket"
+        "transports.websocket"
     },
     "05": {
         "rpc.mcp", "server.prompts", "server.roots", "server.sampling", "server.subscriptions",
@@ -47,13 +46,12 @@ STILL_REACHING_AHEAD: dict[str, set[str]] = {
         "session.input_required", "session.modern", "session.saved"
     },
     "07": {
-        "client.answers", "rpc.mcp", "session.cancellation", "session.envelope", "session.forms",
-        "session.input_required", "session.modern", "session.saved", "session.tool_messages",
-        "transports.http.asgi", "transports.http.client", "transports.http.handshake",
-        "transports.http.modern", "transports.sse"
+        "rpc.mcp", "session.cancellation", "session.envelope", "session.input_required",
+        "session.modern", "session.saved"
     },
     "08": {
-        "rpc.mcp", "transports.cluster", "transports.cluster.directory",
+        "rpc.mcp", "session.cancellation", "session.envelope", "session.input_required",
+        "session.modern", "session.saved", "transports.cluster", "transports.cluster.directory",
         "transports.cluster.endpoint", "transports.cluster.redis_store", "transports.cluster.relay",
         "transports.cluster.streams", "transports.http.modern"
     },
