@@ -1,7 +1,7 @@
 """Layer 4, the client's side: :class:`Client`, what it answers when the server asks
-(:mod:`~minimcp.client.answers`, lesson 09), where it meets a cable (:mod:`~minimcp.client.connect`,
-lesson 08's :mod:`~minimcp.client.http_connect`), and both eras at once (:mod:`~minimcp.client.modern`,
-lesson 12)."""
+(:mod:`~minimcp.client.answers`, lesson 09), where it meets a cable
+(:mod:`~minimcp.client.connect`, lesson 08's :mod:`~minimcp.client.http_connect`), and the
+complete client of both eras (:mod:`~minimcp.client.modern`, lesson 12)."""
 
 from minimcp.lazy import lazy_exports
 

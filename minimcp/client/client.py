@@ -36,10 +36,11 @@ functions or coroutines. They run inside the connection's reading loop, which is
 in order, so they must be quick and must never wait for an answer from this same server (that
 answer could only be read once they return): to call the server back, start a task.
 
-And the client answers, once lesson 09 plugs its answers in: ``answers=ClientAnswers(sampling=...,
-elicitation=..., roots=...)`` (:mod:`minimcp.client.answers`), where each handler given declares a
-capability and answers the server's matching request; ``set_roots()`` changes the roots and tells the
-server. ``capabilities=`` and ``on_request=`` remain for anything else.
+And the client answers, once lesson 09 plugs its answers in:
+``answers=ClientAnswers(sampling=..., elicitation=..., roots=...)`` (:mod:`minimcp.client.answers`),
+where each handler given declares a capability and answers the server's matching request;
+``set_roots()`` changes the roots and tells the server. ``capabilities=`` and ``on_request=``
+remain for anything else.
 
 Later lessons plug into the session the same way: ``conversation=`` (lesson 12's two eras) and
 ``extensions=`` (lesson 09's cancellation); see :mod:`minimcp.session.client`.
@@ -86,8 +87,8 @@ LIST_CHANGED = {
 
 
 class Answers(Protocol):
-    """What answers the server's requests, and declares the capabilities that say it will (lesson 09's
-    :class:`~minimcp.client.answers.ClientAnswers` plugs in here, as ``Client(answers=...)``)."""
+    """What answers the server's requests, and declares the capabilities that say it will
+    (lesson 09's :class:`~minimcp.client.answers.ClientAnswers` plugs in as ``answers=``)."""
 
     def capabilities(self) -> dict[str, Any]:
         """What ``initialize`` declares: exactly the requests this object answers."""
@@ -99,7 +100,7 @@ class Answers(Protocol):
         """The answer to one of the server's requests (or the RpcError the spec names)."""
 
     def completed(self, elicitation_id: Any) -> bool:
-        """The server says a URL interaction is over: True if it was one we accepted and still open."""
+        """The server says a URL interaction is over: True if we accepted it and it was open."""
 
     def set_roots(self, roots: Iterable[Any]) -> bool:
         """Replace the roots; True if they changed."""
@@ -119,15 +120,17 @@ class Client:
                  on_list_changed: ListChangedCallback | None = None,
                  conversation: Conversation | None = None,
                  extensions: Sequence[SessionExtension] = ()) -> None:
-        # What the server may ask of us (lesson 09 plugs its answers in): what they answer, they declare.
+        # What the server may ask of us (lesson 09 plugs its answers in): they declare what they
+        # answer, and raw capabilities= win.
         self.answers = answers
-        declared = {**(answers.capabilities() if answers else {}), **(capabilities or {})}  # raw ones win
+        declared = {**(answers.capabilities() if answers else {}), **(capabilities or {})}
         self.on_request = on_request  # a request none of the handlers above answers
         # Later lessons plug into the session: a conversation of another era (lesson 12), extensions
         # such as cancellation (lesson 09). Without them, lesson 03's handshake and nothing more.
-        self.session = ClientSession(transport, {"name": name, "version": version}, declared,
-                                     on_notification=self._on_notification, on_request=self._on_request,
-                                     conversation=conversation or InitializeFirst(), extensions=extensions)
+        self.session = ClientSession(
+            transport, {"name": name, "version": version}, declared,
+            on_notification=self._on_notification, on_request=self._on_request,
+            conversation=conversation or InitializeFirst(), extensions=extensions)
         self.on_notification = on_notification  # called for every notification, after our routing
         self.on_list_changed = on_list_changed
         self.on_log = on_log
@@ -289,8 +292,8 @@ class Client:
 
     # -- utilities: logging and completion (taught in "the client talks back") ---------------------
     async def set_logging_level(self, level: str, *, timeout: float | None = 30.0) -> None:
-        """Ask the server to send only log messages of ``level`` or more severe (``logging/setLevel``; in
-        lesson 12's 2026-07-28, the conversation makes every request say it in its envelope instead)."""
+        """Ask the server to send only log messages of ``level`` or more severe
+        (``logging/setLevel``; in lesson 12's 2026-07-28, each request's envelope says it)."""
         await self.request("logging/setLevel", {"level": level}, timeout)
 
     async def complete(self, argument: str, value: str, *, prompt: str | None = None,
@@ -316,7 +319,7 @@ class Client:
     # -- what the server asks of us (lesson 09) ---------------------------------------------------
     # --8<-- [start:answers]
     async def _on_request(self, method: str, params: dict[str, Any]) -> Any:
-        """A request from the server: to the ``answers`` plugged in; anything else to ``on_request``."""
+        """A request from the server: to the ``answers`` plugged in; else to ``on_request``."""
         if self.answers is not None and (self.answers.knows(method) or self.on_request is None):
             return await self.answers.answer(method, params)  # -32601 for what we never declared
         if self.on_request is None:
@@ -334,7 +337,8 @@ class Client:
     async def set_roots(self, roots: Iterable[Any]) -> None:
         """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
         if self.answers is None:
-            raise RuntimeError("this client did not declare roots: give it answers=ClientAnswers(roots=[...])")
+            raise RuntimeError("this client did not declare roots: "
+                               "give it answers=ClientAnswers(roots=[...])")
         if self.answers.set_roots(roots):  # (lesson 12's 2026-07-28 conversation does not send it)
             await self.session.notify("notifications/roots/list_changed")
     # --8<-- [end:answers]

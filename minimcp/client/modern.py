@@ -1,18 +1,19 @@
 """The complete client, for both eras, over stdio or Streamable HTTP (lesson 12).
 
-Lesson 07's ``stdio_client`` and lesson 08's ``http_client`` speak the handshake era. Lesson 12 plugs
-its pieces into them, and nothing in those modules changes (lesson 09's cancellation comes along, as
-an extension of the session, unless ``extensions=`` says otherwise):
+Lesson 07's ``stdio_client`` and lesson 08's ``http_client`` speak the handshake era. Lesson 12
+plugs its pieces into them, and nothing in those modules changes (lesson 09's cancellation comes
+along, as an extension of the session, unless ``extensions=`` says otherwise):
 
 * the session's conversation: :class:`~minimcp.session.eras.TwoEras`, which probes with
-  ``server/discover`` in ``Mode.AUTO`` and remembers the verdict by the server's command line or URL;
+  ``server/discover`` in ``Mode.AUTO`` and remembers the verdict by the command line or the URL;
 * over HTTP, the transport's ``request_headers``:
   :class:`~minimcp.transports.http.modern_client.ModernHeaders`, the 2026-07-28 headers.
 
 ::
 
-    async with modern_http_client("http://127.0.0.1:8000/mcp") as client: ...          # Mode.AUTO
-    async with modern_stdio_client(["python", "-m", "minimcp", "serve"], Mode.MODERN) as client: ...
+    async with modern_http_client("http://127.0.0.1:8000/mcp") as client: ...      # Mode.AUTO
+    async with modern_stdio_client(["python", "-m", "minimcp", "serve"], Mode.MODERN) as client:
+        ...
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ def modern_stdio_client(command: Sequence[str], mode: Mode = Mode.AUTO,
                         **options: Any) -> AbstractAsyncContextManager[Client]:
     """``stdio_client`` in the era ``mode`` says; the verdict is remembered by the command line."""
     options.setdefault("extensions", [cancellation])
-    return stdio_client(command, conversation=TwoEras(mode, server_key=" ".join(command)), **options)
+    conversation = TwoEras(mode, server_key=" ".join(command))
+    return stdio_client(command, conversation=conversation, **options)
 
 
-def modern_http_client(url: str, mode: Mode = Mode.AUTO, **options: Any) -> AbstractAsyncContextManager[Client]:
-    """``http_client`` in the era ``mode`` says, with the 2026-07-28 headers; remembered by the URL."""
+def modern_http_client(url: str, mode: Mode = Mode.AUTO,
+                       **options: Any) -> AbstractAsyncContextManager[Client]:
+    """``http_client`` in the era ``mode`` says, with the 2026-07-28 headers; the verdict is
+    remembered by the URL."""
     options.setdefault("extensions", [cancellation])
-    return http_client(url, conversation=TwoEras(mode, server_key=url), request_headers=ModernHeaders(),
-                       **options)
+    return http_client(url, conversation=TwoEras(mode, server_key=url),
+                       request_headers=ModernHeaders(), **options)

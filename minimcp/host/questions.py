@@ -54,9 +54,10 @@ class HostQuestions:
 
     def client_options(self, server: str) -> dict[str, Any]:
         """The :class:`~minimcp.client.Client` options for the client of ``server``: its answers."""
-        return {"answers": ClientAnswers(
-            sampling=partial(self.sample, server), elicitation=partial(self.elicit, server),
-            elicitation_modes=("form", "url") if self.consent is not None else ("form",), roots=self.roots)}
+        modes = ("form", "url") if self.consent is not None else ("form",)
+        return {"answers": ClientAnswers(sampling=partial(self.sample, server),
+                                         elicitation=partial(self.elicit, server),
+                                         elicitation_modes=modes, roots=self.roots)}
 
     # --8<-- [start:sample]
     async def sample(self, server: str, request: dict[str, Any]) -> dict[str, Any]:

@@ -1,16 +1,17 @@
-"""The client's half of a session: it starts the handshake and checks the server's answer (lesson 03).
+"""The client's half of a session: it starts the handshake and checks the server's answer
+(lesson 03).
 
 A :class:`ClientSession` owns one :class:`~minimcp.rpc.connection.Connection`. ``initialize`` sends
 the client's version, capabilities and identity, checks the server's answer (a version this client
 cannot speak means "disconnect", spec 2025-11-25, basic/lifecycle), and confirms with
-``notifications/initialized``. It answers the server's ``ping`` itself and hands every other request
-and notification from the server to callbacks: :class:`minimcp.client.Client` gives them.
+``notifications/initialized``. It answers the server's ``ping`` itself and hands every other
+request and notification from the server to callbacks: :class:`minimcp.client.Client` gives them.
 
 Two seams let later lessons add to a session without this module knowing them:
 
 * a :class:`Conversation` says how the conversation opens and how each request and notification
-  travels. This lesson's, :class:`InitializeFirst`, is the handshake, then plain requests; lesson 12
-  plugs in one that speaks the 2026-07-28 era (:mod:`minimcp.session.eras`);
+  travels. This lesson's, :class:`InitializeFirst`, is the handshake, then plain requests; lesson
+  12 plugs in one that speaks the 2026-07-28 era (:mod:`minimcp.session.eras`);
 * ``extensions`` are functions given the built session, to add to it: lesson 09's cancellation
   (:mod:`minimcp.session.client_cancellation`) sets the connection's ``on_abandon`` and adds a
   handler to :attr:`ClientSession.notification_handlers`.
@@ -25,7 +26,11 @@ from typing import Any, Protocol
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import Notification, Request, method_not_found
-from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS, HandshakeFailed, UnsupportedVersion
+from minimcp.session.lifecycle import (
+    SUPPORTED_PROTOCOL_VERSIONS,
+    HandshakeFailed,
+    UnsupportedVersion,
+)
 
 NotificationCallback = Callable[[str, dict[str, Any]], Awaitable[None]]
 RequestCallback = Callable[[str, dict[str, Any]], Awaitable[Any]]
@@ -33,19 +38,20 @@ RequestCallback = Callable[[str, dict[str, Any]], Awaitable[Any]]
 SessionExtension = Callable[["ClientSession"], None]
 #: A notification the session handles itself (its params), instead of passing it on.
 NotificationHandler = Callable[[dict[str, Any]], None]
+Params = dict[str, Any] | None
 
 
 class Conversation(Protocol):
-    """How a session opens the conversation with its server, and how requests and notifications go."""
+    """How a session opens the conversation with its server, and how messages then go."""
 
     async def open(self, session: ClientSession, timeout: float | None) -> dict[str, Any]:
         """Start talking; returns what the server said about itself (``initialize``'s result)."""
 
-    async def request(self, session: ClientSession, method: str, params: dict[str, Any] | None,
+    async def request(self, session: ClientSession, method: str, params: Params,
                       timeout: float | None) -> Any:
         """Send one request and return its result."""
 
-    async def notify(self, session: ClientSession, method: str, params: dict[str, Any] | None) -> None:
+    async def notify(self, session: ClientSession, method: str, params: Params) -> None:
         """Send one notification."""
 
 
@@ -55,11 +61,11 @@ class InitializeFirst:
     async def open(self, session: ClientSession, timeout: float | None) -> dict[str, Any]:
         return await session.initialize(timeout)
 
-    async def request(self, session: ClientSession, method: str, params: dict[str, Any] | None,
+    async def request(self, session: ClientSession, method: str, params: Params,
                       timeout: float | None) -> Any:
         return await session.connection.request(method, params, timeout)
 
-    async def notify(self, session: ClientSession, method: str, params: dict[str, Any] | None) -> None:
+    async def notify(self, session: ClientSession, method: str, params: Params) -> None:
         await session.connection.notify(method, params)
 
 
@@ -69,17 +75,18 @@ class ClientSession:
     """The client's half of a session: it starts the handshake and checks the server's answer."""
 
     transport: Transport
-    client_info: dict[str, Any] = field(default_factory=lambda: {"name": "minimcp", "version": "0.1.0"})
+    client_info: dict[str, Any] = field(
+        default_factory=lambda: {"name": "minimcp", "version": "0.1.0"})
     capabilities: dict[str, Any] = field(default_factory=dict)
     supported_versions: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
     on_notification: NotificationCallback | None = None
     on_request: RequestCallback | None = None
-    conversation: Conversation = field(default_factory=InitializeFirst)  # lesson 12 brings another
-    extensions: Sequence[SessionExtension] = ()  # later lessons' additions (lesson 09: cancellation)
+    conversation: Conversation = field(default_factory=InitializeFirst)  # lesson 12: another
+    extensions: Sequence[SessionExtension] = ()  # later lessons' additions (09: cancellation)
 
     def __post_init__(self) -> None:
         self.connection = Connection(self.transport, self.answer, self._on_notification)
-        self.notification_handlers: dict[str, NotificationHandler] = {}  # method → a handler of ours
+        self.notification_handlers: dict[str, NotificationHandler] = {}  # method → ours
         self.server_info: dict[str, Any] = {}
         self.server_capabilities: dict[str, Any] = {}
         self.instructions: str | None = None
@@ -119,14 +126,14 @@ class ClientSession:
         await self.connection.request("ping", timeout=timeout)
 
     async def open(self, timeout: float | None = 30.0) -> dict[str, Any]:
-        """Start talking, the way the session's conversation does (this lesson's: ``initialize``)."""
+        """Start talking, as the session's conversation does (this lesson's: ``initialize``)."""
         return await self.conversation.open(self, timeout)
 
-    async def request(self, method: str, params: dict[str, Any] | None = None,
+    async def request(self, method: str, params: Params = None,
                       timeout: float | None = None) -> Any:
         return await self.conversation.request(self, method, params, timeout)
 
-    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+    async def notify(self, method: str, params: Params = None) -> None:
         await self.conversation.notify(self, method, params)
 
     async def close(self) -> None:
@@ -134,7 +141,7 @@ class ClientSession:
 
     # --8<-- [start:client_answers]
     async def answer(self, request: Request) -> Any:
-        """A request from the server: ``ping`` is ours to answer, anything else goes to ``on_request``."""
+        """A request from the server: ``ping`` is ours, anything else goes to ``on_request``."""
         if request.method == "ping":
             return {}
         if self.on_request is not None:

@@ -60,8 +60,8 @@ class RequestHeaders(Protocol):
     """A later lesson's say in the headers of each POST (lesson 12's: the 2026-07-28 headers)."""
 
     def headers_for(self, request: Request) -> dict[str, str] | None:
-        """The headers to send with ``request``, if this hook speaks for it (then the session's headers
-        are not sent); None to leave the request to the session."""
+        """The headers to send with ``request``, if this hook speaks for it (then the session's
+        headers are not sent); None to leave the request to the session."""
 
     def received(self, message: Message) -> None:
         """A message from the server, parsed: what the hook may learn from it."""
@@ -74,11 +74,12 @@ class HttpClientTransport:
     def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
                  timeout: float = 30.0, http: httpx2.AsyncClient | None = None,
                  listen: bool = True, on_http: Callable[[str], None] | None = None,
-                 auth: httpx2.Auth | None = None, request_headers: RequestHeaders | None = None) -> None:
+                 auth: httpx2.Auth | None = None,
+                 request_headers: RequestHeaders | None = None) -> None:
         self.url = url
         self.session_id: str | None = None
         self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
-        self.request_headers = request_headers  # a later lesson's headers, for the requests it speaks for
+        self.request_headers = request_headers  # a later lesson's say in the headers (lesson 12)
         self.max_retries = max_retries  # reconnections in a row before a stream is given up
         self.listen = listen  # open the GET announcement channel after the handshake
         self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
@@ -147,7 +148,7 @@ class HttpClientTransport:
     # --8<-- [end:send]
 
     def _their_headers(self, kind: Any) -> dict[str, str] | None:
-        """The headers the ``request_headers`` hook chooses for this message, if it speaks for it."""
+        """The headers the ``request_headers`` hook chooses for this message, if it speaks."""
         if self.request_headers is None or not isinstance(kind, Request):
             return None
         return self.request_headers.headers_for(kind)
@@ -165,8 +166,8 @@ class HttpClientTransport:
         return await self._inbox.get()
 
     def _deliver(self, message: str) -> None:
-        """Hand a message from the server to the connection (and learn the version from initialize's answer;
-        a ``request_headers`` hook hears it too)."""
+        """Hand a message from the server to the connection (and learn the version from
+        initialize's answer; a ``request_headers`` hook hears it too)."""
         self.handshake.received(message)
         if self.request_headers is not None:
             self.request_headers.received(parse(message))
