@@ -103,7 +103,7 @@ async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitSt
     else:
         process, target = await start_server(server, transport, sse)
         stack_exit.push_async_callback(stop, process)
-    client = await stack_exit.enter_async_context(Client(target, mode="legacy"))
+    client = await stack_exit.enter_async_context(Client(target))
     return lambda: client.call_tool("echo", arguments)
 
 

@@ -42,7 +42,7 @@ async def connected(server: ServerCore, notes: Notes | None = None, **options: A
     """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
 
     Every notification the client receives is put on ``notes`` as ``(method, params)``; ``options``
-    go to :class:`Client` (``sampling=``, ``roots=``, ...).
+    go to :class:`Client` (``answers=``, ``on_log=``, ...).
     """
     from minimcp.client.client import Client  # lesson 04: imported by the tests that use it
 

@@ -23,6 +23,7 @@ from minimcp.rpc import TracingTransport, memory_pair
 from minimcp.server import Server
 from minimcp.session import ClientSession, RequestContext
 from minimcp.session.cancellation import cancellable
+from minimcp.session.client_cancellation import cancellation
 from minimcp.transports.http.sessions import SessionTransport
 from minimcp.transports.sse import SSEParser
 
@@ -36,7 +37,7 @@ async def session_with(server: Server, **client: Any) -> AsyncIterator[tuple[Cli
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
     session = ClientSession(TracingTransport(client_end, lambda way, text: trace.append((way, json.loads(text)))),
-                            **client)
+                            extensions=[cancellation], **client)
     try:
         await session.initialize(timeout=TIMEOUT)
         yield session, trace
@@ -150,7 +151,8 @@ async def test_the_server_cancels_a_question_the_client_does_not_answer_in_time(
 async def test_initialize_is_never_cancelled() -> None:
     client_end, _silent_server = memory_pair()
     trace: Trace = []
-    session = ClientSession(TracingTransport(client_end, lambda way, text: trace.append((way, json.loads(text)))))
+    session = ClientSession(TracingTransport(client_end, lambda way, text: trace.append((way, json.loads(text)))),
+                            extensions=[cancellation])
     with pytest.raises(TimeoutError):
         await session.initialize(timeout=0.1)
     await asyncio.sleep(0.05)  # the cancellation, if any, would be sent by a task of its own
@@ -184,7 +186,7 @@ async def test_the_cancellation_is_logged_with_its_reason(caplog: pytest.LogCapt
 async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> None:
     events: list[str] = []
     async with running(slow_server(events), stream_after=0.05) as http:
-        async with http_client(http.url) as client:
+        async with http_client(http.url, extensions=[cancellation]) as client:
             with pytest.raises(TimeoutError):  # the answer streams (it took > 0.05 s), then we give up
                 await client.call_tool("wait_forever", timeout=0.3)
             await until(lambda: events == ["cancelled"])
@@ -204,7 +206,8 @@ async def test_over_http_the_client_lets_go_of_a_cancelled_stream_by_itself(monk
     monkeypatch.setattr(SessionTransport, "request_cancelled", lambda self, request_id: None)
     events: list[str] = []
     async with running(slow_server(events), stream_after=0.05) as http:
-        async with http_client(http.url, listen=False) as client:  # no GET stream: busy counts the POST only
+        # no GET stream: busy counts the POST only
+        async with http_client(http.url, listen=False, extensions=[cancellation]) as client:
             with pytest.raises(TimeoutError):
                 await client.call_tool("wait_forever", timeout=0.3)
             [session] = http.app.sessions.values()

@@ -78,7 +78,7 @@ def test_each_handler_declares_its_capability_and_nothing_else(tmp_path: Path) -
 
 async def test_the_server_sees_the_declared_capabilities(tmp_path: Path) -> None:
     server, _ = raw_server()
-    async with connected(server, sampling=lambda p: MODEL_ANSWER, roots=[tmp_path]):
+    async with connected(server, answers=ClientAnswers(sampling=lambda p: MODEL_ANSWER, roots=[tmp_path])):
         (session,) = server.sessions
         assert session.client_capabilities == {"sampling": {}, "roots": {"listChanged": True}}
 
@@ -99,7 +99,7 @@ async def test_sampling_reaches_the_handler_and_its_answer_the_server() -> None:
         return MODEL_ANSWER
 
     server, _ = raw_server()
-    async with connected(server, sampling=model) as client:
+    async with connected(server, answers=ClientAnswers(sampling=model)) as client:
         assert await ask(client, "sampling/createMessage", SAMPLE) == MODEL_ANSWER
     assert seen == [SAMPLE]
 
@@ -109,7 +109,7 @@ async def test_a_refusal_is_error_minus_one_with_the_reason() -> None:
         raise Refused("The user declined to share the conversation")
 
     server, _ = raw_server()
-    async with connected(server, sampling=no) as client:
+    async with connected(server, answers=ClientAnswers(sampling=no)) as client:
         assert await ask(client, "sampling/createMessage", SAMPLE) == {
             "code": -1, "message": "The user declined to share the conversation"}
         await still_serving(client)
@@ -123,7 +123,7 @@ async def test_a_refusal_is_error_minus_one_with_the_reason() -> None:
 ])
 async def test_bad_sampling_requests_are_invalid_params(params: dict[str, Any], message: str) -> None:
     server, _ = raw_server()
-    async with connected(server, sampling=lambda p: MODEL_ANSWER) as client:
+    async with connected(server, answers=ClientAnswers(sampling=lambda p: MODEL_ANSWER)) as client:
         assert await ask(client, "sampling/createMessage", params) == {"code": -32602, "message": message}
         await still_serving(client)
 
@@ -139,15 +139,16 @@ async def test_a_request_never_declared_is_method_not_found(method: str) -> None
 # -- elicitation ----------------------------------------------------------------------------------------
 async def test_an_accepted_form_gets_its_defaults_and_is_checked() -> None:
     server, _ = raw_server()
-    async with connected(server, elicitation=lambda p: {"action": "accept", "content": {"user": "octocat"}}) \
-            as client:
+    answers = ClientAnswers(elicitation=lambda p: {"action": "accept", "content": {"user": "octocat"}})
+    async with connected(server, answers=answers) as client:
         answer = await ask(client, "elicitation/create", {"message": "Your GitHub user?", "requestedSchema": FORM})
     assert answer == {"action": "accept", "content": {"user": "octocat", "public": True, "plan": "free"}}
 
 
 async def test_an_answer_that_breaks_the_form_is_not_sent() -> None:
     server, _ = raw_server()
-    async with connected(server, elicitation=lambda p: {"action": "accept", "content": {"user": "", "plan": "gold"}}) \
+    answers = ClientAnswers(elicitation=lambda p: {"action": "accept", "content": {"user": "", "plan": "gold"}})
+    async with connected(server, answers=answers) \
             as client:
         answer = await ask(client, "elicitation/create", {"message": "Your GitHub user?", "requestedSchema": FORM})
         assert answer == {"code": -32603, "message": "The answer does not fit the form: plan: 'gold' is not one "
@@ -158,7 +159,8 @@ async def test_an_answer_that_breaks_the_form_is_not_sent() -> None:
 @pytest.mark.parametrize("action", ["decline", "cancel"])
 async def test_nothing_typed_leaves_when_the_user_says_no(action: str) -> None:
     server, _ = raw_server()
-    async with connected(server, elicitation=lambda p: {"action": action, "content": {"user": "secret"}}) as client:
+    answers = ClientAnswers(elicitation=lambda p: {"action": action, "content": {"user": "secret"}})
+    async with connected(server, answers=answers) as client:
         answer = await ask(client, "elicitation/create", {"message": "Your GitHub user?", "requestedSchema": FORM})
     assert answer == {"action": action}
 
@@ -176,7 +178,7 @@ async def test_nothing_typed_leaves_when_the_user_says_no(action: str) -> None:
 ])
 async def test_a_question_the_client_cannot_ask_is_invalid_params(params: dict[str, Any], message: str) -> None:
     server, _ = raw_server()
-    async with connected(server, elicitation=lambda p: {"action": "cancel"}) as client:
+    async with connected(server, answers=ClientAnswers(elicitation=lambda p: {"action": "cancel"})) as client:
         assert await ask(client, "elicitation/create", params) == {"code": -32602, "message": message}
         await still_serving(client)
 
@@ -184,8 +186,9 @@ async def test_a_question_the_client_cannot_ask_is_invalid_params(params: dict[s
 async def test_url_mode_and_its_completion_notice() -> None:
     completed: list[str] = []
     server, _ = raw_server()
-    async with connected(server, elicitation=lambda p: {"action": "accept", "content": {"ignored": 1}},
-                         elicitation_modes=("url",), on_elicitation_complete=completed.append) as client:
+    answers = ClientAnswers(elicitation=lambda p: {"action": "accept", "content": {"ignored": 1}},
+                            elicitation_modes=("url",))
+    async with connected(server, answers=answers, on_elicitation_complete=completed.append) as client:
         url = {"mode": "url", "message": "Connect GitHub", "url": "https://x.test/connect", "elicitationId": "e1"}
         assert await ask(client, "elicitation/create", url) == {"action": "accept"}
         (session,) = server.sessions
@@ -199,7 +202,7 @@ async def test_url_mode_and_its_completion_notice() -> None:
 async def test_roots_are_listed_and_a_change_is_announced(tmp_path: Path) -> None:
     first, second = tmp_path / "notes", tmp_path / "code"
     server, heard = raw_server()
-    async with connected(server, roots=[first]) as client:
+    async with connected(server, answers=ClientAnswers(roots=[first])) as client:
         assert await ask(client, "roots/list", {}) == {"roots": [{"uri": first.as_uri(), "name": "notes"}]}
         await client.set_roots([first, {"uri": second.as_uri(), "name": "The code"}])
         await client.set_roots([first, {"uri": second.as_uri(), "name": "The code"}])  # no change: no notice
@@ -251,7 +254,7 @@ def test_the_tool_loop_balance_rule(messages: list[dict[str, Any]], problem: str
 
 async def test_an_unbalanced_tool_loop_is_invalid_params_and_a_balanced_one_is_answered() -> None:
     server, _ = raw_server()
-    async with connected(server, sampling=lambda p: MODEL_ANSWER, sampling_tools=True) as client:
+    async with connected(server, answers=ClientAnswers(sampling=lambda p: MODEL_ANSWER, sampling_tools=True)) as client:
         tools = [{"name": "weather", "inputSchema": {"type": "object"}}]
         assert await ask(client, "sampling/createMessage", {"messages": [ASK, USE], "maxTokens": 50, "tools": tools}) \
             == {"code": -32602, "message": "Tool result missing in request (the last message uses ['c1', 'c2'])"}

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from http_support import TIMEOUT, header_tap, running
 
-from minimcp.client import Client, http_client, stdio_client
+from minimcp.client import Client, ClientAnswers, http_client, modern_http_client, modern_stdio_client
 from minimcp.examples.course import build_server
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server
 from minimcp.server.eras import answer_both_eras
 from minimcp.session import RequestContext, UnsupportedVersion
-from minimcp.session.client import VERDICTS
+from minimcp.session.eras import VERDICTS, Mode, TwoEras
 from minimcp.transports.http.modern import header_problem
 
 ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
@@ -40,9 +40,9 @@ async def github_user(params: dict[str, Any]) -> dict[str, Any]:
 
 async def test_auto_speaks_2026_and_answers_the_servers_questions(repo_root: Path, tmp_path: Path) -> None:
     wire = tmp_path / "wire.jsonl"
-    async with stdio_client(wiretapped(repo_root, wire, "--example", "assistant"), mode="auto",
-                            elicitation=github_user) as client:
-        assert (client.protocol_version, client.session.era) == ("2026-07-28", "modern")
+    async with modern_stdio_client(wiretapped(repo_root, wire, "--example", "assistant"), Mode.AUTO,
+                                   answers=ClientAnswers(elicitation=github_user)) as client:
+        assert (client.protocol_version, client.session.conversation.era) == ("2026-07-28", "modern")
         assert client.server_info["name"] == "assistant"
         result = await client.call_tool("link_github", timeout=TIMEOUT)
         assert result["content"][0]["text"] == "Linked to GitHub user octocat."
@@ -60,18 +60,18 @@ async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(repo_root
     wire = tmp_path / "wire.jsonl"
     command = wiretapped(repo_root, wire, "--legacy-only")
     VERDICTS.pop(" ".join(command), None)
-    async with stdio_client(command, mode="auto") as client:
-        assert (client.protocol_version, client.session.era) == ("2025-11-25", "legacy")
+    async with modern_stdio_client(command, Mode.AUTO) as client:
+        assert (client.protocol_version, client.session.conversation.era) == ("2025-11-25", "legacy")
     assert methods_sent(wire)[:3] == ["server/discover", "initialize", "notifications/initialized"]
     wire.unlink()
-    async with stdio_client(command, mode="auto") as client:  # the same server: no probe this time
-        assert client.session.era == "legacy"
+    async with modern_stdio_client(command, Mode.AUTO) as client:  # the same server: no probe this time
+        assert client.session.conversation.era == "legacy"
     assert methods_sent(wire)[:2] == ["initialize", "notifications/initialized"]
 
 
 async def test_a_pinned_2026_version_does_not_fall_back(repo_root: Path) -> None:
     with pytest.raises(RpcError) as caught:
-        async with stdio_client([sys.executable, "-m", "minimcp", "serve", "--legacy-only"], mode="2026-07-28"):
+        async with modern_stdio_client([sys.executable, "-m", "minimcp", "serve", "--legacy-only"], Mode.MODERN):
             pass
     assert (caught.value.code, caught.value.message) == (-32601, "Method not found: server/discover")
 
@@ -81,8 +81,8 @@ async def test_a_newer_only_server_that_also_speaks_2025_gets_initialize() -> No
     server.modern_versions = ("2027-01-01",)  # a modern server of a revision this client does not speak
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
-    async with Client(client_end, mode="auto") as client:
-        assert (client.session.era, client.protocol_version) == ("legacy", "2025-11-25")
+    async with Client(client_end, conversation=TwoEras(Mode.AUTO)) as client:
+        assert (client.session.conversation.era, client.protocol_version) == ("legacy", "2025-11-25")
     await asyncio.wait_for(serving, TIMEOUT)
 
 
@@ -92,7 +92,7 @@ async def test_no_version_in_common_is_unsupported() -> None:
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
     with pytest.raises(UnsupportedVersion):
-        async with Client(client_end, mode="auto"):
+        async with Client(client_end, conversation=TwoEras(Mode.AUTO)):
             pass
     await asyncio.wait_for(serving, TIMEOUT)
 
@@ -109,8 +109,8 @@ async def test_a_server_that_never_stops_asking_is_given_up_on() -> None:
             "message": "Again?", "requestedSchema": {"type": "object", "properties": {}}}}})
         return "never"
 
-    async with running(server) as http, http_client(http.url, mode="auto",
-                                                    elicitation=lambda params: {"action": "accept", "content": {}}) \
+    async with running(server) as http, modern_http_client(http.url, Mode.AUTO, answers=ClientAnswers(
+                elicitation=lambda params: {"action": "accept", "content": {}})) \
             as client:
         with pytest.raises(RpcError) as caught:
             await client.call_tool("endless", timeout=TIMEOUT)
@@ -126,7 +126,7 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
         "region": {"type": "string", "x-mcp-header": "Region"},
         "priority": {"type": "integer", "x-mcp-header": "Priority"}}})
     seen: list[dict[str, str]] = []
-    async with running(server, around=header_tap(seen)) as http, http_client(http.url, mode="auto") as client:
+    async with running(server, around=header_tap(seen)) as http, modern_http_client(http.url, Mode.AUTO) as client:
         await client.list_tools()  # learns which arguments travel as headers
         result = await client.call_tool("route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT)
         assert result["content"][0]["text"] == "Hello, 世界 7"  # the server checked the headers: they agree
@@ -159,6 +159,6 @@ async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() ->
     server.add_tool(lambda ratio: str(ratio), "by_ratio", input_schema={"type": "object", "properties": {
         "ratio": {"type": "number", "x-mcp-header": "Ratio"}}})
     async with running(server) as http:
-        async with http_client(http.url, mode="auto") as modern, http_client(http.url) as legacy:
+        async with modern_http_client(http.url, Mode.AUTO) as modern, http_client(http.url) as legacy:
             assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
             assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]  # no headers in 2025

@@ -102,8 +102,8 @@ async def test_with_nobody_to_ask_an_unfillable_form_is_dismissed(tool: str, exp
 async def test_url_mode_is_offered_only_with_consent(agreed: bool) -> None:
     asked: list[tuple[str, str, str]] = []
     questions = HostQuestions(consent=lambda *question: asked.append(question) or agreed)
-    assert HostQuestions().client_options("x")["elicitation_modes"] == ("form",)
-    assert questions.client_options("x")["elicitation_modes"] == ("form", "url")
+    assert HostQuestions().client_options("x")["answers"].elicitation_modes == ("form",)
+    assert questions.client_options("x")["answers"].elicitation_modes == ("form", "url")
     answer = await questions.elicit("calendar", {"mode": "url", "message": "Connect", "url": "https://c.test/",
                                                  "elicitationId": "e1"})
     assert answer == {"action": "accept" if agreed else "decline"}

@@ -28,11 +28,12 @@ from mcp import Client as SdkClient  # noqa: E402
 from mcp import StdioServerParameters, types  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
-from minimcp.client import Client, http_client, stdio_client  # noqa: E402
+from minimcp.client import Client, ClientAnswers, http_client, stdio_client  # noqa: E402
 from minimcp.examples.assistant import build_server  # noqa: E402
 from minimcp.rpc import RpcError  # noqa: E402
 from minimcp.server import Server  # noqa: E402
 from minimcp.session.cancellation import cancellable  # noqa: E402
+from minimcp.session.client_cancellation import cancellation  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0
@@ -77,9 +78,9 @@ async def test_minimcp_answers_every_question_of_an_sdk_server(cable: str, tmp_p
         asked.append(request)
         return MODEL_ANSWER
 
-    async with sdk_asking(cable, sampling=model, elicitation=lambda request: {
+    async with sdk_asking(cable, answers=ClientAnswers(sampling=model, elicitation=lambda request: {
             "action": "accept", "content": {"github_user": "octocat"}} if request.get("mode") != "url"
-            else {"action": "accept"}, elicitation_modes=("form", "url"), roots=[tmp_path],
+            else {"action": "accept"}, elicitation_modes=("form", "url"), roots=[tmp_path]),
             on_elicitation_complete=completed.append) as client:
         assert text(await client.call_tool("ask_model", {"question": "Capital of France?"}, timeout=TIMEOUT)) \
             == "rules: Paris."
@@ -103,7 +104,7 @@ async def test_a_question_minimcp_never_offered_fails_the_sdk_tool_and_the_sessi
 
 async def test_minimcp_gives_up_and_the_sdk_tool_is_cancelled(tmp_path: Path) -> None:
     record = tmp_path / "record.txt"
-    async with sdk_asking("stdio") as client:
+    async with sdk_asking("stdio", extensions=[cancellation]) as client:  # lesson 09's, plugged in
         with pytest.raises(TimeoutError):
             await client.call_tool("wait_for_cancel", {"record": str(record)}, timeout=0.5)
         await until(record.exists)  # the notice travels, then the SDK cancels its handler

@@ -10,7 +10,8 @@ import pytest
 from balancer import start_balancer
 from test_cluster import workers
 
-from minimcp.client import http_client
+from minimcp.client import ClientAnswers, modern_http_client
+from minimcp.session.eras import Mode
 from minimcp.session.input_required import StateSeal
 from minimcp.transports.cluster.redis_store import connect
 
@@ -86,7 +87,8 @@ async def test_in_2026_any_worker_serves_any_request_with_nothing_in_redis(redis
                 result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
                 assert progress == [1, 2, 3] and "Analysed 12 courses" in result.content[0].text
             answer = {"action": "accept", "content": {"name": "Ada"}}
-            async with asyncio.timeout(TIMEOUT), http_client(url, mode="auto", elicitation=lambda params: answer) \
+            answers = ClientAnswers(elicitation=lambda params: answer)
+            async with asyncio.timeout(TIMEOUT), modern_http_client(url, Mode.AUTO, answers=answers) \
                     as mini:
                 assert (await mini.call_tool("greet"))["content"][0]["text"] == "Hello, Ada!"
             assert len(set(balancer.sent_to)) == 3

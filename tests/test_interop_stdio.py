@@ -20,10 +20,11 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError  # noqa: E402
 from mcp_types import EmptyResult, Request  # noqa: E402
 
 from minimcp.client import Client as MiniClient  # noqa: E402
-from minimcp.client import stdio_client  # noqa: E402
+from minimcp.client import modern_stdio_client, stdio_client  # noqa: E402
 from minimcp.rpc import RpcError  # noqa: E402
 from minimcp.rpc.jsonrpc import METHOD_NOT_FOUND  # noqa: E402
 from minimcp.session import UnsupportedVersion  # noqa: E402
+from minimcp.session.eras import Mode  # noqa: E402
 from minimcp.transports.process import python_command, spawn  # noqa: E402
 
 TIMEOUT = 30.0
@@ -95,8 +96,8 @@ async def test_sdk_client_sees_minimcp_errors(repo_root) -> None:
 # -- minimcp's client, the SDK's server -------------------------------------------------------------
 async def test_minimcp_client_in_auto_mode_speaks_2026_to_the_sdk_server(repo_root) -> None:
     async def scenario() -> None:
-        async with stdio_client(SDK_SERVER, cwd=str(repo_root), mode="auto") as client:
-            assert (client.protocol_version, client.session.era) == ("2026-07-28", "modern")
+        async with modern_stdio_client(SDK_SERVER, Mode.AUTO, cwd=str(repo_root)) as client:
+            assert (client.protocol_version, client.session.conversation.era) == ("2026-07-28", "modern")
             assert client.server_info["name"] == "sdk-oracle"
             assert [tool["name"] for tool in await client.list_tools()] == ["add"]
             result = await client.call_tool("add", {"a": 2, "b": 3})

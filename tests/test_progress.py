@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from support import TIMEOUT, connected
 
-from minimcp.client import Client
+from minimcp.client import Client, ClientAnswers
 from minimcp.server import Server, report_progress
 from minimcp.server.sampling import create_message, text_of
 from minimcp.session import RequestContext
@@ -85,7 +85,7 @@ async def test_the_server_hears_the_client_progress_on_its_own_request(with_toke
         await clients[0].report_progress(params, 2, 2, "approved")
         return MODEL_ANSWER
 
-    async with connected(progress_server(), sampling=model) as client:
+    async with connected(progress_server(), answers=ClientAnswers(sampling=model)) as client:
         clients.append(client)
         result = await client.call_tool("ask_model", timeout=TIMEOUT)
     expected = "['1/2 shown to the user', '2/2 approved']" if with_token else "[]"

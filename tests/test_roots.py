@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from support import TIMEOUT, connected
 
-from minimcp.client import Client
+from minimcp.client import Client, ClientAnswers
 from minimcp.rpc import RpcError
 from minimcp.server import Server
 from minimcp.server.roots import RootsCache, inside_roots, root_path
@@ -57,7 +57,7 @@ def test_only_file_roots_count(tmp_path: Path) -> None:
 
 
 async def test_a_folder_shows_what_lies_inside_the_roots_and_follows_their_changes(workspace: Path) -> None:
-    async with connected(file_server(workspace), roots=[workspace / "notes"]) as client:
+    async with connected(file_server(workspace), answers=ClientAnswers(roots=[workspace / "notes"])) as client:
         asked = counting(client)
         assert names(await client.list_resources()) == ["notes/ideas.md", "notes/plan.md"]
         plan = (workspace / "notes" / "plan.md").as_uri()

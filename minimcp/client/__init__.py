@@ -1,5 +1,7 @@
 """Layer 4, the client's side: :class:`Client`, what it answers when the server asks
-(:mod:`~minimcp.client.answers`, lesson 09), and the one place it meets a cable (:mod:`~minimcp.client.connect`)."""
+(:mod:`~minimcp.client.answers`, lesson 09), where it meets a cable
+(:mod:`~minimcp.client.connect`, lesson 08's :mod:`~minimcp.client.http_connect`), and the
+complete client of both eras (:mod:`~minimcp.client.modern`, lesson 12)."""
 
 from minimcp.lazy import lazy_exports
 
@@ -11,7 +13,9 @@ _EXPORTS = {
     "ClientAnswers": "minimcp.client.answers",
     "Refused": "minimcp.client.answers",
     "connected": "minimcp.client.connect",
-    "http_client": "minimcp.client.connect",
+    "http_client": "minimcp.client.http_connect",
+    "modern_http_client": "minimcp.client.modern",
+    "modern_stdio_client": "minimcp.client.modern",
     "stdio_client": "minimcp.client.connect",
     "websocket_client": "minimcp.client.connect",
 }

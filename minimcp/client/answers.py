@@ -179,7 +179,7 @@ class ClientAnswers:
     def set_roots(self, roots: Iterable[RootLike]) -> bool:
         """Replace the roots; True if they changed. Only a client that declared roots may."""
         if self.roots is None:
-            raise RuntimeError("this client did not declare roots: give Client(roots=[...]) at the start")
+            raise RuntimeError("this client did not declare roots: give ClientAnswers(roots=[...]) at the start")
         new = [to_root(root) for root in roots]
         changed, self.roots = new != self.roots, new
         return changed

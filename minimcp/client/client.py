@@ -36,23 +36,34 @@ functions or coroutines. They run inside the connection's reading loop, which is
 in order, so they must be quick and must never wait for an answer from this same server (that
 answer could only be read once they return): to call the server back, start a task.
 
-And the client answers (lesson 09, :mod:`minimcp.client.answers`): ``sampling=``, ``elicitation=`` and
-``roots=`` each declare a capability and answer the server's matching request; ``set_roots()``
-changes the roots and tells the server. ``capabilities=`` and ``on_request=`` remain for anything else.
+And the client answers, once lesson 09 plugs its answers in:
+``answers=ClientAnswers(sampling=..., elicitation=..., roots=...)`` (:mod:`minimcp.client.answers`),
+where each handler given declares a capability and answers the server's matching request;
+``set_roots()`` changes the roots and tells the server. ``capabilities=`` and ``on_request=``
+remain for anything else.
+
+Later lessons plug into the session the same way: ``conversation=`` (lesson 12's two eras) and
+``extensions=`` (lesson 09's cancellation); see :mod:`minimcp.session.client`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol
 
-from minimcp.client.answers import ClientAnswers, ElicitationHandler, RootLike, SamplingHandler
 from minimcp.rpc import Transport
 from minimcp.rpc.aio import call
-from minimcp.session.client import ClientSession, NotificationCallback, RequestCallback
+from minimcp.rpc.jsonrpc import method_not_found
+from minimcp.session.client import (
+    ClientSession,
+    Conversation,
+    InitializeFirst,
+    NotificationCallback,
+    RequestCallback,
+    SessionExtension,
+)
 from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressRouter, progress_notice
-from minimcp.transports.http.modern import header_problem
 
 log = logging.getLogger("minimcp.client")
 
@@ -75,30 +86,51 @@ LIST_CHANGED = {
 }
 
 
+class Answers(Protocol):
+    """What answers the server's requests, and declares the capabilities that say it will
+    (lesson 09's :class:`~minimcp.client.answers.ClientAnswers` plugs in as ``answers=``)."""
+
+    def capabilities(self) -> dict[str, Any]:
+        """What ``initialize`` declares: exactly the requests this object answers."""
+
+    def knows(self, method: str) -> bool:
+        """Whether it answers ``method``."""
+
+    async def answer(self, method: str, params: dict[str, Any]) -> Any:
+        """The answer to one of the server's requests (or the RpcError the spec names)."""
+
+    def completed(self, elicitation_id: Any) -> bool:
+        """The server says a URL interaction is over: True if we accepted it and it was open."""
+
+    def set_roots(self, roots: Iterable[Any]) -> bool:
+        """Replace the roots; True if they changed."""
+
+
 # --8<-- [start:client]
 class Client:
     """An MCP client bound to one server."""
 
     def __init__(self, transport: Transport, *, name: str = "minimcp-client", version: str = "0.1.0",
-                 sampling: SamplingHandler | None = None, sampling_tools: bool = False,
-                 elicitation: ElicitationHandler | None = None, elicitation_modes: Iterable[str] = ("form",),
-                 roots: Iterable[RootLike] | None = None,
+                 answers: Answers | None = None,
                  on_log: LogCallback | None = None,
                  on_elicitation_complete: Callable[[str], Awaitable[None] | None] | None = None,
                  capabilities: dict[str, Any] | None = None,
                  on_notification: NotificationCallback | None = None,
                  on_request: RequestCallback | None = None,
                  on_list_changed: ListChangedCallback | None = None,
-                 mode: str = "legacy", server_key: str | None = None) -> None:
-        # What the server may ask of us (lesson 09): each handler given declares its capability.
-        self.answers = ClientAnswers(sampling=sampling, sampling_tools=sampling_tools, elicitation=elicitation,
-                                     elicitation_modes=elicitation_modes, roots=roots)
-        declared = {**self.answers.capabilities(), **(capabilities or {})}  # raw capabilities= win
+                 conversation: Conversation | None = None,
+                 extensions: Sequence[SessionExtension] = ()) -> None:
+        # What the server may ask of us (lesson 09 plugs its answers in): they declare what they
+        # answer, and raw capabilities= win.
+        self.answers = answers
+        declared = {**(answers.capabilities() if answers else {}), **(capabilities or {})}
         self.on_request = on_request  # a request none of the handlers above answers
-        # mode: "legacy" (initialize), "auto" (probe with server/discover, fall back), or a 2026 version (12)
-        self.session = ClientSession(transport, {"name": name, "version": version}, declared,
-                                     on_notification=self._on_notification, on_request=self._on_request,
-                                     mode=mode, server_key=server_key)
+        # Later lessons plug into the session: a conversation of another era (lesson 12), extensions
+        # such as cancellation (lesson 09). Without them, lesson 03's handshake and nothing more.
+        self.session = ClientSession(
+            transport, {"name": name, "version": version}, declared,
+            on_notification=self._on_notification, on_request=self._on_request,
+            conversation=conversation or InitializeFirst(), extensions=extensions)
         self.on_notification = on_notification  # called for every notification, after our routing
         self.on_list_changed = on_list_changed
         self.on_log = on_log
@@ -182,22 +214,8 @@ class Client:
 
     async def list_tools(self, *, refresh: bool = False,
                          timeout: float | None = 30.0) -> list[dict[str, Any]]:
-        """The server's tools (``tools/list``): name, description, inputSchema, …
-
-        In 2026-07-28 a tool whose ``x-mcp-header`` annotations cannot be honoured is left out, with a
-        warning in the log: the client could not send its arguments as the headers it asks for (lesson 12).
-        """
-        tools = await self._list("tools/list", "tools", "tools", refresh, timeout)
-        if self.session.era != "modern":
-            return tools
-        kept = []
-        for tool in tools:
-            problem = header_problem(tool.get("inputSchema"))
-            if problem is None:
-                kept.append(tool)
-            else:
-                log.warning("leaving out tool %r: %s", tool.get("name"), problem)
-        return kept
+        """The server's tools (``tools/list``): name, description, inputSchema, …"""
+        return await self._list("tools/list", "tools", "tools", refresh, timeout)
 
     async def list_resources(self, *, refresh: bool = False,
                              timeout: float | None = 30.0) -> list[dict[str, Any]]:
@@ -274,11 +292,8 @@ class Client:
 
     # -- utilities: logging and completion (taught in "the client talks back") ---------------------
     async def set_logging_level(self, level: str, *, timeout: float | None = 30.0) -> None:
-        """Ask the server to send only log messages of ``level`` or more severe (``logging/setLevel``; in
-        2026-07-28, every request says it in its envelope instead)."""
-        if self.session.era == "modern":
-            self.session.log_level = level
-            return
+        """Ask the server to send only log messages of ``level`` or more severe
+        (``logging/setLevel``; in lesson 12's 2026-07-28, each request's envelope says it)."""
         await self.request("logging/setLevel", {"level": level}, timeout)
 
     async def complete(self, argument: str, value: str, *, prompt: str | None = None,
@@ -304,9 +319,11 @@ class Client:
     # -- what the server asks of us (lesson 09) ---------------------------------------------------
     # --8<-- [start:answers]
     async def _on_request(self, method: str, params: dict[str, Any]) -> Any:
-        """A request from the server: sampling, elicitation, roots; anything else to ``on_request``."""
-        if self.answers.knows(method) or self.on_request is None:
+        """A request from the server: to the ``answers`` plugged in; else to ``on_request``."""
+        if self.answers is not None and (self.answers.knows(method) or self.on_request is None):
             return await self.answers.answer(method, params)  # -32601 for what we never declared
+        if self.on_request is None:
+            raise method_not_found(method)
         return await self.on_request(method, params)
 
     async def report_progress(self, request_params: dict[str, Any], progress: float, total: float | None = None,
@@ -317,9 +334,12 @@ class Client:
         if params is not None:
             await self.session.notify(PROGRESS, params)
 
-    async def set_roots(self, roots: Iterable[RootLike]) -> None:
+    async def set_roots(self, roots: Iterable[Any]) -> None:
         """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
-        if self.answers.set_roots(roots) and self.session.era == "legacy":  # 2026-07-28 has no such notice
+        if self.answers is None:
+            raise RuntimeError("this client did not declare roots: "
+                               "give it answers=ClientAnswers(roots=[...])")
+        if self.answers.set_roots(roots):  # (lesson 12's 2026-07-28 conversation does not send it)
             await self.session.notify("notifications/roots/list_changed")
     # --8<-- [end:answers]
 
@@ -342,7 +362,8 @@ class Client:
         elif method == "notifications/message":
             await call(self.on_log, params.get("level"), params.get("logger"), params.get("data"))
         elif method == "notifications/elicitation/complete":
-            if self.answers.completed(params.get("elicitationId")):  # unknown ids are ignored (MUST)
+            # unknown ids are ignored (MUST)
+            if self.answers is not None and self.answers.completed(params.get("elicitationId")):
                 await call(self.on_elicitation_complete, params["elicitationId"])
         await call(self.on_notification, method, params)
     # --8<-- [end:notifications]

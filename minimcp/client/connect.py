@@ -5,11 +5,13 @@ Each opens its cable, wraps it in a client, performs the handshake, and closes e
 
     async with stdio_client(["python", "-m", "minimcp", "serve"]) as client: ...       # lesson 02
     async with websocket_client("ws://127.0.0.1:8765/mcp") as client: ...               # lesson 07
-    async with http_client("http://127.0.0.1:8000/mcp") as client: ...                 # lesson 08
+
+Lesson 08 adds a third in a module of its own, :mod:`minimcp.client.http_connect`: ``http_client``
+opens its cable with :func:`connected`, like the two here.
 
 Options named in :data:`CLIENT_OPTIONS` (``name``, ``on_notification``…) go to the client; every
 other option goes to the cable (``cwd`` for a child process, ``origin`` for a WebSocket, ``on_http``
-for Streamable HTTP…).
+for lesson 08's Streamable HTTP…).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from typing import Any
 
 from minimcp.client.client import Client
 from minimcp.rpc import Transport
-from minimcp.transports.http.client import HttpClientTransport
 from minimcp.transports.process import spawn
 from minimcp.transports.websocket import connect_websocket
 
@@ -43,7 +44,6 @@ async def connected(open_cable: Callable[..., Awaitable[Transport]], *args: Any,
 
 def stdio_client(command: Sequence[str], **options: Any) -> AbstractAsyncContextManager[Client]:
     """Start ``command`` as a child process and yield an initialized client to it (lesson 02)."""
-    options.setdefault("server_key", " ".join(command))  # what mode="auto" remembers its verdict by
     return connected(spawn, command, **options)
 
 
@@ -51,12 +51,3 @@ def websocket_client(url: str, **options: Any) -> AbstractAsyncContextManager[Cl
     """Connect to ``ws://…`` and yield an initialized client; leaving the block closes with 1000 (lesson 07)."""
     return connected(connect_websocket, url, **options)
 
-
-async def _http_cable(url: str, **options: Any) -> Transport:
-    return HttpClientTransport(url, **options)
-
-
-def http_client(url: str, **options: Any) -> AbstractAsyncContextManager[Client]:
-    """An initialized client over Streamable HTTP to ``http://…/mcp`` (lesson 08)."""
-    options.setdefault("server_key", url)  # what mode="auto" remembers its verdict by
-    return connected(_http_cable, url, **options)

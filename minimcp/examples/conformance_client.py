@@ -8,7 +8,9 @@ client does what the scenario asks, over Streamable HTTP, and the servers check 
 ``python tools/conformance.py --client`` runs it for every client scenario of revision 2025-11-25 and
 the authorization suites.
 
-Each scenario is a short coroutine: minimcp's ordinary client, doing an ordinary thing. Nothing here
+Each scenario is a short coroutine: minimcp's ordinary client, doing an ordinary thing. It is
+the complete client, every lesson plugged in: lesson 09's cancellation, lesson 12's two eras and
+headers. Nothing here
 is special-cased for the suite except *which* tool to call, and the Client ID Metadata Document URL its
 authorization servers expect.
 """
@@ -23,9 +25,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.auth.client import OAuth
+from minimcp.client.answers import ClientAnswers
 from minimcp.client.client import Client
-from minimcp.client.connect import http_client
+from minimcp.client.modern import modern_http_client
 from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS
+from minimcp.session.eras import Mode
 
 #: How long the whole scenario may take, at most (the suite's own limit is 30 s).
 TIMEOUT = 20.0
@@ -33,15 +37,21 @@ TIMEOUT = 20.0
 Scenario = Callable[[str], Awaitable[None]]
 
 
-def mode() -> str:
-    """The era the suite tests: 2026-07-28 (lesson 12) is probed for with mode="auto", older ones handshake."""
+def mode() -> Mode:
+    """The era the suite tests: 2026-07-28 (lesson 12) is probed for with Mode.AUTO, older ones
+    handshake."""
     version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION", "")
-    return "auto" if version in MODERN_PROTOCOL_VERSIONS else "legacy"
+    return Mode.AUTO if version in MODERN_PROTOCOL_VERSIONS else Mode.LEGACY
 
 
 def connect(url: str, **options: Any) -> Any:
-    """minimcp's HTTP client, in the era the suite asks for."""
-    return http_client(url, mode=mode(), **options)
+    """minimcp's complete HTTP client (every lesson's pieces), in the era the suite asks for."""
+    return modern_http_client(url, mode(), **options)
+
+
+def accept_empty(request: dict[str, Any]) -> dict[str, Any]:
+    """The user accepts a form without filling anything in."""
+    return {"action": "accept", "content": {}}
 
 
 async def initialize(url: str) -> None:
@@ -59,7 +69,7 @@ async def tools_call(url: str) -> None:
 
 async def elicitation_defaults(url: str) -> None:
     """Accept the server's form without filling anything in: the client must add the defaults (SEP-1034)."""
-    async with connect(url, elicitation=lambda request: {"action": "accept", "content": {}}) as client:
+    async with connect(url, answers=ClientAnswers(elicitation=accept_empty)) as client:
         await call_listed(client, "test_client_elicitation_defaults", {})
 
 
@@ -123,7 +133,7 @@ async def given_calls(url: str) -> None:
 
 async def answer_questions(url: str) -> None:
     """Call every tool; answer what the server asks (a form, accepted) and send its state back (SEP-2322)."""
-    async with connect(url, elicitation=lambda request: {"action": "accept", "content": {}}) as client:
+    async with connect(url, answers=ClientAnswers(elicitation=accept_empty)) as client:
         for tool in await client.list_tools(timeout=TIMEOUT):
             await client.call_tool(tool["name"], {}, timeout=TIMEOUT)
 
@@ -145,7 +155,7 @@ SCENARIOS: dict[str, Scenario] = {
     "elicitation-sep1034-client-defaults": elicitation_defaults,
     "sse-retry": sse_retry,
     "json-schema-2020-12-preservation": schema_preservation,
-    # revision 2026-07-28 (lesson 12): the same client, in mode="auto"
+    # revision 2026-07-28 (lesson 12): the same client, in Mode.AUTO
     "request-metadata": initialize,
     "sep-2322-client-request-state": answer_questions,
     "http-standard-headers": every_listed,

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from typing import Any
 
-from minimcp.client.answers import Refused, RootLike
+from minimcp.client.answers import ClientAnswers, Refused, RootLike
 from minimcp.host.chat import ChatMessage, Model, content_text
 from minimcp.host.rule_model import RuleModel
 from minimcp.rpc.aio import call
@@ -53,10 +53,11 @@ class HostQuestions:
         self.roots = None if roots is None else list(roots)
 
     def client_options(self, server: str) -> dict[str, Any]:
-        """The :class:`~minimcp.client.Client` options for the client of ``server``."""
-        return {"sampling": partial(self.sample, server), "elicitation": partial(self.elicit, server),
-                "elicitation_modes": ("form", "url") if self.consent is not None else ("form",),
-                "roots": self.roots}
+        """The :class:`~minimcp.client.Client` options for the client of ``server``: its answers."""
+        modes = ("form", "url") if self.consent is not None else ("form",)
+        return {"answers": ClientAnswers(sampling=partial(self.sample, server),
+                                         elicitation=partial(self.elicit, server),
+                                         elicitation_modes=modes, roots=self.roots)}
 
     # --8<-- [start:sample]
     async def sample(self, server: str, request: dict[str, Any]) -> dict[str, Any]:

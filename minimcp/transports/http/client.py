@@ -16,6 +16,11 @@ event id of every stream, so that a dropped stream is **resumed** with ``GET`` a
 session id, a **new session** (the handshake again, then the message that failed); and on
 ``close()``, a ``DELETE`` that ends the session.
 
+A later lesson may add headers of its own: :class:`RequestHeaders` is its seam, a hook given as
+``request_headers=`` that chooses the headers of a request it speaks for, and hears every message
+from the server. Lesson 12 plugs in the 2026-07-28 headers that way
+(:mod:`minimcp.transports.http.modern_client`); this module knows nothing of them.
+
 :func:`minimcp.client.http_client` gives an initialized :class:`~minimcp.client.Client` over it.
 """
 
@@ -24,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import httpx2
 
@@ -32,6 +37,7 @@ from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
     ErrorResponse,
+    Message,
     Notification,
     Request,
     RequestId,
@@ -40,9 +46,7 @@ from minimcp.rpc.jsonrpc import (
     encode,
     parse,
 )
-from minimcp.rpc.mcp import has_envelope
 from minimcp.transports.http.handshake import Handshake, SessionExpired, content_type
-from minimcp.transports.http.modern import header_parameters, request_headers
 from minimcp.transports.sse import SSEParser
 
 log = logging.getLogger("minimcp.http_client")
@@ -52,6 +56,17 @@ log = logging.getLogger("minimcp.http_client")
 TRY_AGAIN = (502, 503, 504)
 
 
+class RequestHeaders(Protocol):
+    """A later lesson's say in the headers of each POST (lesson 12's: the 2026-07-28 headers)."""
+
+    def headers_for(self, request: Request) -> dict[str, str] | None:
+        """The headers to send with ``request``, if this hook speaks for it (then the session's
+        headers are not sent); None to leave the request to the session."""
+
+    def received(self, message: Message) -> None:
+        """A message from the server, parsed: what the hook may learn from it."""
+
+
 # --8<-- [start:transport]
 class HttpClientTransport:
     """A Transport over Streamable HTTP: POST to send, JSON or SSE to receive, GET to listen."""
@@ -59,11 +74,12 @@ class HttpClientTransport:
     def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
                  timeout: float = 30.0, http: httpx2.AsyncClient | None = None,
                  listen: bool = True, on_http: Callable[[str], None] | None = None,
-                 auth: httpx2.Auth | None = None) -> None:
+                 auth: httpx2.Auth | None = None,
+                 request_headers: RequestHeaders | None = None) -> None:
         self.url = url
         self.session_id: str | None = None
         self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
-        self.header_params: dict[str, dict[str, str]] = {}  # tool → its arguments also sent as headers (12)
+        self.request_headers = request_headers  # a later lesson's say in the headers (lesson 12)
         self.max_retries = max_retries  # reconnections in a row before a stream is given up
         self.listen = listen  # open the GET announcement channel after the handshake
         self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
@@ -112,10 +128,8 @@ class HttpClientTransport:
     async def _post(self, message: str, kind: Any) -> httpx2.Response | None:
         """POST one message. A request's response comes back open (JSON or SSE still to read)."""
         headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-        if isinstance(kind, Request) and has_envelope(kind.params):  # 2026-07-28: no session (lesson 12)
-            headers |= request_headers(kind, self.header_params)
-        else:
-            headers = self._headers(headers)
+        own = self._their_headers(kind)
+        headers = headers | own if own is not None else self._headers(headers)
         request = self._http.build_request("POST", self.url, content=message.encode(), headers=headers)
         response = await self._http.send(request, stream=True)
         self._trace(f"POST {_describe(kind)} -> {response.status_code} {content_type(response)}")
@@ -133,6 +147,12 @@ class HttpClientTransport:
         return response
     # --8<-- [end:send]
 
+    def _their_headers(self, kind: Any) -> dict[str, str] | None:
+        """The headers the ``request_headers`` hook chooses for this message, if it speaks."""
+        if self.request_headers is None or not isinstance(kind, Request):
+            return None
+        return self.request_headers.headers_for(kind)
+
     def _headers(self, extra: dict[str, str]) -> dict[str, str]:
         headers = dict(extra)
         if self.session_id is not None:
@@ -146,15 +166,11 @@ class HttpClientTransport:
         return await self._inbox.get()
 
     def _deliver(self, message: str) -> None:
-        """Hand a message from the server to the connection (and learn the version from initialize's answer,
-        and from a tools/list answer which tool arguments also travel as headers)."""
+        """Hand a message from the server to the connection (and learn the version from
+        initialize's answer; a ``request_headers`` hook hears it too)."""
         self.handshake.received(message)
-        answer = parse(message)
-        result = answer.result if isinstance(answer, Response) else None
-        if isinstance(result, dict) and isinstance(result.get("tools"), list):
-            for tool in result["tools"]:
-                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                    self.header_params[tool["name"]] = header_parameters(tool.get("inputSchema"))
+        if self.request_headers is not None:
+            self.request_headers.received(parse(message))
         self._inbox.put_nowait(message)
 
     # --8<-- [start:read_answer]
