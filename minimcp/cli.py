@@ -36,7 +36,7 @@ from minimcp.examples.complete import complete
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
 from minimcp.examples.echo import serve_echo
-from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
+from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT
 from minimcp.server.complete import Server
 from minimcp.server.eras import answer_both_eras
 from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT

@@ -5,10 +5,8 @@ included, since Python runs them. ``course.toml`` says which lesson builds each 
 ``tools/course.py`` computes each lesson's *closure* (everything importing its modules runs) and
 the modules of later lessons found in it. ``python tools/course.py closure`` prints the table.
 
-The re-layering is done a lesson at a time. ``STILL_REACHING_AHEAD`` lists, for each lesson not yet
-standing alone, exactly the later modules its closure still runs: the test fails if a closure gains
-one (a new forward import) and also if it loses one without the list being shortened, so the list
-can only shrink, and the work left is always written down here.
+A later lesson plugs into an earlier one through a seam the earlier one offers (a parameter, a hook,
+a strategy passed in); it is never imported by it. So every lesson's list here is empty.
 """
 
 from __future__ import annotations
@@ -21,40 +19,6 @@ from support import load_course_tool
 COURSE = load_course_tool()
 ROOT = Path(__file__).resolve().parents[1]
 
-#: Lesson -> the modules of later lessons that importing its own modules still runs (to be emptied).
-STILL_REACHING_AHEAD: dict[str, set[str]] = {
-    "03": {
-        "rpc.mcp", "session.cancellation", "session.envelope"
-    },
-    "04": {
-        "client.answers", "client.connect", "host.questions", "host.router", "rpc.mcp",
-        "server.completion", "server.files", "server.logs", "server.prompts", "server.resources",
-        "server.roots", "server.sampling", "server.uri_templates", "session.cancellation",
-        "session.envelope", "session.forms", "session.tool_messages", "transports.guard",
-        "transports.http.asgi", "transports.http.client", "transports.http.handshake",
-        "transports.http.modern", "transports.sse", "transports.websocket"
-    },
-    "05": {
-        "rpc.mcp", "server.prompts", "server.roots", "server.sampling", "session.cancellation",
-        "session.envelope", "session.tool_messages"
-    },
-    "06": {
-        "rpc.mcp", "session.cancellation", "session.envelope"
-    },
-    "07": {
-        "client.answers", "rpc.mcp", "session.cancellation", "session.envelope", "session.forms",
-        "session.tool_messages", "transports.http.asgi", "transports.http.client",
-        "transports.http.handshake", "transports.http.modern", "transports.sse"
-    },
-    "08": {"rpc.mcp", "transports.http.modern"},
-    "09": {
-        "auth.bearer", "auth.client", "auth.discovery", "auth.resource", "auth.tokens", "rpc.mcp",
-        "session.envelope", "transports.http.modern"
-    },
-    "11": {"rpc.mcp", "session.envelope", "session.input_required", "session.modern"},
-}
-
-
 def later_modules(number: str) -> set[str]:
     graph = COURSE.import_graph(ROOT / "minimcp")
     entry = COURSE.lesson(number)
@@ -66,7 +30,7 @@ LESSONS_WITH_CODE = [entry["number"] for entry in COURSE.lessons() if entry.get(
 
 @pytest.mark.parametrize("number", LESSONS_WITH_CODE)
 def test_a_lesson_imports_nothing_of_the_lessons_after_it(number: str) -> None:
-    assert later_modules(number) == STILL_REACHING_AHEAD.get(number, set())
+    assert later_modules(number) == set()
 
 
 def test_the_check_can_fail(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from minimcp.rpc import ConnectionClosed, Notification, RpcError, memory_pair
+from minimcp.rpc import ConnectionClosed, Notification, Request, RpcError, memory_pair
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 from minimcp.session import (
     LATEST_PROTOCOL_VERSION,
@@ -34,7 +34,6 @@ class App:
     """The smallest server app a session can serve: one method, and a record of notifications."""
 
     protocol_versions = SUPPORTED_PROTOCOL_VERSIONS
-    modern_versions: tuple[str, ...] = ()  # a 2025-era app: it serves no 2026-07-28 request (lesson 12)
 
     def __init__(self, instructions: str | None = "Ask me to echo.") -> None:
         self._instructions = instructions
@@ -340,6 +339,42 @@ async def test_server_discover_is_method_not_found(server, initialized: bool) ->
     assert answer == {"jsonrpc": "2.0", "id": "d", "error": {
         "code": METHOD_NOT_FOUND, "message": "Method not found: server/discover"}}
     await peer.ping()
+
+
+# -- the seams later lessons plug into ------------------------------------------------------------
+class EchoFront:
+    """A front that takes ``demo/front`` before the handshake's rules (as lesson 12's takes 2026)."""
+
+    def takes(self, request: Request) -> bool:
+        return request.method == "demo/front"
+
+    async def serve(self, request: Request) -> Any:
+        return {"served": "by the front"}
+
+
+async def test_the_session_offers_seams_for_later_lessons(server) -> None:
+    session, peer = server
+    heard: list[str] = []
+    after: list[str] = []
+
+    async def on_progress(notification: Notification) -> None:
+        heard.append(notification.method)
+
+    async def after_each() -> None:
+        after.append(session.state)
+
+    session.front = EchoFront()
+    session.notification_handlers["notifications/progress"] = on_progress
+    session.after_each.append(after_each)
+    answer = await peer.call({"jsonrpc": "2.0", "id": 1, "method": "demo/front"})  # before initialize
+    assert answer == {"jsonrpc": "2.0", "id": 1, "result": {"served": "by the front"}}
+    assert "result" in await peer.call(initialize_request(2))
+    await peer.send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}})
+    await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    await peer.ping()
+    assert heard == ["notifications/progress"]  # the session's handler, not the app
+    assert session.app.notifications == []  # type: ignore[attr-defined]
+    assert after == ["new", "initializing", "ready", "ready"]  # after each request and initialized
 
 
 # -- both directions after the handshake ---------------------------------------------------------

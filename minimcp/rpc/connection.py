@@ -50,17 +50,13 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
     parse,
 )
+from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, Admission, at_most
 from minimcp.rpc.transport import ConnectionClosed, Transport, log_send_failure
 
 log = logging.getLogger("minimcp.connection")
 
 
 # --8<-- [start:defaults]
-#: JSON-RPC leaves -32000 to -32099 to each implementation: ours for "too many requests at once".
-SERVER_BUSY = -32000
-#: How many requests of one peer a connection answers at once, unless told otherwise.
-DEFAULT_MAX_IN_FLIGHT = 256
-
 RequestHandler = Callable[[Request], Awaitable[Any]]
 NotificationHandler = Callable[[Notification], Awaitable[None]]
 #: Told when we stop waiting for one of our requests, and why ("timed out after 5 s").
@@ -100,8 +96,8 @@ class Connection:
         self._transport_closed = False
         #: how long requests already received may still run once the other side stops sending
         self.grace_period = 1.0
-        #: how many of the other side's requests may be answered at once; more get SERVER_BUSY
-        self.max_in_flight = DEFAULT_MAX_IN_FLIGHT
+        #: the flood limit (:mod:`minimcp.rpc.limits`): which of the other side's requests are refused
+        self.admission: Admission = at_most(DEFAULT_MAX_IN_FLIGHT)
         #: called (in a task of its own) when a request of ours is given up; None: nobody is told
         self.on_abandon: AbandonHandler | None = None
         self._abandoned: dict[RequestId, None] = {}  # ids we stopped waiting for, oldest first
@@ -180,10 +176,9 @@ class Connection:
 
     def _dispatch(self, message: Request | Response | ErrorResponse) -> None:
         if isinstance(message, Request):
-            if len(self._handling) >= self.max_in_flight:  # a flood: refuse, rather than grow without end
-                error = RpcError(SERVER_BUSY, f"Server busy: {self.max_in_flight} requests of this connection "
-                                 "are already being answered", id=message.id)
-                self._spawn(self._reject(error))
+            refused = self.admission(message, len(self._handling))  # a flood: refuse, not grow
+            if refused is not None:
+                self._spawn(self._reject(refused))
                 return
             if message.id in self._handling:  # ids must be unique among requests in flight
                 self._spawn(self._reject(id_reused(message.id)))

@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.rpc.aio import TaskKeeper
-from minimcp.rpc.connection import DEFAULT_MAX_IN_FLIGHT
 from minimcp.rpc.jsonrpc import Notification, method_not_found
+from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, at_most
 from minimcp.rpc.transport import Transport, log_send_failure
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
 from minimcp.session.server import RequestContext, ServerSession, request_streams_of
@@ -98,7 +98,7 @@ class ServerCore:
         """Serve one client over ``transport`` until it goes away."""
         self._loop = asyncio.get_running_loop()  # where announcements from other threads are sent
         session = ServerSession(transport, self, request_streams_of(transport))
-        session.connection.max_in_flight = self.max_in_flight
+        session.connection.admission = at_most(self.max_in_flight)  # the flood limit it is given
         for setup in self._at_session_start:  # what later lessons plug in: cancellation, an era…
             setup(session)
         self.sessions.add(session)

@@ -55,8 +55,3 @@ def answer_both_eras(server: ServerCore, state_key: bytes | None = None) -> Mode
     server.at_session_start(add_front)
     return era
 # --8<-- [end:both_eras]
-
-
-def era_of(server: ServerCore) -> ModernEra | None:
-    """The 2026-07-28 settings of ``server`` (None: it answers the initialize era only)."""
-    return _eras.get(server)
