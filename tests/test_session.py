@@ -426,9 +426,9 @@ async def test_request_context_exposes_params_and_meta(live) -> None:
 
 
 async def test_the_real_server_says_who_it_is() -> None:
-    from minimcp.server import Server
+    from minimcp.server.core import ServerCore
 
-    server = Server("named", "2.0.0", title="A Named Server", instructions="Read me first.")
+    server = ServerCore("named", "2.0.0", title="A Named Server", instructions="Read me first.")
     server.declare("tools", {"listChanged": True})
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
