@@ -1,4 +1,4 @@
-"""What each cable declares it can do besides carrying messages (transports/abilities.py).
+"""What each cable declares it can do besides carrying messages (rpc/abilities.py), and who reads it.
 
 stdio and WebSocket carry messages and nothing more; lesson 08's session cable has a stream per
 request; lesson 11's also keeps the session's state for another worker. The declarations are typed
@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from minimcp.transports.abilities import PLAIN, Abilities
+from minimcp.rpc.abilities import PLAIN, Abilities
+from minimcp.rpc.cables import TracingTransport, memory_pair
+from minimcp.rpc.jsonrpc import RequestId
+from minimcp.server.core import ServerCore
+from minimcp.session.server import ServerSession
 from minimcp.transports.cluster.sessions import SharedSessionTransport
 from minimcp.transports.event_store import MemoryEventStore
 from minimcp.transports.http.sessions import SessionManager, SessionTransport
@@ -27,6 +31,42 @@ def test_stdio_and_websocket_only_carry_messages() -> None:
     assert PipeTransport.abilities is PLAIN
     assert WebSocketTransport.abilities is PLAIN
     assert PLAIN == Abilities(request_streams=None, state_keeper=None)
+
+
+class Streams:
+    """A stand-in for lesson 08's streams per request: what the session is handed."""
+
+    def __init__(self) -> None:
+        self.closed: list[tuple[RequestId, int | None]] = []
+
+    def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool:
+        self.closed.append((request_id, retry_ms))
+        return True
+
+    def request_cancelled(self, request_id: RequestId) -> None:
+        pass
+
+
+def test_the_session_reads_what_the_cable_declares_and_nothing_else() -> None:
+    """The session takes the request streams from the cable's declaration, through a tap too; a
+    cable that has the methods but does not declare them gets no streams: nothing is guessed."""
+    streams = Streams()
+    _, end = memory_pair()
+
+    class Declaring(TracingTransport):
+        abilities = Abilities(request_streams=streams)
+
+    declared = Declaring(end, lambda direction, text: None)
+    assert ServerSession(declared, ServerCore("s")).request_streams is streams
+    tapped = TracingTransport(declared, lambda direction, text: None)
+    assert ServerSession(tapped, ServerCore("s")).request_streams is streams
+
+    class Undeclared(TracingTransport):
+        close_request_stream = Streams.close_request_stream
+        request_cancelled = Streams.request_cancelled
+
+    quiet = Undeclared(end, lambda direction, text: None)
+    assert ServerSession(quiet, ServerCore("s")).request_streams is None
 
 
 async def test_the_http_session_cable_has_a_stream_per_request() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from minimcp.rpc.abilities import PLAIN, Abilities
 from minimcp.rpc.jsonrpc import RequestId
 from minimcp.rpc.transport import ConnectionClosed, Transport
 
@@ -16,6 +17,8 @@ from minimcp.rpc.transport import ConnectionClosed, Transport
 # --8<-- [start:memory]
 class MemoryTransport:
     """The simplest cable: two queues in one process. Tests and notebooks use it."""
+
+    abilities = PLAIN  # it carries messages, and that is all
 
     def __init__(self, inbox: asyncio.Queue[str | None], outbox: asyncio.Queue[str | None]) -> None:
         self._inbox = inbox
@@ -71,4 +74,9 @@ class TracingTransport:
 
     async def close(self) -> None:
         await self.inner.close()
+
+    @property
+    def abilities(self) -> Abilities:
+        """The tapped cable's: recording its traffic takes nothing away from what it can do."""
+        return self.inner.abilities
 # --8<-- [end:tracing]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
+from minimcp.rpc.abilities import Abilities
 from minimcp.rpc.jsonrpc import RequestId
 
 log = logging.getLogger("minimcp.connection")
@@ -25,7 +26,13 @@ class Transport(Protocol):
 
     ``related_request_id`` names the incoming request a message belongs to (its answer, or a notice
     sent while answering it), or is None. A cable with one stream (stdio, WebSocket) ignores it.
+
+    ``abilities`` says what else the cable can do (:mod:`minimcp.rpc.abilities`); most say
+    :data:`~minimcp.rpc.abilities.PLAIN`: nothing.
     """
+
+    @property
+    def abilities(self) -> Abilities: ...
 
     async def send(self, message: str, related_request_id: RequestId | None = None) -> None: ...
 

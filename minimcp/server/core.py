@@ -21,7 +21,7 @@ from minimcp.rpc.jsonrpc import Notification, method_not_found
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, at_most
 from minimcp.rpc.transport import Transport, log_send_failure
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
-from minimcp.session.server import RequestContext, ServerSession, request_streams_of
+from minimcp.session.server import RequestContext, ServerSession
 
 log = logging.getLogger("minimcp.server")
 
@@ -97,7 +97,7 @@ class ServerCore:
     async def serve(self, transport: Transport) -> None:
         """Serve one client over ``transport`` until it goes away."""
         self._loop = asyncio.get_running_loop()  # where announcements from other threads are sent
-        session = ServerSession(transport, self, request_streams_of(transport))
+        session = ServerSession(transport, self)
         session.connection.admission = at_most(self.max_in_flight)  # the flood limit it is given
         for setup in self._at_session_start:  # what later lessons plug in: cancellation, an era…
             setup(session)

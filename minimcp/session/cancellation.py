@@ -17,15 +17,16 @@ The rules this module keeps, on top of lesson 01's :class:`~minimcp.rpc.connecti
 
 "Free what it held" includes the cable: Streamable HTTP keeps a POST's stream open until the answer
 goes out, and no answer ever will. A server session whose cable has such streams (lesson 03's
-:class:`~minimcp.session.server.RequestStreams`) tells it, and the stream ends (lesson 08's
+:class:`~minimcp.rpc.abilities.RequestStreams`) tells it, and the stream ends (lesson 08's
 ``HttpSession.end_request``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Any
 
+from minimcp.rpc.abilities import RequestStreams
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import Notification, Request, RequestId
 from minimcp.rpc.transport import log_send_failure
@@ -34,13 +35,6 @@ from minimcp.session.server import ServerSession, StartsSessions
 log = logging.getLogger("minimcp.cancellation")
 
 CANCELLED = "notifications/cancelled"
-
-
-class EndsCancelledRequests(Protocol):
-    """A transport that holds something open for each request until its answer goes out (Streamable
-    HTTP: the POST's SSE stream), and must let it go when the request is cancelled instead."""
-
-    def request_cancelled(self, request_id: RequestId) -> None: ...
 
 
 # --8<-- [start:send]
@@ -61,7 +55,7 @@ def tell_peer_on_abandon(connection: Connection) -> None:
 
 # --8<-- [start:receive]
 def on_cancelled(connection: Connection, params: dict[str, Any], protected: RequestId | None = None,
-                 streams: EndsCancelledRequests | None = None) -> None:
+                 streams: RequestStreams | None = None) -> None:
     """The peer stopped waiting for one of its requests: stop answering it (and send nothing back).
 
     ``protected`` is the id of the peer's ``initialize`` request, which may not be cancelled;

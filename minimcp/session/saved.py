@@ -13,26 +13,14 @@ answer, a progress callback): a request running on a process that died is lost, 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
+from minimcp.rpc.abilities import StateKeeper
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
 from minimcp.session.server import ServerSession, StartsSessions
 
 #: The keys of a saved session (:func:`saved_state`).
 STATE_KEYS = ("lifecycle", "protocolVersion", "clientInfo", "clientCapabilities", "logLevel", "subscriptions")
-
-
-@runtime_checkable
-class KeepsSessionState(Protocol):
-    """A transport that keeps its session's state where other processes find it (lesson 11).
-
-    ``restored_state()`` is the state to start from (None: a new session); ``keep_state(state)`` is
-    called, before the client hears the answer, whenever a request or notification changed it.
-    """
-
-    def restored_state(self) -> dict[str, Any] | None: ...
-
-    async def keep_state(self, state: dict[str, Any]) -> None: ...
 
 
 # --8<-- [start:saved]
@@ -54,7 +42,7 @@ def restore(session: ServerSession, state: dict[str, Any]) -> None:
     session.log_level, session.subscriptions = state["logLevel"], set(state["subscriptions"])
 
 
-def keep_in(session: ServerSession, keeper: KeepsSessionState) -> None:
+def keep_in(session: ServerSession, keeper: StateKeeper) -> None:
     """Start ``session`` from the state ``keeper`` kept, and hand it every change after each
     request and after ``initialized`` (lesson 03's ``after_each`` seam), before the client hears
     the answer."""
@@ -82,10 +70,8 @@ def keep_sessions(server: StartsSessions) -> None:
     """Keep the state of each session of ``server`` whose cable keeps it (lesson 11's HTTP)."""
 
     def setup(session: ServerSession) -> None:
-        # Still found by looking at the cable: lesson 11's endpoint calls ``serve(transport)`` with
-        # its session's cable alone. Once it says so itself, this check goes.
-        transport = session.connection.transport
-        if isinstance(transport, KeepsSessionState):
-            keep_in(session, transport)
+        keeper = session.connection.transport.abilities.state_keeper  # declared by the cable
+        if keeper is not None:
+            keep_in(session, keeper)
 
     server.at_session_start(setup)

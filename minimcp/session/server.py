@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
@@ -27,17 +27,6 @@ from minimcp.session.lifecycle import Lifecycle
 NotificationHandler = Callable[[Notification], Awaitable[None]]
 #: What runs after each request and after ``notifications/initialized`` (lesson 11 saves the state).
 AfterEach = Callable[[], Awaitable[None]]
-
-
-@runtime_checkable
-class RequestStreams(Protocol):
-    """What a cable with a stream per request can do (Streamable HTTP, lesson 08): end the
-    connection under a request's stream while the stream itself lives on (``close_sse_stream``),
-    and end the stream of a request that will get no answer (lesson 09: the client cancelled it)."""
-
-    def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool: ...
-
-    def request_cancelled(self, request_id: RequestId) -> None: ...
 
 
 class ForTheClient(Exception):
@@ -121,7 +110,7 @@ class RequestContext:
         The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the response
         included (the spec's "polling", SEP-1699). A server does this to avoid holding a connection
         open for a long task. False when the request did not arrive over a cable with such streams
-        (the session was given the cable's :class:`RequestStreams` when it started, if any).
+        (the cable declares its :class:`~minimcp.rpc.abilities.RequestStreams`, if it has them).
         """
         streams = self.session.request_streams
         return streams is not None and streams.close_request_stream(self.request.id, retry_ms)
@@ -167,15 +156,6 @@ class ServerApp(Protocol):
     async def handle_notification(self, session: ServerSession, notification: Notification) -> None: ...
 
 
-def request_streams_of(transport: Transport) -> RequestStreams | None:
-    """The cable's streams per request, if it has them.
-
-    Still found by looking at the cable: lesson 08's HTTP endpoint calls ``serve(transport)`` with
-    its session's cable alone. Once it says so itself, this goes.
-    """
-    return transport if isinstance(transport, RequestStreams) else None
-
-
 # --8<-- [start:server_session]
 class ServerSession:
     """The server's half of one client's session: lifecycle state, then dispatch to the app.
@@ -186,8 +166,7 @@ class ServerSession:
     without a handshake) and ``after_each`` (lesson 11 saves the session's state there).
     """
 
-    def __init__(self, transport: Transport, app: ServerApp,
-                 request_streams: RequestStreams | None = None) -> None:
+    def __init__(self, transport: Transport, app: ServerApp) -> None:
         self.app = app
         self.lifecycle = Lifecycle()
         self.protocol_version: str | None = None
@@ -198,7 +177,8 @@ class ServerSession:
         self.log_level: str | None = None
         self.subscriptions: set[str] = set()  # the resource URIs this client wants to hear about (lesson 05)
         self.connection = Connection(transport, self._on_request, self._on_notification)
-        self.request_streams = request_streams  # what the cable can do with requests' streams
+        # What the cable can do with requests' streams: declared by it (lesson 08's HTTP), or None.
+        self.request_streams = transport.abilities.request_streams
         self.initialize_id: RequestId | None = None  # the id of the client's initialize request
         self.notification_handlers: dict[str, NotificationHandler] = {}
         self.front: Front | None = None

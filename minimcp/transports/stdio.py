@@ -28,8 +28,8 @@ import sys
 import threading
 from typing import IO, Protocol
 
+from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.jsonrpc import PARSE_ERROR, RequestId
-from minimcp.transports.abilities import PLAIN
 from minimcp.transports.framing import DEFAULT_MAX_FRAME, FRAMINGS, Decoder, FrameError
 
 log = logging.getLogger("minimcp.stdio")

@@ -53,8 +53,8 @@ from websockets.typing import Subprotocol
 
 from minimcp import __version__
 from minimcp.rpc import ConnectionClosed, Servable
+from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.jsonrpc import RequestId
-from minimcp.transports.abilities import PLAIN
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import LOOPBACK_HOSTS, host_allowed, hostname_of, is_loopback, origin_allowed
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from minimcp.rpc import Servable
-from minimcp.transports.abilities import Abilities
+from minimcp.rpc.abilities import Abilities
 from minimcp.transports.cluster.directory import SessionDirectory
 from minimcp.transports.cluster.redis_store import RedisEventStore
 from minimcp.transports.cluster.streams import SharedStream

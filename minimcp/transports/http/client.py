@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import httpx2
 
+from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
@@ -70,6 +71,8 @@ class RequestHeaders(Protocol):
 # --8<-- [start:transport]
 class HttpClientTransport:
     """A Transport over Streamable HTTP: POST to send, JSON or SSE to receive, GET to listen."""
+
+    abilities = PLAIN  # the client's end: nothing the client's session would use
 
     def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
                  timeout: float = 30.0, http: httpx2.AsyncClient | None = None,

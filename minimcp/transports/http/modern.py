@@ -22,6 +22,7 @@ import binascii
 from typing import Any, Protocol
 
 from minimcp.rpc import Servable
+from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -55,6 +56,7 @@ class OneRequest:
     """The cable of one request: it goes in, and everything the server says about it comes out."""
 
     stands_alone = True  # its session serves 2026-07-28 only (ServerSession reads this)
+    abilities = PLAIN  # one request in, its messages out: nothing more
 
     def __init__(self, text: str) -> None:
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()

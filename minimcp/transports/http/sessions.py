@@ -15,9 +15,9 @@ import time
 from typing import Any
 
 from minimcp.rpc import Servable
+from minimcp.rpc.abilities import Abilities
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
-from minimcp.transports.abilities import Abilities
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
 from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, is_final, stream_for

@@ -1,4 +1,4 @@
-"""What a cable can do besides carrying messages, declared by its class (lesson 02).
+"""What a cable can do besides carrying messages, declared by its class (lesson 01).
 
 Every transport sends and receives whole messages (:class:`~minimcp.rpc.transport.Transport`).
 A few can do more, and the session above may use it: Streamable HTTP (lesson 08) carries each
@@ -10,6 +10,10 @@ A transport says what it can do in its ``abilities``: an :class:`Abilities` whos
 objects that do it (typed, so mypy checks that the class really has those methods), or None. A cable
 that only carries messages, as stdio and WebSocket do, declares :data:`PLAIN`. The session reads the
 declaration; it never has to guess from the transport's type.
+
+The slots are named here, in lesson 01, so that the session can read them without importing the
+later lessons that fill them: lesson 08's HTTP cable fills ``request_streams``, lesson 11's shared
+cable ``state_keeper``. Every other cable leaves them empty.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class StateKeeper(Protocol):
         """Keep ``state``: called, before the client hears the answer, whenever it changed."""
 
 
+# --8<-- [start:abilities]
 @dataclass(frozen=True)
 class Abilities:
     """What one cable can do besides send and receive: each field the object doing it, or None."""
@@ -51,10 +56,5 @@ class Abilities:
 
 #: A cable that only carries messages (stdio, WebSocket).
 PLAIN = Abilities()
+# --8<-- [end:abilities]
 
-
-class Declares(Protocol):
-    """A transport that declares what it can do."""
-
-    @property
-    def abilities(self) -> Abilities: ...
