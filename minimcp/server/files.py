@@ -25,6 +25,7 @@ try:  # POSIX only; Windows has no fcntl (and no symlink race of this kind for a
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 from minimcp.server.content import contents_for
+from minimcp.server.registry import described
 from minimcp.session.server import RequestContext
 
 #: MCP's own error code for a URI that names nothing (server/resources, "Error Handling").
@@ -160,9 +161,6 @@ class Directory:
         return sorted(found)
 
     def definition(self, path: Path) -> dict[str, Any]:
-        out = {"uri": path.as_uri(), "name": path.relative_to(self.folder).as_posix()}
-        mime_type = mimetypes.guess_type(path.name)[0]
-        if mime_type:
-            out["mimeType"] = mime_type
-        return out
+        return described(uri=path.as_uri(), name=path.relative_to(self.folder).as_posix(),
+                         mimeType=mimetypes.guess_type(path.name)[0])
 # --8<-- [end:directory]

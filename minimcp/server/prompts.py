@@ -28,7 +28,7 @@ from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
 from minimcp.server.content import is_content_block, text_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, model_parameters
-from minimcp.server.registry import Catalogue
+from minimcp.server.registry import Catalogue, described
 from minimcp.server.resources import ResourceServer
 from minimcp.server.server import parentheses_please
 from minimcp.session.server import RequestContext
@@ -67,11 +67,7 @@ class PromptArgument:
     required: bool = True
 
     def definition(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
-        if self.description:
-            out["description"] = self.description
-        out["required"] = self.required
-        return out
+        return described(name=self.name, description=self.description, required=self.required)
 
 
 def arguments_for(function: Callable[..., Any]) -> list[PromptArgument]:
@@ -96,14 +92,8 @@ class Prompt:
     arguments: list[PromptArgument] = field(default_factory=list)
 
     def definition(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
-        if self.title:
-            out["title"] = self.title
-        if self.description:
-            out["description"] = self.description
-        if self.arguments:
-            out["arguments"] = [argument.definition() for argument in self.arguments]
-        return out
+        return described(name=self.name, title=self.title, description=self.description,
+                         arguments=[argument.definition() for argument in self.arguments])
 
     # --8<-- [start:check]
     def check(self, arguments: Any) -> dict[str, str]:

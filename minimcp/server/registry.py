@@ -18,6 +18,13 @@ from minimcp.session.server import RequestContext
 Item = TypeVar("Item")
 
 
+def described(**fields: Any) -> dict[str, Any]:
+    """An item as a ``*/list`` result shows it: the fields given, in order, leaving out those with
+    no value (None, or an empty text, list or object). The spec makes them optional, and a listing
+    without empty fields is shorter to read. ``False`` is a value, and stays."""
+    return {key: value for key, value in fields.items() if value is not None and value not in ("", [], {})}
+
+
 class Catalogue(Generic[Item]):
     """Items by key, for one feature (``kind``: ``"tools"``, ``"prompts"``, ``"resources"``)."""
 

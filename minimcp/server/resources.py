@@ -42,7 +42,7 @@ from minimcp.server.files import (
     resolve_inside,
 )
 from minimcp.server.handlers import call_handler
-from minimcp.server.registry import Catalogue
+from minimcp.server.registry import Catalogue, described
 from minimcp.server.server import ToolServer
 from minimcp.server.uri_templates import compile_template, match_template
 from minimcp.session.server import RequestContext
@@ -62,9 +62,8 @@ class Resource:
     mime_type: str | None = None
 
     def definition(self) -> dict[str, Any]:
-        out = {"uri": self.uri, "name": self.name, "title": self.title,
-               "description": self.description, "mimeType": self.mime_type}
-        return {key: value for key, value in out.items() if value is not None}
+        return described(uri=self.uri, name=self.name, title=self.title,
+                         description=self.description, mimeType=self.mime_type)
 
 
 @dataclass
@@ -83,9 +82,8 @@ class ResourceTemplate:
         self.pattern = compile_template(self.uri_template)
 
     def definition(self) -> dict[str, Any]:
-        out = {"uriTemplate": self.uri_template, "name": self.name, "title": self.title,
-               "description": self.description, "mimeType": self.mime_type}
-        return {key: value for key, value in out.items() if value is not None}
+        return described(uriTemplate=self.uri_template, name=self.name, title=self.title,
+                         description=self.description, mimeType=self.mime_type)
 
 
 # --8<-- [start:registry]

@@ -39,7 +39,7 @@ from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError, shorten
 from minimcp.server.content import text_content, to_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
-from minimcp.server.registry import Catalogue
+from minimcp.server.registry import Catalogue, described
 from minimcp.server.schema import input_schema_for
 from minimcp.session.progress import PROGRESS, progress_notice
 from minimcp.session.schemas import load_jsonschema, make_validator, schema_problems
@@ -130,17 +130,9 @@ class Tool:
 
     def definition(self) -> dict[str, Any]:
         """The tool as ``tools/list`` shows it (optional fields only when they have a value)."""
-        out: dict[str, Any] = {"name": self.name}
-        if self.title:
-            out["title"] = self.title
-        if self.description:
-            out["description"] = self.description
-        out["inputSchema"] = self.input_schema
-        if self.output_schema:
-            out["outputSchema"] = self.output_schema
-        if self.annotations:
-            out["annotations"] = self.annotations
-        return out
+        return described(name=self.name, title=self.title, description=self.description,
+                         inputSchema=self.input_schema, outputSchema=self.output_schema,
+                         annotations=self.annotations)
 
     # --8<-- [start:result]
     def result(self, value: Any) -> dict[str, Any]:
