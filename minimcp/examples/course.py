@@ -24,11 +24,9 @@ from datetime import datetime
 from importlib import resources as package_files
 from typing import Annotated, Any
 
-from minimcp.examples.complete import complete
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
-from minimcp.server.complete import Server
 from minimcp.server.content import embedded_resource
-from minimcp.server.prompts import user
+from minimcp.server.prompts import PromptServer, user
 from minimcp.server.tools import ToolError, report_progress
 from minimcp.session.server import RequestContext
 
@@ -81,24 +79,31 @@ def plain(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None) -> Server:
+def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None,
+                 kind: type[PromptServer] = PromptServer) -> PromptServer:
     """A fresh example server (each call builds a new one, so tests never share state).
 
-    ``step_delay`` is how long each step of ``run_analysis`` takes; tests make it tiny.
+    It is a server of lessons 03-06 and nothing more, so it runs on "minimcp as of lesson 06";
+    ``complete(build_server())`` (:mod:`minimcp.examples.complete`) plugs the later lessons in, as
+    ``python -m minimcp serve`` does.
+
+    ``step_delay`` is how long each step of ``run_analysis`` takes; tests make it tiny. ``kind`` is
+    the class to build: a later lesson's server, built on lesson 06's, brings its own features
+    (``build_server(kind=Server)`` gives lesson 09's, with logging and completion).
     """
     data = data if data is not None else load_data()
     courses: dict[str, dict[str, Any]] = {course["id"]: course for course in data["courses"]}
-    server = Server("course-server", "0.1.0", title="MCP from Scratch: course server",
-                    instructions=INSTRUCTIONS)
+    server = kind("course-server", "0.1.0", title="MCP from Scratch: course server",
+                  instructions=INSTRUCTIONS)
     add_calendar(server, data["events"])  # lesson 04: tools
     add_course_tools(server, courses, step_delay)
     add_resources(server, courses, data["users"])  # lesson 05: resources and templates
     add_similar_prompt(server, courses)  # lesson 06: prompts
     add_other_prompts(server, courses)
-    return complete(server)  # lessons 09, 11 and 12 plugged in
+    return server
 
 
-def add_calendar(server: Server, events: dict[str, list[dict[str, str]]]) -> None:
+def add_calendar(server: PromptServer, events: dict[str, list[dict[str, str]]]) -> None:
     """The notes' calendar tool: ``read_events(date)``."""
     # --8<-- [start:read_events]
     @server.tool(title="Read calendar events", description="Read calendar events for a given day",
@@ -119,7 +124,7 @@ def add_calendar(server: Server, events: dict[str, list[dict[str, str]]]) -> Non
     # --8<-- [end:read_events]
 
 
-def add_course_tools(server: Server, courses: dict[str, dict[str, Any]], step_delay: float) -> None:
+def add_course_tools(server: PromptServer, courses: dict[str, dict[str, Any]], step_delay: float) -> None:
     """Two tools over the catalogue: one with an output schema, one long and reporting progress."""
     # --8<-- [start:find_similar_courses]
     @server.tool(title="Find similar courses", output_schema=SIMILAR_COURSES_SCHEMA)
@@ -163,7 +168,7 @@ def add_course_tools(server: Server, courses: dict[str, dict[str, Any]], step_de
     # --8<-- [end:run_analysis]
 
 
-def add_resources(server: Server, courses: dict[str, dict[str, Any]], users: list[dict[str, Any]]) -> None:
+def add_resources(server: PromptServer, courses: dict[str, dict[str, Any]], users: list[dict[str, Any]]) -> None:
     """The notes' resources: ``courses://all``, ``users://all`` and the template ``courses://{id}``."""
     # --8<-- [start:resources]
     @server.resource("courses://all", name="courses", title="All Courses",
@@ -184,7 +189,7 @@ def add_resources(server: Server, courses: dict[str, dict[str, Any]], users: lis
     # --8<-- [end:resources]
 
 
-def add_similar_prompt(server: Server, courses: dict[str, dict[str, Any]]) -> None:
+def add_similar_prompt(server: PromptServer, courses: dict[str, dict[str, Any]]) -> None:
     """The notes' prompt ``course-similar-by-name``: names, which the user knows, to IDs."""
     # --8<-- [start:prompts]
     @server.prompt(name="course-similar-by-name", title="Find similar courses by name",
@@ -213,7 +218,7 @@ def add_similar_prompt(server: Server, courses: dict[str, dict[str, Any]]) -> No
         return text
 
 
-def add_other_prompts(server: Server, courses: dict[str, dict[str, Any]]) -> None:
+def add_other_prompts(server: PromptServer, courses: dict[str, dict[str, Any]]) -> None:
     """Two more prompts: one without arguments, one that embeds a resource."""
     @server.prompt(name="general-summary", title="General summary",
                    description="A reusable instruction to summarize content")
