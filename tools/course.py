@@ -174,17 +174,23 @@ def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
     ``PYTHONPATH=target`` then runs "minimcp as of lesson NN", whole and alone.
 
     An example no lesson builds (``minimcp/examples/course.py``, the course's example server) is
-    kept too when everything importing it runs is kept: it belongs to the earliest lesson that has
-    all it stands on. The command line (``cli``, ``__main__``) is the course's top and never kept."""
+    kept too when everything importing it runs is kept (another example included): it belongs to the
+    earliest lesson that has all it stands on. The command line (``cli``, ``__main__``) is the
+    course's top and never kept."""
     wanted = lesson(number, root)["number"]
     owner = owners(root)
     modules = all_modules(root / "minimcp")
     kept = {name for name in modules if name in owner and owner[name] <= wanted or name == "minimcp.lazy"}
     graph = import_graph(root / "minimcp")
     examples = [name for name in modules if name.startswith("minimcp.examples.") and name not in owner]
-    for name in examples:  # each needs the kept modules alone, not another unassigned example
-        if all(other in kept or is_package(other, graph) for other in closure(graph, [name]) - {name}):
-            kept.add(name)
+    grew = True
+    while grew:  # an example may stand on another (course.py on course_tools.py): again, until none is added
+        grew = False
+        for name in examples:
+            if name not in kept and all(other in kept or is_package(other, graph)
+                                        for other in closure(graph, [name]) - {name}):
+                kept.add(name)
+                grew = True
     packages = {".".join(name.split(".")[:end]) for name in kept for end in range(1, name.count(".") + 1)}
     for name in sorted(kept | packages):
         path = modules[name]
