@@ -1,7 +1,9 @@
 """The course's example server: the notes' running examples, served over any transport.
 
-``python -m minimcp serve`` serves it. Everything it knows comes from ``course_data.json``, next to
-this file: a small catalogue of courses, its users, and a calendar.
+``python -m minimcp serve`` serves it, with the later lessons plugged in; ``python -m
+minimcp.examples.course`` serves it as lesson 06 leaves it, on stdin and stdout. Everything it
+knows comes from ``course_data.json``, next to this file: a small catalogue of courses, its users,
+and a calendar.
 
 * lesson 03: its identity and the handshake;
 * lesson 04, tools (:mod:`minimcp.examples.course_tools`, the server as of lesson 04):
@@ -16,6 +18,7 @@ this file: a small catalogue of courses, its users, and a calendar.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
 from typing import Annotated, Any
@@ -24,6 +27,7 @@ from minimcp.examples.course_tools import INSTRUCTIONS, MAX_STEPS, add_tools, co
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import PromptServer, user
+from minimcp.transports.stdio import stdio_server_transport
 
 __all__ = ["MAX_STEPS", "build_server", "load_data"]  # the names tests and notebooks import from here
 
@@ -129,3 +133,20 @@ def add_other_prompts(server: PromptServer, courses: dict[str, dict[str, Any]]) 
                  "it takes."),
         ]
     # --8<-- [end:prompts]
+
+
+async def serve_course() -> None:
+    """Serve a fresh course server on this process's stdin and stdout until stdin ends."""
+    await build_server().serve(await stdio_server_transport())
+
+
+def main() -> None:
+    """``python -m minimcp.examples.course``."""
+    try:
+        asyncio.run(serve_course())
+    except KeyboardInterrupt:  # Ctrl+C at a terminal: stop quietly
+        pass
+
+
+if __name__ == "__main__":
+    main()
