@@ -37,8 +37,8 @@ from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
 from minimcp.examples.echo import serve_echo
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT
-from minimcp.server.complete import Server
 from minimcp.server.eras import answer_both_eras
+from minimcp.server.prompts import PromptServer
 from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT
 from minimcp.session.input_required import StateSeal
 from minimcp.session.schemas import load_jsonschema
@@ -66,13 +66,13 @@ class Listening(Protocol):
 STATE_KEY = "MINIMCP_STATE_KEY"
 
 
-def load_example(name: str) -> Server:
+def load_example(name: str) -> PromptServer:
     module = importlib.import_module(EXAMPLES[name])
-    server: Server = module.build_server()
+    server: PromptServer = module.build_server()  # lesson 06's server, or one built on it
     return server
 
 
-async def serve(server: Server, transport: str, host: str, port: int, options: argparse.Namespace) -> None:
+async def serve(server: PromptServer, transport: str, host: str, port: int, options: argparse.Namespace) -> None:
     """Serve ``server`` over one transport until interrupted: the same object, whatever the cable."""
     server.max_in_flight = options.max_in_flight
     server.tools.timeout = options.tool_timeout

@@ -14,9 +14,8 @@ from typing import Any
 import httpx2
 
 from minimcp.examples.course import build_server
-from minimcp.server import Server
+from minimcp.server.core import ServerCore
 from minimcp.transports.http.server import HttpServer, start_http
-from minimcp.transports.http.stateless import Revision2026
 from minimcp.transports.sse import Event, SSEParser
 
 TIMEOUT = 10.0
@@ -26,12 +25,12 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 
 
 @asynccontextmanager
-async def running(server: Server | None = None, **options: Any) -> AsyncIterator[HttpServer]:
-    """The course server (or ``server``) over Streamable HTTP on a free loopback port: both eras, as
-    ``python -m minimcp serve`` serves them (lesson 12's strategy given to lesson 08's endpoint)."""
+async def running(server: ServerCore | None = None, **options: Any) -> AsyncIterator[HttpServer]:
+    """The course server of lessons 03-06 (or ``server``) over lesson 08's Streamable HTTP, on a
+    free loopback port. (``complete_support.running_complete`` serves it as ``python -m minimcp
+    serve`` does: with the later lessons plugged in, both eras on one endpoint.)"""
     options.setdefault("retry_ms", 20)
     served = server if server is not None else build_server(step_delay=0.01)
-    options.setdefault("stand_alone", Revision2026(served))
     http = await start_http(served, **options)
     try:
         yield http

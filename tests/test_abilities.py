@@ -1,8 +1,9 @@
 """What each cable declares it can do besides carrying messages (rpc/abilities.py), and who reads it.
 
 stdio and WebSocket carry messages and nothing more; lesson 08's session cable has a stream per
-request; lesson 11's also keeps the session's state for another worker. The declarations are typed
-(mypy checks that the objects named really have the methods); these tests check what they say.
+request (lesson 11's, which also keeps the session's state for another worker, is checked in
+test_cluster_abilities.py). The declarations are typed (mypy checks that the objects named really
+have the methods); these tests check what they say.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from minimcp.rpc.cables import TracingTransport, memory_pair
 from minimcp.rpc.jsonrpc import RequestId
 from minimcp.server.core import ServerCore
 from minimcp.session.server import ServerSession
-from minimcp.transports.cluster.sessions import SharedSessionTransport
 from minimcp.transports.event_store import MemoryEventStore
 from minimcp.transports.http.sessions import SessionManager, SessionTransport
 from minimcp.transports.stdio import PipeTransport
@@ -79,13 +79,3 @@ async def test_the_http_session_cable_has_a_stream_per_request() -> None:
     finally:
         await manager.close()
 
-
-async def test_the_shared_session_cable_also_keeps_state() -> None:
-    manager = SessionManager(IdleServer(), MemoryEventStore())
-    session = manager.new_session()
-    try:
-        directory: Any = None  # never used: the declaration alone is read
-        cable = SharedSessionTransport(session, directory, state=None)
-        assert cable.abilities == Abilities(request_streams=cable, state_keeper=cable)
-    finally:
-        await manager.close()

@@ -16,15 +16,15 @@ import httpx2
 import jwt
 import pytest
 import pytest_asyncio
+from complete_support import complete_server, running_complete
 from cryptography.hazmat.primitives.asymmetric import rsa
-from http_support import INITIALIZE, TIMEOUT, running
+from http_support import INITIALIZE, TIMEOUT
 from websockets.exceptions import InvalidStatus
 
 from minimcp.auth import bearer_token, challenge, protect
 from minimcp.auth.bearer import MalformedAuthorization
 from minimcp.auth.resource import WELL_KNOWN, websocket_guard
 from minimcp.client import websocket_client
-from minimcp.examples.course import build_server
 from minimcp.transports.websocket import start_websocket
 
 ISSUER = "http://127.0.0.1:9/auth"  # never contacted: the resource server only checks what it signed
@@ -67,7 +67,7 @@ class Endpoint:
 @pytest_asyncio.fixture
 async def endpoint() -> AsyncIterator[Endpoint]:
     guard = protect(ISSUER, KEYS, scopes=["mcp"], tool_scopes={"run_analysis": ["mcp:analysis"]}, name="course")
-    async with running(build_server(step_delay=0.001), around=guard) as http:
+    async with running_complete(complete_server(step_delay=0.001), around=guard) as http:
         client = Endpoint(http.url)
         try:
             yield client
@@ -210,7 +210,7 @@ async def test_a_session_belongs_to_the_user_who_opened_it(endpoint: Endpoint) -
 
 # -- the WebSocket cable: the same checks, once, on the upgrade ----------------------------------------------
 async def test_a_websocket_upgrade_needs_a_token_for_the_ws_url() -> None:
-    running_ws = await start_websocket(build_server(step_delay=0.001),
+    running_ws = await start_websocket(complete_server(step_delay=0.001),
                                        authorize=websocket_guard(ISSUER, KEYS, scopes=["mcp"]))
     try:
         with pytest.raises(InvalidStatus) as refused:

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx2
 import pytest
 import pytest_asyncio
-from http_support import running
+from complete_support import complete_server, running_complete
 from support import free_port, until
 
 from minimcp.auth import OAuth, protect
@@ -25,7 +25,6 @@ from minimcp.auth.client import in_the_browser
 from minimcp.auth.discovery import pkce_pair
 from minimcp.auth.tokens import TokenVerifier
 from minimcp.client import http_client
-from minimcp.examples.course import build_server
 from minimcp.transports.http.server import bind, launch, started
 
 REDIRECT = "http://127.0.0.1:33418/callback"
@@ -163,7 +162,7 @@ async def test_a_person_who_says_no() -> None:
 async def test_minimcp_gets_in_through_the_course_authorization_server(server: RunningAuthorizationServer) -> None:
     """The whole lesson: a protected course server, its authorization server, and the client's flow."""
     guard = protect(server.issuer, server.grants.public_keys(), scopes=["mcp"])
-    async with running(build_server(step_delay=0.001), around=guard) as http:
+    async with running_complete(complete_server(step_delay=0.001), around=guard) as http:
         oauth = OAuth(http.url, redirect_uri=REDIRECT)
         try:
             async with http_client(http.url, auth=oauth) as client:
@@ -258,7 +257,7 @@ async def test_a_person_consents_on_a_page_and_the_browser_comes_back_to_the_loo
 
     try:
         guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"])
-        async with running(build_server(step_delay=0.001), around=guard) as http:
+        async with running_complete(complete_server(step_delay=0.001), around=guard) as http:
             oauth = OAuth(http.url, redirect_uri=redirect, client_name="course-app",
                           authorize=in_the_browser(redirect, open_url=open_url, timeout=10))
             try:

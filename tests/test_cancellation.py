@@ -15,7 +15,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from http_support import raw_session, running
+from complete_support import running_complete
+from http_support import raw_session
 from support import TIMEOUT, until
 
 from minimcp.client import http_client
@@ -185,7 +186,7 @@ async def test_the_cancellation_is_logged_with_its_reason(caplog: pytest.LogCapt
 # -- over Streamable HTTP: the POST's stream must not outlive its cancelled request ------------------------
 async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> None:
     events: list[str] = []
-    async with running(slow_server(events), stream_after=0.05) as http:
+    async with running_complete(slow_server(events), stream_after=0.05) as http:
         async with http_client(http.url, extensions=[cancellation]) as client:
             with pytest.raises(TimeoutError):  # the answer streams (it took > 0.05 s), then we give up
                 await client.call_tool("wait_forever", timeout=0.3)
@@ -205,7 +206,7 @@ async def test_over_http_the_client_lets_go_of_a_cancelled_stream_by_itself(monk
     closes its side: the server sees the disconnect, and nothing of the session stays busy."""
     monkeypatch.setattr(SessionTransport, "request_cancelled", lambda self, request_id: None)
     events: list[str] = []
-    async with running(slow_server(events), stream_after=0.05) as http:
+    async with running_complete(slow_server(events), stream_after=0.05) as http:
         # no GET stream: busy counts the POST only
         async with http_client(http.url, listen=False, extensions=[cancellation]) as client:
             with pytest.raises(TimeoutError):
@@ -218,7 +219,7 @@ async def test_over_http_the_client_lets_go_of_a_cancelled_stream_by_itself(monk
 
 async def test_over_http_a_request_cancelled_before_its_post_chose_gets_an_empty_stream() -> None:
     events: list[str] = []
-    async with running(slow_server(events), stream_after=30) as http, raw_session(http.url) as raw:
+    async with running_complete(slow_server(events), stream_after=30) as http, raw_session(http.url) as raw:
         call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "wait_forever", "arguments": {}}}
         posting = asyncio.ensure_future(raw.post(call))
         [session] = http.app.sessions.values()

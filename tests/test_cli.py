@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 import pytest
+from http_support import raw_session
 
 from minimcp.client import http_client, stdio_client, websocket_client
 from minimcp.session import LATEST_PROTOCOL_VERSION
@@ -155,3 +157,42 @@ def test_bare_minimcp_lists_its_commands() -> None:
     assert done.returncode == 2
     for command in ("serve", "echo", "demo"):
         assert f"    {command}" in done.stderr
+
+
+# -- the course server over the network transports (lessons 07 and 08) ------------------------
+async def test_python_m_minimcp_serve_ws_serves_the_course_server(repo_root) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "minimcp", "serve", "--transport", "ws", "--port", "0", cwd=str(repo_root),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert process.stderr is not None
+        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+        assert line.startswith("MCP endpoint: ws://127.0.0.1:") and line.endswith("/mcp")
+        url = line.removeprefix("MCP endpoint: ")
+        async with websocket_client(url) as client:
+            assert client.server_info["name"] == "course-server"
+            assert len(await client.list_prompts(timeout=TIMEOUT)) == 3
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        await asyncio.wait_for(process.wait(), TIMEOUT)
+
+
+async def test_the_cli_serves_http(repo_root) -> None:
+    with socket.socket() as probe:  # a free port for the child process
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port),
+        cwd=str(repo_root), stderr=asyncio.subprocess.PIPE)
+    try:
+        line = await asyncio.wait_for(process.stderr.readline(), TIMEOUT)
+        assert line.decode().strip() == f"MCP endpoint: http://127.0.0.1:{port}/mcp"
+        async with raw_session(f"http://127.0.0.1:{port}/mcp") as raw:
+            assert raw.session_id
+            answer = await raw.call(2, "tools/list")
+            assert [tool["name"] for tool in answer["result"]["tools"]] == [
+                "read_events", "find_similar_courses", "run_analysis"]
+    finally:
+        process.terminate()
+        await asyncio.wait_for(process.wait(), TIMEOUT)

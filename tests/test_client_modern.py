@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import TIMEOUT, header_tap, running
+from complete_support import complete_server, running_complete
+from http_support import TIMEOUT, header_tap
 
 from minimcp.client import Client, ClientAnswers, http_client, modern_http_client, modern_stdio_client
-from minimcp.examples.course import build_server
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server
 from minimcp.server.eras import answer_both_eras
@@ -77,7 +77,7 @@ async def test_a_pinned_2026_version_does_not_fall_back(repo_root: Path) -> None
 
 
 async def test_a_newer_only_server_that_also_speaks_2025_gets_initialize() -> None:
-    server = build_server()
+    server = complete_server()
     server.modern_versions = ("2027-01-01",)  # a modern server of a revision this client does not speak
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
@@ -87,7 +87,7 @@ async def test_a_newer_only_server_that_also_speaks_2025_gets_initialize() -> No
 
 
 async def test_no_version_in_common_is_unsupported() -> None:
-    server = build_server()
+    server = complete_server()
     server.modern_versions, server.protocol_versions = ("2027-01-01",), ()
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
@@ -109,7 +109,7 @@ async def test_a_server_that_never_stops_asking_is_given_up_on() -> None:
             "message": "Again?", "requestedSchema": {"type": "object", "properties": {}}}}})
         return "never"
 
-    async with running(server) as http, modern_http_client(http.url, Mode.AUTO, answers=ClientAnswers(
+    async with running_complete(server) as http, modern_http_client(http.url, Mode.AUTO, answers=ClientAnswers(
                 elicitation=lambda params: {"action": "accept", "content": {}})) \
             as client:
         with pytest.raises(RpcError) as caught:
@@ -118,7 +118,7 @@ async def test_a_server_that_never_stops_asking_is_given_up_on() -> None:
 
 
 async def test_over_http_a_2026_request_carries_its_headers_and_header_parameters() -> None:
-    server = build_server()
+    server = complete_server()
 
     def route(region: str, priority: int | None = None) -> str:
         return f"{region} {priority}"
@@ -126,7 +126,8 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
         "region": {"type": "string", "x-mcp-header": "Region"},
         "priority": {"type": "integer", "x-mcp-header": "Priority"}}})
     seen: list[dict[str, str]] = []
-    async with running(server, around=header_tap(seen)) as http, modern_http_client(http.url, Mode.AUTO) as client:
+    async with running_complete(server, around=header_tap(seen)) as http, \
+            modern_http_client(http.url, Mode.AUTO) as client:
         await client.list_tools()  # learns which arguments travel as headers
         result = await client.call_tool("route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT)
         assert result["content"][0]["text"] == "Hello, 世界 7"  # the server checked the headers: they agree
@@ -155,10 +156,10 @@ def test_which_header_annotations_a_client_can_honour(properties: dict[str, Any]
 
 
 async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() -> None:
-    server = build_server()
+    server = complete_server()
     server.add_tool(lambda ratio: str(ratio), "by_ratio", input_schema={"type": "object", "properties": {
         "ratio": {"type": "number", "x-mcp-header": "Ratio"}}})
-    async with running(server) as http:
+    async with running_complete(server) as http:
         async with modern_http_client(http.url, Mode.AUTO) as modern, http_client(http.url) as legacy:
             assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
             assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]  # no headers in 2025

@@ -14,9 +14,9 @@ from typing import Any
 
 import httpx2
 import pytest
+from complete_support import complete_server
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 
-from minimcp.examples.course import build_server
 from minimcp.transports.cluster.endpoint import on_redis
 from minimcp.transports.cluster.redis_store import connect
 from minimcp.transports.http.server import HttpServer, start_http
@@ -26,7 +26,7 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 @asynccontextmanager
-async def workers(redis_url: str, count: int = 2, build: Callable[[], Any] = lambda: build_server(step_delay=0.05),
+async def workers(redis_url: str, count: int = 2, build: Callable[[], Any] = lambda: complete_server(step_delay=0.05),
                   **options: Any) -> AsyncIterator[list[HttpServer]]:
     """``count`` workers of ``build()`` (the course server), each with its own Server, all on one Redis,
     serving both eras (lesson 12's 2026-07-28 strategy given to each, as ``minimcp serve`` does)."""

@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 from balancer import start_balancer
+from complete_support import complete_server
 from support import free_port
 from test_cluster import workers
 from test_cluster_deaths import start_worker, until_listening
 from test_http_faults import CuttingProxy, collect_messages, one_request_per_connection
 
 from minimcp.client import http_client
-from minimcp.examples.course import MAX_STEPS, build_server
+from minimcp.examples.course import MAX_STEPS
 from minimcp.rpc.jsonrpc import RpcError
 from minimcp.transports.cluster.endpoint import WORKER_DIED
 from minimcp.transports.cluster.redis_store import connect
@@ -33,7 +34,7 @@ TIMEOUT = 60.0
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_long_calls_survive_many_cuts_across_workers(redis_url: str, seed: int) -> None:
-    async with workers(redis_url, 3, build=lambda: build_server(step_delay=0.002), retry_ms=5) as running:
+    async with workers(redis_url, 3, build=lambda: complete_server(step_delay=0.002), retry_ms=5) as running:
         balancer, url, stop = await start_balancer([worker.url for worker in running])
         proxy = CuttingProxy(int(url.split(":")[2].split("/")[0]), seed)
         cut_url = await proxy.start()

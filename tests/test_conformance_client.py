@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 import pytest
-from http_support import running
+from complete_support import running_complete
 
 from minimcp.examples import conformance_client
 from minimcp.server import Server
@@ -72,7 +72,7 @@ def suite_like_server(seen: list[Any]) -> Server:
 ])
 async def test_each_scenario_does_what_the_suite_checks(scenario: str, expected: Any) -> None:
     seen: list[Any] = []
-    async with running(suite_like_server(seen)) as http:
+    async with running_complete(suite_like_server(seen)) as http:
         await asyncio.wait_for(conformance_client.SCENARIOS[scenario](http.url), 30)
     assert seen == [expected]
 
@@ -80,7 +80,7 @@ async def test_each_scenario_does_what_the_suite_checks(scenario: str, expected:
 async def test_a_tool_the_server_does_not_list_fails_loudly() -> None:
     server = Server("other")
     server.add_tool(lambda a, b: a - b, "subtract")
-    async with running(server) as http:
+    async with running_complete(server) as http:
         with pytest.raises(RuntimeError, match=r"the server lists no tool 'add_numbers' \(it lists \['subtract'\]\)"):
             await conformance_client.tools_call(http.url)
 

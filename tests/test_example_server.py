@@ -8,17 +8,18 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import pytest
+from complete_support import complete_server
 from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
 from minimcp.examples import demos
-from minimcp.examples.course import build_server, load_data
+from minimcp.examples.course import load_data
 from minimcp.rpc import RpcError
 
 
 def course_server(notes: Notes | None = None) -> AbstractAsyncContextManager[Client]:
     """A client connected to a fresh example server whose analysis steps take no time."""
-    return connected(build_server(step_delay=0.001), notes)
+    return connected(complete_server(step_delay=0.001), notes)
 
 
 async def call(client: Client, name: str, arguments: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -33,7 +34,7 @@ async def read(client: Client, uri: str) -> Any:
 
 
 def test_each_call_builds_a_fresh_server() -> None:
-    one, two = build_server(), build_server()
+    one, two = complete_server(), complete_server()
     assert one is not two
     one.remove_tool("read_events")
     assert "read_events" not in one.tools and "read_events" in two.tools

@@ -21,7 +21,7 @@ from websockets.exceptions import InvalidStatus
 from minimcp.examples.course import build_server
 from minimcp.rpc import memory_pair
 from minimcp.rpc.jsonrpc import encode, parse
-from minimcp.server import Server
+from minimcp.server import ResourceServer
 from minimcp.server.files import open_inside, read_file
 from minimcp.transports.event_store import MemoryEventStore, UnknownEventId, new_stream_id, parse_event_id
 from minimcp.transports.websocket import start_websocket
@@ -144,7 +144,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 async def test_an_over_long_file_name_is_not_found(folder: Path) -> None:
-    server = Server("files")
+    server = ResourceServer("files")
     server.add_directory(folder)
     async with connected(server) as client:
         from minimcp.rpc import RpcError
@@ -257,7 +257,7 @@ async def test_sessions_left_half_open_expire_and_free_the_cap() -> None:
 
 # -- 10. limits: requests in flight, a tool's run time, what an error repeats ---------------------
 async def test_too_many_requests_in_flight_are_refused_not_queued() -> None:
-    server = Server("busy")
+    server = ResourceServer("busy")
     release = asyncio.Event()
 
     @server.tool()
@@ -288,7 +288,7 @@ async def test_too_many_requests_in_flight_are_refused_not_queued() -> None:
 
 
 async def test_a_tool_that_runs_too_long_gets_an_error_result() -> None:
-    server = Server("slow")
+    server = ResourceServer("slow")
 
     @server.tool()
     async def hang() -> str:
@@ -317,7 +317,7 @@ async def test_a_long_method_name_is_not_repeated_whole() -> None:
 async def test_a_blocking_tool_does_not_hold_up_other_clients() -> None:
     import time
 
-    server = Server("blocking")
+    server = ResourceServer("blocking")
 
     @server.tool()
     def sleepy() -> str:

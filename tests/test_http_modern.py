@@ -15,11 +15,11 @@ from typing import Any
 
 import httpx2
 import pytest
-from http_support import TIMEOUT, header_tap, running
+from complete_support import complete_server, running_complete
+from http_support import TIMEOUT, header_tap
 from mcp import Client
 from support import until
 
-from minimcp.examples.course import build_server
 from minimcp.server import report_progress
 from minimcp.session import RequestContext
 
@@ -58,7 +58,7 @@ async def still_serving(http: httpx2.AsyncClient, url: str) -> None:
 
 
 async def test_discover_is_one_json_answer_with_no_session() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await post(http, server.url, message("server/discover"))
         assert answer.status_code == 200
         assert answer.headers["content-type"] == "application/json"
@@ -85,7 +85,7 @@ async def test_discover_is_one_json_answer_with_no_session() -> None:
 async def test_a_header_that_contradicts_the_body_is_a_header_mismatch(body: dict[str, Any],
                                                                       changes: dict[str, str | None],
                                                                       why: str) -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await post(http, server.url, body, **changes)
         assert answer.status_code == 400
         assert answer.json() == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32020,
@@ -94,7 +94,7 @@ async def test_a_header_that_contradicts_the_body_is_a_header_mismatch(body: dic
 
 
 async def test_the_version_header_must_match_the_envelope() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("tools/list")
         body["params"]["_meta"] = {**META, "io.modelcontextprotocol/protocolVersion": "v999.0.0"}
         answer = await post(http, server.url, body)
@@ -108,14 +108,14 @@ async def test_the_version_header_must_match_the_envelope() -> None:
 
 
 async def test_a_name_sent_in_base64_is_decoded() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         encoded = "=?base64?" + base64.b64encode(b"courses://all").decode() + "?="
         answer = await post(http, server.url, message("resources/read", uri="courses://all"), mcp_name=encoded)
         assert answer.status_code == 200 and answer.json()["result"]["contents"]
 
 
 async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("server/discover")
         body["params"] = {"_meta": {"io.modelcontextprotocol/protocolVersion": VERSION}}
         answer = await post(http, server.url, body)
@@ -129,7 +129,7 @@ async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
 
 @pytest.mark.parametrize("method", ["GET", "DELETE"])
 async def test_get_and_delete_are_not_allowed_in_2026(method: str) -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await http.request(method, server.url, headers={**HEADERS, "accept": "text/event-stream"})
         assert (answer.status_code, answer.headers["allow"]) == (405, "POST")
         assert answer.json()["error"]["message"] == f"Method not allowed: {method} (MCP 2026-07-28 is served over " \
@@ -137,7 +137,7 @@ async def test_get_and_delete_are_not_allowed_in_2026(method: str) -> None:
 
 
 async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("tools/call", name="run_analysis", arguments={"steps": 3})
         body["params"]["_meta"]["progressToken"] = "p"
         async with http.stream("POST", server.url, json=body, headers=headers_for(body)) as answer:
@@ -152,7 +152,7 @@ async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> N
 
 
 async def test_closing_the_stream_cancels_the_request() -> None:
-    server = build_server()
+    server = complete_server()
     stopped = asyncio.Event()
 
     @server.tool()
@@ -165,7 +165,7 @@ async def test_closing_the_stream_cancels_the_request() -> None:
             stopped.set()
         return "never"
 
-    async with running(server) as http_server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete(server) as http_server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("tools/call", name="forever")
         body["params"]["_meta"]["progressToken"] = "p"
         async with http.stream("POST", http_server.url, json=body, headers=headers_for(body)) as answer:
@@ -176,7 +176,7 @@ async def test_closing_the_stream_cancels_the_request() -> None:
 
 
 async def test_a_2025_session_and_2026_requests_share_the_endpoint() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         legacy = {"accept": HEADERS["accept"], "content-type": "application/json"}
         opened = await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                  "params": {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -191,7 +191,7 @@ async def test_a_2025_session_and_2026_requests_share_the_endpoint() -> None:
 
 async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_the_wire() -> None:
     seen: list[dict[str, str]] = []
-    async with running(around=header_tap(seen)) as server, Client(server.url, mode="auto") as client:
+    async with running_complete(around=header_tap(seen)) as server, Client(server.url, mode="auto") as client:
         assert client.protocol_version == VERSION
         progress: list[float] = []
 
@@ -205,7 +205,7 @@ async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_
 
 
 async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_it() -> None:
-    async with running() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("subscriptions/listen", 7, notifications={"toolsListChanged": True})
         async with http.stream("POST", server.url, json=body, headers=headers_for(body)) as answer:
             assert answer.headers["content-type"] == "text/event-stream"
@@ -225,7 +225,7 @@ async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_i
 
 
 def with_header_parameters() -> Any:
-    server = build_server()
+    server = complete_server()
 
     def route(region: str, priority: int | None = None, verbose: bool | None = None) -> str:
         return f"{region} {priority} {verbose}"
@@ -247,7 +247,7 @@ def with_header_parameters() -> Any:
 ])
 async def test_header_parameters_must_say_what_the_arguments_say(arguments: dict[str, Any], headers: dict[str, str],
                                                                  why: str) -> None:
-    async with running(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("tools/call", name="route", arguments=arguments)
         answer = await http.post(server.url, json=body, headers={**headers_for(body), **headers})
         assert answer.status_code == 400
@@ -256,7 +256,7 @@ async def test_header_parameters_must_say_what_the_arguments_say(arguments: dict
 
 
 async def test_header_parameters_that_agree_are_served() -> None:
-    async with running(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+    async with running_complete(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("tools/call", name="route", arguments={"region": "Hello, 世界", "priority": 42,
                                                              "verbose": False})
         answer = await http.post(server.url, json=body, headers={

@@ -13,7 +13,6 @@ import pytest
 from http_support import (
     ACCEPT_BOTH,
     INITIALIZE,
-    TIMEOUT,
     RawHttp,
     SSEReader,
     messages,
@@ -373,26 +372,3 @@ async def test_delete_closes_the_open_streams() -> None:
             assert priming.data == ""
             assert (await raw.http.delete(http.url, headers=raw.headers())).status_code == 200
             assert await reader.read() == []  # the stream ended, with nothing more
-
-
-async def test_the_cli_serves_http(repo_root) -> None:
-    import socket
-    import sys
-
-    with socket.socket() as probe:  # a free port for the child process
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port),
-        cwd=str(repo_root), stderr=asyncio.subprocess.PIPE)
-    try:
-        line = await asyncio.wait_for(process.stderr.readline(), TIMEOUT)
-        assert line.decode().strip() == f"MCP endpoint: http://127.0.0.1:{port}/mcp"
-        async with raw_session(f"http://127.0.0.1:{port}/mcp") as raw:
-            assert raw.session_id
-            answer = await raw.call(2, "tools/list")
-            assert [tool["name"] for tool in answer["result"]["tools"]] == [
-                "read_events", "find_similar_courses", "run_analysis"]
-    finally:
-        process.terminate()
-        await asyncio.wait_for(process.wait(), TIMEOUT)

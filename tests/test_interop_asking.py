@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from http_support import running
+from complete_support import running_complete
 from support import free_port, until
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
@@ -162,7 +162,7 @@ async def test_the_sdk_client_gives_its_roots_to_a_folder_that_honours_them(tmp_
     async def roots(context: Any) -> types.ListRootsResult:
         return types.ListRootsResult(roots=[types.Root(uri=(tmp_path / "notes").as_uri(), name="notes")])
 
-    async with running(build_server(workspace=tmp_path)) as http:
+    async with running_complete(build_server(workspace=tmp_path)) as http:
         async with SdkClient(http.url, mode="legacy", read_timeout_seconds=TIMEOUT,
                              list_roots_callback=roots) as client:
             listed = await client.list_resources()
@@ -185,7 +185,7 @@ async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
             raise
         return "finished"
 
-    async with running(server) as http:
+    async with running_complete(server) as http:
         async with SdkClient(http.url, mode="legacy") as client:
             with pytest.raises(MCPError, match="Request 'tools/call' timed out"):
                 await client.call_tool("wait_forever", {}, read_timeout_seconds=0.5)

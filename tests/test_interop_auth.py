@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
-from http_support import running
+from complete_support import complete_server, running_complete
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
@@ -31,7 +31,6 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 from minimcp.auth import InvalidToken, OAuth, TokenVerifier, protect  # noqa: E402
 from minimcp.auth.authorization_server import start_authorization_server  # noqa: E402
 from minimcp.client import http_client  # noqa: E402
-from minimcp.examples.course import build_server  # noqa: E402
 from minimcp.transports.http.server import bind, launch, started  # noqa: E402
 
 REDIRECT = "http://127.0.0.1:33419/callback"
@@ -71,7 +70,7 @@ async def test_the_sdk_client_gets_in_through_the_course_authorization_server() 
 
     try:
         guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"])
-        async with running(build_server(step_delay=0.001), around=guard) as http:
+        async with running_complete(complete_server(step_delay=0.001), around=guard) as http:
             provider = OAuthClientProvider(
                 http.url, OAuthClientMetadata(redirect_uris=[REDIRECT], client_name="sdk-client",
                                               token_endpoint_auth_method="none"),

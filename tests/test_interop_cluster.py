@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from balancer import start_balancer
+from complete_support import complete_server
 from test_cluster import workers
 
 from minimcp.client import ClientAnswers, modern_http_client
@@ -20,7 +21,6 @@ mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK
 from mcp import Client  # noqa: E402
 from test_interop_http import course_server_with_a_polling_tool  # noqa: E402
 
-from minimcp.examples.course import build_server  # noqa: E402
 from minimcp.server.elicitation import elicit  # noqa: E402
 from minimcp.server.eras import answer_both_eras  # noqa: E402
 from minimcp.session import RequestContext  # noqa: E402
@@ -59,7 +59,7 @@ async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_ur
 
 def asking_course_server(key: bytes) -> Any:
     """The course server with a tool that asks the user; every worker seals request states with ``key``."""
-    server = build_server(step_delay=0.01)
+    server = complete_server(step_delay=0.01)
     answer_both_eras(server).seal = StateSeal(key)  # lesson 12's settings: one key for every worker
 
     @server.tool()

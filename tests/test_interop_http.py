@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 import pytest
-from http_support import running
+from complete_support import complete_server, running_complete
 from support import free_port
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
@@ -21,7 +21,6 @@ mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK
 from mcp import Client  # noqa: E402
 
 from minimcp.client import http_client  # noqa: E402
-from minimcp.examples.course import build_server  # noqa: E402
 from minimcp.server import report_progress  # noqa: E402
 from minimcp.session import RequestContext  # noqa: E402
 
@@ -30,7 +29,7 @@ TIMEOUT = 30.0
 
 def course_server_with_a_polling_tool():
     """The course server, plus a tool that ends its SSE connection between two progress steps."""
-    server = build_server(step_delay=0.005)
+    server = complete_server(step_delay=0.005)
 
     @server.tool()
     async def long_job(context: RequestContext) -> str:
@@ -79,7 +78,7 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
             prompt = await client.get_prompt("course-similar-by-name", {"names": "Cache"})
             assert "c4ch" in prompt.messages[0].content.text
 
-    async with running(course_server_with_a_polling_tool()) as http:
+    async with running_complete(course_server_with_a_polling_tool()) as http:
         await asyncio.wait_for(scenario(http.url), TIMEOUT)
         await asyncio.sleep(0.1)
         assert http.app.sessions == {}  # the SDK's client sent DELETE when it closed

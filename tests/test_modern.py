@@ -15,9 +15,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
+from complete_support import complete_server
 from support import until
 
-from minimcp.examples.course import build_server
 from minimcp.rpc import Connection, RpcError, memory_pair
 from minimcp.server import Server
 from minimcp.server.elicitation import elicit
@@ -47,7 +47,7 @@ def envelope(**changes: Any) -> dict[str, Any]:
 
 def asking_server() -> Server:
     """The course server, with tools that ask the client things (lesson 09's, asked the 2026 way)."""
-    server = build_server(step_delay=0.001)
+    server = complete_server(step_delay=0.001)
     server.enable_logging()
 
     @server.tool()

@@ -15,10 +15,10 @@ from collections.abc import AsyncIterator
 import httpx2
 import pytest
 import pytest_asyncio
-from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events, running
+from complete_support import complete_server, running_complete
+from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events
 from support import free_port
 
-from minimcp.examples.course import build_server
 from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
 from minimcp.transports.event_store import UnknownEventId
 
@@ -99,7 +99,7 @@ async def test_redis_going_away_is_a_clear_error() -> None:
 async def test_the_http_endpoint_resumes_a_stream_from_redis(redis_url: str) -> None:
     """Lesson 08's endpoint with the Redis store: a long task's stream, cut, is replayed from Redis."""
     store = RedisEventStore(redis_url)
-    async with running(build_server(step_delay=0.05), event_store=store) as http:
+    async with running_complete(complete_server(step_delay=0.05), event_store=store) as http:
         client = httpx2.AsyncClient(timeout=TIMEOUT)
         headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
         answer = await client.post(http.url, json=INITIALIZE, headers=headers)

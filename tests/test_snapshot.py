@@ -21,7 +21,7 @@ COURSE = load_course_tool()
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The lessons whose snapshot is run (each takes the time of its lessons' tests and notebooks).
-SNAPSHOTS = ["01"]
+SNAPSHOTS = ["01", "02", "03", "04", "08"]
 
 
 def files_up_to(number: str) -> list[str]:
@@ -69,3 +69,15 @@ def test_a_snapshot_leaves_out_what_comes_later(tmp_path: Path) -> None:
     missing = run_on_snapshot(tmp_path, "-c", "import minimcp.session.lifecycle")
     assert missing.returncode != 0 and "No module named 'minimcp.session'" in missing.stderr
     assert (tmp_path / "minimcp" / "transports" / "stdio.py").exists()
+
+
+def test_an_example_comes_with_the_lesson_that_has_all_it_imports(tmp_path: Path) -> None:
+    """The course server (lessons 03-06's features, no lesson's module) is in lesson 06's copy, with
+    its data, and not in lesson 05's; the command line, which imports every lesson, is in neither."""
+    COURSE.snapshot("05", tmp_path / "05")
+    COURSE.snapshot("06", tmp_path / "06")
+    examples = Path("minimcp") / "examples"
+    assert not (tmp_path / "05" / examples / "course.py").exists()
+    assert (tmp_path / "06" / examples / "course.py").exists()
+    assert (tmp_path / "06" / examples / "course_data.json").exists()
+    assert not (tmp_path / "06" / "minimcp" / "cli.py").exists()

@@ -24,7 +24,7 @@ from minimcp.transports.process import ProcessTransport, python_command, spawn
 from minimcp.transports.stdio import PipeTransport
 
 TIMEOUT = 10.0
-ECHO_SERVER = python_command("-m", "minimcp", "echo")
+ECHO_SERVER = python_command("-m", "minimcp.examples.echo")
 MISBEHAVING = python_command("-m", "tests.servers.misbehaving")
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM and SIGKILL are POSIX signals")
 
@@ -136,7 +136,7 @@ async def test_a_connection_answers_a_frame_that_is_not_utf8() -> None:
     assert second == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found: x"}}
 
 
-# -- A real child: python -m minimcp.stdio --------------------------------------------------------
+# -- A real child: python -m minimcp.examples.echo -------------------------------------------------
 @threads
 async def test_echo_round_trip(start, use_threads: bool) -> None:
     transport = await start(ECHO_SERVER, use_threads=use_threads)
@@ -152,7 +152,7 @@ async def test_echo_round_trip(start, use_threads: bool) -> None:
 
 
 async def test_echo_round_trip_with_content_length_framing(start) -> None:
-    command = python_command("-m", "minimcp", "echo", "--framing", "content-length")
+    command = python_command("-m", "minimcp.examples.echo", "--framing", "content-length")
     transport = await start(command, framing="content-length")
     await assert_echo_works(transport, 1)
     await write_raw(transport, b"Content-Length: nope\r\n\r\n")
@@ -305,7 +305,7 @@ async def test_print_in_the_server_goes_to_stderr(start) -> None:
 
 
 async def test_the_server_answers_when_its_stdout_is_a_file(tmp_path) -> None:
-    # `python -m minimcp serve > answers.jsonl`: stdout is no pipe, so the server writes from a thread.
+    # `python -m minimcp.examples.echo > answers.jsonl`: stdout is no pipe, so the server writes from a thread.
     answers = tmp_path / "answers.jsonl"
     with open(answers, "wb") as stdout:
         process = await asyncio.create_subprocess_exec(*ECHO_SERVER, stdin=asyncio.subprocess.PIPE,
@@ -336,14 +336,14 @@ ANSWERS = [{"jsonrpc": "2.0", "id": n, "result": {"n": n}} for n in range(3)]
 
 
 def test_requests_piped_in_are_answered() -> None:
-    # `printf '...' | python -m minimcp.stdio`: the requests and the end of stdin arrive together.
+    # `printf '...' | python -m minimcp.examples.echo`: the requests and the end of stdin arrive together.
     done = subprocess.run(ECHO_SERVER, input=REQUESTS, capture_output=True, timeout=TIMEOUT)
     assert done.returncode == 0
     assert sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"]) == ANSWERS
 
 
 def test_requests_from_a_file_are_answered(tmp_path) -> None:
-    # `python -m minimcp.stdio < requests.jsonl`: stdin is no pipe, so the server reads from a thread.
+    # `python -m minimcp.examples.echo < requests.jsonl`: stdin is no pipe, so the server reads from a thread.
     requests = tmp_path / "requests.jsonl"
     requests.write_bytes(REQUESTS)
     with open(requests, "rb") as stdin:

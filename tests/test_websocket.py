@@ -14,8 +14,6 @@ import importlib.util
 import json
 import os
 import struct
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -29,7 +27,7 @@ from minimcp.client import Client, websocket_client
 from minimcp.examples.course import build_server
 from minimcp.rpc import ConnectionClosed, memory_pair
 from minimcp.rpc.jsonrpc import INVALID_REQUEST, PARSE_ERROR
-from minimcp.server import Server
+from minimcp.server import PromptServer
 from minimcp.transports.guard import origin_allowed
 from minimcp.transports.websocket import (
     HandshakeRefused,
@@ -43,7 +41,7 @@ TIMEOUT = 10.0
 
 
 @pytest.fixture
-async def course() -> AsyncIterator[tuple[Server, WebSocketServer]]:
+async def course() -> AsyncIterator[tuple[PromptServer, WebSocketServer]]:
     """The course's example server, listening at ws://127.0.0.1:<port>/mcp; closed at the end."""
     server = build_server(step_delay=0.001)
     running = await start_websocket(server)
@@ -498,22 +496,3 @@ async def test_the_client_refuses_a_server_that_does_not_agree_to_mcp() -> None:
 def test_the_transport_has_the_transport_shape() -> None:
     for name in ("send", "receive", "close"):
         assert asyncio.iscoroutinefunction(getattr(WebSocketTransport, name))
-
-
-# -- the module on its own ---------------------------------------------------------------------------
-async def test_python_m_minimcp_serve_ws_serves_the_course_server(repo_root) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "ws", "--port", "0", cwd=str(repo_root),
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        assert process.stderr is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
-        assert line.startswith("MCP endpoint: ws://127.0.0.1:") and line.endswith("/mcp")
-        url = line.removeprefix("MCP endpoint: ")
-        async with websocket_client(url) as client:
-            assert client.server_info["name"] == "course-server"
-            assert len(await client.list_prompts(timeout=TIMEOUT)) == 3
-    finally:
-        if process.returncode is None:
-            process.terminate()
-        await asyncio.wait_for(process.wait(), TIMEOUT)

@@ -169,18 +169,37 @@ def closure_table(root: Path = ROOT) -> list[str]:
 # -- a snapshot: the package as of one lesson -----------------------------------------------------
 def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
     """Copy ``minimcp`` into ``target/minimcp`` with only the modules of lessons up to ``number``,
-    and the ``__init__`` of each package that keeps a module; returns the modules left out.
-    ``PYTHONPATH=target`` then runs "minimcp as of lesson NN", whole and alone."""
+    the ``__init__`` of each package that keeps a module, and the JSON data such a package reads;
+    returns the modules left out.
+    ``PYTHONPATH=target`` then runs "minimcp as of lesson NN", whole and alone.
+
+    An example no lesson builds (``minimcp/examples/course.py``, the course's example server) is
+    kept too when everything importing it runs is kept (another example included): it belongs to the
+    earliest lesson that has all it stands on. The command line (``cli``, ``__main__``) is the
+    course's top and never kept."""
     wanted = lesson(number, root)["number"]
     owner = owners(root)
     modules = all_modules(root / "minimcp")
     kept = {name for name in modules if name in owner and owner[name] <= wanted or name == "minimcp.lazy"}
+    graph = import_graph(root / "minimcp")
+    examples = [name for name in modules if name.startswith("minimcp.examples.") and name not in owner]
+    grew = True
+    while grew:  # an example may stand on another (course.py on course_tools.py): again, until none is added
+        grew = False
+        for name in examples:
+            if name not in kept and all(other in kept or is_package(other, graph)
+                                        for other in closure(graph, [name]) - {name}):
+                kept.add(name)
+                grew = True
     packages = {".".join(name.split(".")[:end]) for name in kept for end in range(1, name.count(".") + 1)}
     for name in sorted(kept | packages):
         path = modules[name]
         copy = target / path.relative_to(root)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, copy)
+    for data in (root / "minimcp").rglob("*.json"):  # the data a kept package reads (course_data.json)
+        if (target / data.relative_to(root)).parent.is_dir():
+            shutil.copyfile(data, target / data.relative_to(root))
     return sorted(set(modules) - kept - packages)
 
 

@@ -15,7 +15,7 @@ import pytest
 from minimcp.client import Client
 from minimcp.examples.course import build_server, load_data
 from minimcp.rpc import RpcError, memory_pair
-from minimcp.server import Server
+from minimcp.server import PromptServer
 from minimcp.session import RequestContext
 
 TIMEOUT = 5
@@ -166,7 +166,7 @@ def test_a_broken_template_is_the_authors_bug(exercise, template, defaults) -> N
 async def test_a_template_server_answers_over_mcp(exercise) -> None:
     """The whole part in a real server: prompts/get renders the template; every PromptError becomes the
     JSON-RPC error with the same code and message, and the server goes on serving."""
-    server = Server("templates")
+    server = PromptServer("templates")
     server.declare("prompts")
 
     @server.method("prompts/list")
