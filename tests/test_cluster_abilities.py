@@ -1,4 +1,4 @@
-"""What lesson 11's shared session cable declares it can do (transports/abilities.py).
+"""What lesson 11's shared session cable declares it can do (rpc/abilities.py).
 
 Like lesson 08's session cable it has a stream per request; it also keeps the session's state, so
 that another worker can take the session over (test_abilities.py checks the cables before it).
@@ -10,7 +10,7 @@ from typing import Any
 
 from test_abilities import IdleServer
 
-from minimcp.transports.abilities import Abilities
+from minimcp.rpc.abilities import Abilities
 from minimcp.transports.cluster.sessions import SharedSessionTransport
 from minimcp.transports.event_store import MemoryEventStore
 from minimcp.transports.http.sessions import SessionManager
