@@ -69,7 +69,11 @@ def measure(job: Job) -> dict[str, float]:
                           env={**os.environ, "PYTHONPATH": str(tree)})
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    if figures.get("wrong"):  # fast wrong answers would pass for speed: such a figure means nothing
+        raise RuntimeError(f"{' '.join(command[2:])}: {figures['wrong']:.0f} answers were wrong "
+                           f"(a status other than 200, or no echo): the server under test is broken")
+    return figures
 
 
 def server_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:

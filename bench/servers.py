@@ -26,9 +26,12 @@ import sys
 
 
 def minimcp_server():
+    """The echo server, complete: every later lesson plugged in, as ``python -m minimcp serve``
+    serves it (cancellation, state kept for other workers, 2026-07-28 beside 2025-11-25)."""
+    from minimcp.examples.complete import complete
     from minimcp.server import Server
 
-    server = Server("bench-minimcp")
+    server = complete(Server("bench-minimcp"))
 
     @server.tool()
     def echo(text: str) -> str:

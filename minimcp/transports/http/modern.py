@@ -31,17 +31,23 @@ from minimcp.rpc.jsonrpc import (
     Message,
     Request,
     RequestId,
-    Response,
     parse,
 )
 from minimcp.rpc.mcp import HEADER_MISMATCH, MODERN_ERRORS, PROTOCOL_VERSION
-from minimcp.rpc.transport import log_send_failure
-from minimcp.transports.http.asgi import HttpRequest, Receive, Refusal, Send, send_response
-from minimcp.transports.sse import format_comment, format_event
+from minimcp.transports.http.asgi import (
+    VERSION_HEADER,
+    HttpRequest,
+    Receive,
+    Refusal,
+    Send,
+    send_response,
+)
+from minimcp.transports.http.routing import is_final
+from minimcp.transports.http.streams import sse_response
+from minimcp.transports.sse import format_event
 
 METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
-VERSION_HEADER = "mcp-protocol-version"
 #: Where each named method keeps the name its ``Mcp-Name`` header repeats.
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
@@ -234,10 +240,6 @@ async def serve_one(server: ToolServer, request: HttpRequest, message: Message, 
 # --8<-- [end:serve]
 
 
-def is_final(text: str) -> bool:
-    """Whether a message is the request's answer (after which nothing more comes)."""
-    return isinstance(parse(text), (Response, ErrorResponse))
-
 
 def status_of(answer: str) -> int:
     """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
@@ -252,41 +254,14 @@ def status_of(answer: str) -> int:
 
 
 async def stream(send: Send, receive: Receive, cable: OneRequest, first: str | None, keepalive: float) -> None:
-    """An SSE response with no event ids: what the request says, then its answer, then the end."""
-    headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
-               (b"x-accel-buffering", b"no")]
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
-    gone = asyncio.get_running_loop().create_task(wait_for_disconnect(receive))
-    try:
+    """An SSE response with no event ids: what the request says, then its answer, then the end.
+    Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes."""
+    async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:
         pending = [first] if first is not None else []
         while True:
-            text = pending.pop() if pending else await next_or_keepalive(cable, gone, keepalive, send)
+            text = pending.pop() if pending else await connection.next(cable.outbox.get, keepalive)
             if text is None:
                 return  # the client went away: the caller cancels the request
-            await send({"type": "http.response.body", "body": format_event(text), "more_body": True})
+            await connection.write(format_event(text))
             if is_final(text):
                 return
-    finally:
-        gone.cancel()
-        try:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        except Exception as error:  # the connection may be gone already
-            log_send_failure("the end of an SSE response", error)
-
-
-async def next_or_keepalive(cable: OneRequest, gone: asyncio.Task[Any], keepalive: float, send: Send) -> str | None:
-    """The next message for the stream; a comment while nothing comes; None once the client is gone."""
-    while True:
-        getting = asyncio.ensure_future(cable.outbox.get())
-        done, _ = await asyncio.wait({getting, gone}, timeout=keepalive, return_when=asyncio.FIRST_COMPLETED)
-        if getting in done:
-            return getting.result()
-        getting.cancel()
-        if gone in done:
-            return None
-        await send({"type": "http.response.body", "body": format_comment("keep-alive"), "more_body": True})
-
-
-async def wait_for_disconnect(receive: Receive) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
