@@ -18,16 +18,15 @@ and a calendar.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import unicodedata
 from typing import Annotated, Any
 
 from minimcp.examples.course_tools import INSTRUCTIONS, MAX_STEPS, add_tools, courses_by_id, load_data
+from minimcp.examples.over_stdio import serve_over_stdio
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import PromptServer, user
-from minimcp.transports.stdio import stdio_server_transport
 
 __all__ = ["MAX_STEPS", "build_server", "load_data"]  # the names tests and notebooks import from here
 
@@ -135,17 +134,9 @@ def add_other_prompts(server: PromptServer, courses: dict[str, dict[str, Any]]) 
     # --8<-- [end:prompts]
 
 
-async def serve_course() -> None:
-    """Serve a fresh course server on this process's stdin and stdout until stdin ends."""
-    await build_server().serve(await stdio_server_transport())
-
-
 def main() -> None:
     """``python -m minimcp.examples.course``."""
-    try:
-        asyncio.run(serve_course())
-    except KeyboardInterrupt:  # Ctrl+C at a terminal: stop quietly
-        pass
+    serve_over_stdio(build_server)
 
 
 if __name__ == "__main__":

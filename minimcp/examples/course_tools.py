@@ -20,10 +20,10 @@ from datetime import datetime
 from importlib import resources as package_files
 from typing import Annotated, Any
 
+from minimcp.examples.over_stdio import serve_over_stdio
 from minimcp.server.server import ToolServer
 from minimcp.server.tools import ToolError, report_progress
 from minimcp.session.server import RequestContext
-from minimcp.transports.stdio import stdio_server_transport
 
 INSTRUCTIONS = (
     "The course server of MCP from Scratch. It knows a small catalogue of courses and a calendar."
@@ -156,17 +156,9 @@ def add_course_tools(server: ToolServer, courses: dict[str, dict[str, Any]], ste
     # --8<-- [end:run_analysis]
 
 
-async def serve_tools() -> None:
-    """Serve a fresh tool server on this process's stdin and stdout until stdin ends."""
-    await build_tool_server().serve(await stdio_server_transport())
-
-
 def main() -> None:
     """``python -m minimcp.examples.course_tools``."""
-    try:
-        asyncio.run(serve_tools())
-    except KeyboardInterrupt:  # Ctrl+C at a terminal: stop quietly
-        pass
+    serve_over_stdio(build_tool_server)
 
 
 if __name__ == "__main__":

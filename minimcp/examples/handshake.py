@@ -10,10 +10,8 @@ but lessons 01 to 03, so it runs on "minimcp as of lesson 03".
 
 from __future__ import annotations
 
-import asyncio
-
+from minimcp.examples.over_stdio import serve_over_stdio
 from minimcp.server.core import ServerCore
-from minimcp.transports.stdio import stdio_server_transport
 
 
 def build_server() -> ServerCore:
@@ -22,17 +20,9 @@ def build_server() -> ServerCore:
                       instructions="Lesson 03's server: it knows the handshake and ping, nothing more.")
 
 
-async def serve_handshake() -> None:
-    """Serve a fresh server on this process's stdin and stdout until stdin ends."""
-    await build_server().serve(await stdio_server_transport())
-
-
 def main() -> None:
     """``python -m minimcp.examples.handshake``."""
-    try:
-        asyncio.run(serve_handshake())
-    except KeyboardInterrupt:  # Ctrl+C at a terminal: stop quietly
-        pass
+    serve_over_stdio(build_server)
 
 
 if __name__ == "__main__":
