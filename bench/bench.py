@@ -65,23 +65,39 @@ def measure(job: Job) -> dict[str, float]:
     module, args, tree = job
     tree = tree or ROOT
     command = [sys.executable, "-m", module, *args]
-    done = subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "PYTHONPATH": str(tree)})
+    done = subprocess.run(
+        command,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr[-2000:]}")
     figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     if figures.get("wrong"):  # fast wrong answers would pass for speed: such a figure means nothing
-        raise RuntimeError(f"{' '.join(command[2:])}: {figures['wrong']:.0f} answers were wrong "
-                           f"(a status other than 200, or no echo): the server under test is broken")
+        raise RuntimeError(
+            f"{' '.join(command[2:])}: {figures['wrong']:.0f} answers were wrong "
+            f"(a status other than 200, or no echo): the server under test is broken"
+        )
     return figures
 
 
 def server_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
     rows = []
-    for cable, transport, sse in (("http json", "http", False), ("http sse", "http", True), ("ws", "ws", False)):
+    for cable, transport, sse in (
+        ("http json", "http", False),
+        ("http sse", "http", True),
+        ("ws", "ws", False),
+    ):
         for level in LEVELS:
-            args = [transport, "--connections", str(level), "--seconds", str(seconds)] + (["--sse"] if sse else [])
-            stacks = ("floor", "minimcp") if transport == "ws" else ("floor", "minimcp", "sdk")  # SDK 2.x: no WS
+            args = [transport, "--connections", str(level), "--seconds", str(seconds)] + (
+                ["--sse"] if sse else []
+            )
+            stacks = (
+                ("floor", "minimcp") if transport == "ws" else ("floor", "minimcp", "sdk")
+            )  # SDK 2.x: no WS
             jobs: dict[str, Job] = {stack: ("bench.load", [stack, *args], None) for stack in stacks}
             rows.append((Row("server", cable, level), jobs))
     return rows
@@ -92,35 +108,77 @@ def client_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
     for cable, transport in (("stdio", "stdio"), ("http json", "http")):
         for level in LEVELS:
             count = requests * (4 if transport == "stdio" else 1) * (2 if level > 1 else 1)
-            args = [transport, "--server", "minimcp", "--requests", str(count), "--concurrency", str(level)]
-            rows.append((Row("client", cable, level),
-                         {stack: ("bench.run_one", [stack, *args], None) for stack in ("minimcp", "sdk")}))
+            args = [
+                transport,
+                "--server",
+                "minimcp",
+                "--requests",
+                str(count),
+                "--concurrency",
+                str(level),
+            ]
+            rows.append(
+                (
+                    Row("client", cable, level),
+                    {
+                        stack: ("bench.run_one", [stack, *args], None)
+                        for stack in ("minimcp", "sdk")
+                    },
+                )
+            )
     return rows
 
 
 def pair_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
     rows: list[tuple[Row, dict[str, Job]]] = [
-        (Row("floor", "stdio floor (blocking)", 1),
-         {"floor": ("bench.run_one", ["floor", "stdio", "--requests", str(requests * 20)], None)}),
-        (Row("floor", "stdio floor (asyncio)", 1),
-         {"asyncio-floor": ("bench.run_one", ["asyncio-floor", "stdio", "--requests", str(requests * 5)],
-                            None)}),
+        (
+            Row("floor", "stdio floor (blocking)", 1),
+            {
+                "floor": (
+                    "bench.run_one",
+                    ["floor", "stdio", "--requests", str(requests * 20)],
+                    None,
+                )
+            },
+        ),
+        (
+            Row("floor", "stdio floor (asyncio)", 1),
+            {
+                "asyncio-floor": (
+                    "bench.run_one",
+                    ["asyncio-floor", "stdio", "--requests", str(requests * 5)],
+                    None,
+                )
+            },
+        ),
     ]
-    for cable, transport, sse in (("stdio", "stdio", False), ("ws", "ws", False), ("http json", "http", False),
-                                  ("http sse", "http", True)):
+    for cable, transport, sse in (
+        ("stdio", "stdio", False),
+        ("ws", "ws", False),
+        ("http json", "http", False),
+        ("http sse", "http", True),
+    ):
         for level in LEVELS:
             count = requests * (4 if transport != "http" else 1) * (2 if level > 1 else 1)
-            args = [transport, "--requests", str(count), "--concurrency", str(level)] + (["--sse"] if sse else [])
+            args = [transport, "--requests", str(count), "--concurrency", str(level)] + (
+                ["--sse"] if sse else []
+            )
             stacks = ("minimcp",) if transport == "ws" else ("minimcp", "sdk")
-            jobs: dict[str, Job] = {stack: ("bench.run_one", [stack, *args], None) for stack in stacks}
+            jobs: dict[str, Job] = {
+                stack: ("bench.run_one", [stack, *args], None) for stack in stacks
+            }
             rows.append((Row("pair", cable, level), jobs))
     return rows
 
 
 def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
     args = ["http", "--sessions", str(sessions)]
-    return [(Row("memory", "http idle session", sessions),
-             {stack: ("bench.run_one", [stack, *args], None) for stack in ("minimcp", "sdk")})]
+    return [
+        (
+            Row("memory", "http idle session", sessions),
+            {stack: ("bench.run_one", [stack, *args], None) for stack in ("minimcp", "sdk")},
+        )
+    ]
 
 
 def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
@@ -135,7 +193,9 @@ def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
     return rows
 
 
-def plan(quick: bool, sessions: int, tables: tuple[str, ...] = TABLES) -> list[tuple[Row, dict[str, Job]]]:
+def plan(
+    quick: bool, sessions: int, tables: tuple[str, ...] = TABLES
+) -> list[tuple[Row, dict[str, Job]]]:
     """Every row of ``tables``, and for each the measurements that make one round of it."""
     seconds, requests = (1, 150) if quick else (3, 500)
     rows = []
@@ -162,8 +222,9 @@ def with_baseline(planned: list[tuple[Row, dict[str, Job]]], tree: Path) -> None
 
 def unpack(commit: str, folder: Path) -> Path:
     """The repository's tree at ``commit``, unpacked into ``folder`` (``git archive``: no checkout)."""
-    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True,
-                             check=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True
+    )
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     return folder
 
@@ -172,20 +233,45 @@ def run(planned: list[tuple[Row, dict[str, Job]]], rounds: int) -> None:
     for row, jobs in planned:
         for round_number in range(rounds):  # A B A B …: each stack sees the same noise
             for stack, job in jobs.items():
-                print(f"\r{row.table}: {row.cable} ×{row.in_flight} {stack} (round {round_number + 1}/{rounds})"
-                      + " " * 20, end="", file=sys.stderr, flush=True)
+                print(
+                    f"\r{row.table}: {row.cable} ×{row.in_flight} {stack} (round {round_number + 1}/{rounds})"
+                    + " " * 20,
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 row.runs.setdefault(stack, []).append(measure(job))
     print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
 
 
 def save(path: Path, rows: list[Row], rounds: int, seconds: float) -> None:
-    path.write_text(json.dumps({
-        "python": platform.python_version(), "cores": os.cpu_count(), "rounds": rounds, "seconds": round(seconds),
-        "rows": [{"table": row.table, "cable": row.cable, "in_flight": row.in_flight,
-                  "median": {stack: {key: row.median(stack, key) for key in ("rps", "p50_ms", "p99_ms")}
-                             for stack in row.runs},
-                  "runs": row.runs} for row in rows],
-    }, indent=1) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "python": platform.python_version(),
+                "cores": os.cpu_count(),
+                "rounds": rounds,
+                "seconds": round(seconds),
+                "rows": [
+                    {
+                        "table": row.table,
+                        "cable": row.cable,
+                        "in_flight": row.in_flight,
+                        "median": {
+                            stack: {
+                                key: row.median(stack, key) for key in ("rps", "p50_ms", "p99_ms")
+                            }
+                            for stack in row.runs
+                        },
+                        "runs": row.runs,
+                    }
+                    for row in rows
+                ],
+            },
+            indent=1,
+        )
+        + "\n"
+    )
 
 
 def load(path: Path) -> tuple[list[Row], dict[str, Any]]:
@@ -196,20 +282,32 @@ def load(path: Path) -> tuple[list[Row], dict[str, Any]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="shorter runs, one round")
     parser.add_argument("--rounds", type=int, help="rounds per row (default 3, or 1 with --quick)")
-    parser.add_argument("--sessions", type=int, default=1000, help="idle sessions for the memory figure")
+    parser.add_argument(
+        "--sessions", type=int, default=1000, help="idle sessions for the memory figure"
+    )
     parser.add_argument("--json", type=Path, help="also save every figure to this file")
-    parser.add_argument("--tables", default=",".join(TABLES),
-                        help=f"which tables, comma-separated (default: all of {','.join(TABLES)})")
-    parser.add_argument("--baseline", metavar="REF",
-                        help="also measure minimcp at this commit, beside today's (servers and workers)")
+    parser.add_argument(
+        "--tables",
+        default=",".join(TABLES),
+        help=f"which tables, comma-separated (default: all of {','.join(TABLES)})",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help="also measure minimcp at this commit, beside today's (servers and workers)",
+    )
     args = parser.parse_args()
     rounds = args.rounds or (1 if args.quick else 3)
     tables = tuple(name.strip() for name in args.tables.split(","))
     if unknown := set(tables) - set(TABLES):
-        parser.error(f"unknown table(s): {', '.join(sorted(unknown))}; choose among {', '.join(TABLES)}")
+        parser.error(
+            f"unknown table(s): {', '.join(sorted(unknown))}; choose among {', '.join(TABLES)}"
+        )
 
     began = time.monotonic()
     planned = plan(args.quick, args.sessions, tables)
@@ -219,9 +317,12 @@ def main() -> int:
         run(planned, rounds)
     rows = [row for row, _ in planned]
     elapsed = time.monotonic() - began
-    print(f"minimcp and the official SDK (mcp 2.3.0); Python {platform.python_version()}, {os.cpu_count()} cores, "
-          f"{rounds} round(s), medians; {elapsed:.0f} s"
-          + (f"; baseline: minimcp at {args.baseline}" if args.baseline else "") + "\n")
+    print(
+        f"minimcp and the official SDK (mcp 2.3.0); Python {platform.python_version()}, {os.cpu_count()} cores, "
+        f"{rounds} round(s), medians; {elapsed:.0f} s"
+        + (f"; baseline: minimcp at {args.baseline}" if args.baseline else "")
+        + "\n"
+    )
     print_tables(rows)
     if args.json:
         save(args.json, rows, rounds, elapsed)

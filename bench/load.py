@@ -36,13 +36,22 @@ from typing import Any
 
 from bench.run_one import HEADERS, INITIALIZE, INITIALIZED, http_handshake, start_server, stop
 
-WRK_MISSING = ("wrk is not installed, so the servers' table is skipped: install it with "
-               "`sudo apt-get install wrk` (Debian, Ubuntu) or `brew install wrk` (macOS), then run again")
+WRK_MISSING = (
+    "wrk is not installed, so the servers' table is skipped: install it with "
+    "`sudo apt-get install wrk` (Debian, Ubuntu) or `brew install wrk` (macOS), then run again"
+)
 
 
 def echo_call(request_id: int) -> str:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                       "params": {"name": "echo", "arguments": {"text": "hello"}}}, separators=(",", ":"))
+    return json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "hello"}},
+        },
+        separators=(",", ":"),
+    )
 
 
 # -- HTTP: wrk ---------------------------------------------------------------------------------------
@@ -86,19 +95,32 @@ async def open_session(url: str) -> dict[str, str]:
         session = await http_handshake(http, url)
         first = await http.post(url, content=echo_call(1), headers={**HEADERS, **session})
         if '"text":"hello"' not in first.text:
-            raise RuntimeError(f"the echo tool did not answer: {first.status_code} {first.text[:300]}")
+            raise RuntimeError(
+                f"the echo tool did not answer: {first.status_code} {first.text[:300]}"
+            )
     return session
 
 
-def run_wrk(url: str, session: dict[str, str], connections: int, seconds: int, first_id: int,
-            meta: str = "") -> dict[str, Any]:
+def run_wrk(
+    url: str, session: dict[str, str], connections: int, seconds: int, first_id: int, meta: str = ""
+) -> dict[str, Any]:
     """One wrk run: its figures, as its script's ``done`` printed them (``meta``: a 2026-07-28 envelope,
     as ``,"_meta":{...}``, added to every request's params)."""
     lines = "\n".join(f'wrk.headers["{name}"] = "{value}"' for name, value in session.items())
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "mcp.lua"
         script.write_text(WRK_SCRIPT.format(session_headers=lines, first_id=first_id, meta=meta))
-        command = ["wrk", "-t1", f"-c{connections}", f"-d{round(seconds)}s", "--timeout", "10s", "-s", str(script), url]
+        command = [
+            "wrk",
+            "-t1",
+            f"-c{connections}",
+            f"-d{round(seconds)}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            url,
+        ]
         done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
     if done.returncode != 0:
         raise RuntimeError(f"wrk failed: {done.stderr or done.stdout}")
@@ -115,19 +137,23 @@ async def load_http(stack: str, sse: bool, connections: int, seconds: float) -> 
         session = {} if stack == "floor" else await open_session(url)
         # The warm-up: imports, caches and the connections themselves are paid for before the clock.
         await asyncio.to_thread(run_wrk, url, session, connections, 1, 1_000)
-        return await asyncio.to_thread(run_wrk, url, session, connections, round(seconds), 10_000_000)
+        return await asyncio.to_thread(
+            run_wrk, url, session, connections, round(seconds), 10_000_000
+        )
     finally:
         await stop(process)
 
 
 # -- WebSocket: a bare websockets client --------------------------------------------------------------
 
+
 async def open_socket(url: str, mcp: bool, stack: AsyncExitStack) -> Any:
     """One socket, its MCP session open (for the floor, none), and one call answered: warm."""
     from websockets.asyncio.client import connect
 
     socket = await stack.enter_async_context(
-        connect(url, subprotocols=["mcp"] if mcp else None, compression=None))  # type: ignore[list-item]
+        connect(url, subprotocols=["mcp"] if mcp else None, compression=None)
+    )  # type: ignore[list-item]
     if mcp:
         await socket.send(json.dumps(INITIALIZE))
         await socket.recv()
@@ -159,22 +185,32 @@ async def load_websocket(stack: str, connections: int, seconds: float) -> dict[s
             latencies: list[float] = []
             began = time.perf_counter()
             warm_until, until = began + 1.0, began + 1.0 + seconds
-            wrong = await asyncio.gather(*(drive(socket, until, warm_until, latencies) for socket in opened))
+            wrong = await asyncio.gather(
+                *(drive(socket, until, warm_until, latencies) for socket in opened)
+            )
     finally:
         await stop(process)
     latencies.sort()
-    return {"rps": len(latencies) / seconds, "p50_ms": 1000 * statistics.median(latencies),
-            "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
-            "wrong": sum(wrong), "requests": len(latencies)}
+    return {
+        "rps": len(latencies) / seconds,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+        "wrong": sum(wrong),
+        "requests": len(latencies),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("stack", choices=["minimcp", "sdk", "floor"])
     parser.add_argument("transport", choices=["http", "ws"])
     parser.add_argument("--sse", action="store_true", help="HTTP: every answer as an SSE stream")
     parser.add_argument("--connections", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=3.0, help="how long to measure, after a warm-up")
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="how long to measure, after a warm-up"
+    )
     args = parser.parse_args()
     if args.transport == "http":
         result = asyncio.run(load_http(args.stack, args.sse, args.connections, args.seconds))

@@ -24,8 +24,10 @@ def ratio(a: float | None, b: float | None) -> str:
 
 def figures(row: Row, stack: str) -> str:
     """A stack's requests per second, p50 and p99 (ms), aligned under :func:`columns`."""
-    return (f"{fmt(row.median(stack)):>9} {fmt(row.median(stack, 'p50_ms'), 2):>7} "
-            f"{fmt(row.median(stack, 'p99_ms'), 2):>7}")
+    return (
+        f"{fmt(row.median(stack)):>9} {fmt(row.median(stack, 'p50_ms'), 2):>7} "
+        f"{fmt(row.median(stack, 'p99_ms'), 2):>7}"
+    )
 
 
 def columns(name: str) -> str:
@@ -45,11 +47,16 @@ def print_baseline(rows: list[Row], table: str) -> None:
     measured = [row for row in rows if row.table == table and "baseline" in row.runs]
     if not measured:
         return
-    print_header(f"   {table}: minimcp today beside minimcp at the baseline commit (interleaved)",
-                 "in flight", f"{columns('today')} | {columns('before')} | {'today/before':>12}")
+    print_header(
+        f"   {table}: minimcp today beside minimcp at the baseline commit (interleaved)",
+        "in flight",
+        f"{columns('today')} | {columns('before')} | {'today/before':>12}",
+    )
     for row in measured:
-        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'baseline')} | "
-              f"{ratio(row.median('minimcp'), row.median('baseline')):>12}")
+        print(
+            f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'baseline')} | "
+            f"{ratio(row.median('minimcp'), row.median('baseline')):>12}"
+        )
 
 
 def print_servers(rows: list[Row]) -> None:
@@ -57,55 +64,92 @@ def print_servers(rows: list[Row]) -> None:
     if not servers:
         print("\n1. SERVERS: not measured (wrk is missing, or the table was not asked for)")
         return
-    print_header("1. SERVERS under a neutral load (HTTP: wrk; WebSocket: a bare websockets client)",
-                 "connections",
-                 f"{'floor rps':>9} | {columns('minimcp')} | {columns('SDK')} | "
-                 f"{'mini/SDK':>8} {'mini/floor':>10} {'SDK/floor':>9}")
+    print_header(
+        "1. SERVERS under a neutral load (HTTP: wrk; WebSocket: a bare websockets client)",
+        "connections",
+        f"{'floor rps':>9} | {columns('minimcp')} | {columns('SDK')} | "
+        f"{'mini/SDK':>8} {'mini/floor':>10} {'SDK/floor':>9}",
+    )
     for row in servers:
         floor, mini, sdk = row.median("floor"), row.median("minimcp"), row.median("sdk")
-        print(f"{row.cable:10} {row.in_flight:>11} | {fmt(floor):>9} | {figures(row, 'minimcp')} | "
-              f"{figures(row, 'sdk')} | {ratio(mini, sdk):>8} {ratio(mini, floor):>10} {ratio(sdk, floor):>9}")
+        print(
+            f"{row.cable:10} {row.in_flight:>11} | {fmt(floor):>9} | {figures(row, 'minimcp')} | "
+            f"{figures(row, 'sdk')} | {ratio(mini, sdk):>8} {ratio(mini, floor):>10} {ratio(sdk, floor):>9}"
+        )
     print_baseline(rows, "server")
 
 
 def print_clients(rows: list[Row]) -> None:
-    print_header("2. CLIENTS, each against the same server (minimcp's)", "in flight",
-                 f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8}")
+    print_header(
+        "2. CLIENTS, each against the same server (minimcp's)",
+        "in flight",
+        f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8}",
+    )
     for row in (row for row in rows if row.table == "client"):
-        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | "
-              f"{figures(row, 'sdk')} | {ratio(row.median('minimcp'), row.median('sdk')):>8}")
+        print(
+            f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | "
+            f"{figures(row, 'sdk')} | {ratio(row.median('minimcp'), row.median('sdk')):>8}"
+        )
 
 
 def print_pairs(rows: list[Row]) -> None:
     floors = {row.cable: row for row in rows if row.table == "floor"}
-    blocking = floors["stdio floor (blocking)"].median("floor") if "stdio floor (blocking)" in floors else None
-    asyncio_floor = floors["stdio floor (asyncio)"].median("asyncio-floor") if "stdio floor (asyncio)" in floors \
+    blocking = (
+        floors["stdio floor (blocking)"].median("floor")
+        if "stdio floor (blocking)" in floors
         else None
-    print_header("3. PAIRS, each stack's client with its own server, end to end", "in flight",
-                 f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8} {'mini/floor':>10}")
+    )
+    asyncio_floor = (
+        floors["stdio floor (asyncio)"].median("asyncio-floor")
+        if "stdio floor (asyncio)" in floors
+        else None
+    )
+    print_header(
+        "3. PAIRS, each stack's client with its own server, end to end",
+        "in flight",
+        f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8} {'mini/floor':>10}",
+    )
     for row in (row for row in rows if row.table == "pair"):
-        to_floor = ratio(row.median("minimcp"), asyncio_floor) if row.cable == "stdio" and row.in_flight == 1 else ""
-        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'sdk')} | "
-              f"{ratio(row.median('minimcp'), row.median('sdk')):>8} {to_floor:>10}")
-    print(f"stdio floors, one in flight: blocking {fmt(blocking)} rps, asyncio {fmt(asyncio_floor)} rps "
-          "(mini/floor above is against the asyncio one)")
+        to_floor = (
+            ratio(row.median("minimcp"), asyncio_floor)
+            if row.cable == "stdio" and row.in_flight == 1
+            else ""
+        )
+        print(
+            f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'sdk')} | "
+            f"{ratio(row.median('minimcp'), row.median('sdk')):>8} {to_floor:>10}"
+        )
+    print(
+        f"stdio floors, one in flight: blocking {fmt(blocking)} rps, asyncio {fmt(asyncio_floor)} rps "
+        "(mini/floor above is against the asyncio one)"
+    )
 
 
 def print_memory(rows: list[Row]) -> None:
     for row in (row for row in rows if row.table == "memory"):
-        mini, sdk = row.median("minimcp", "bytes_per_session"), row.median("sdk", "bytes_per_session")
-        print(f"\nmemory per idle HTTP session ({row.in_flight:,} sessions): minimcp {fmt(mini)} bytes, "
-              f"SDK {fmt(sdk)} bytes ({ratio(mini, sdk)})")
+        mini, sdk = (
+            row.median("minimcp", "bytes_per_session"),
+            row.median("sdk", "bytes_per_session"),
+        )
+        print(
+            f"\nmemory per idle HTTP session ({row.in_flight:,} sessions): minimcp {fmt(mini)} bytes, "
+            f"SDK {fmt(sdk)} bytes ({ratio(mini, sdk)})"
+        )
 
 
 def print_workers(rows: list[Row]) -> None:
     workers = [row for row in rows if row.table == "workers"]
     if not workers:
-        print("\n4. WORKERS: not measured (wrk or redis-server is missing, or the table was not asked for)")
+        print(
+            "\n4. WORKERS: not measured (wrk or redis-server is missing, or the table was not asked for)"
+        )
         return
     modern = any(row.cable == "modern" for row in workers)
-    title = "4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the requests " \
-            "are forwarded" + ("; modern (lesson 12): 2026-07-28 requests, no session at all" if modern else "")
+    title = (
+        "4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the requests "
+        "are forwarded"
+        + ("; modern (lesson 12): 2026-07-28 requests, no session at all" if modern else "")
+    )
     print_header(title, "workers", f"{columns('minimcp')} | {'wrong':>5}")
     for row in workers:
         wrong = max((run.get("wrong", 0) for run in row.runs.get("minimcp", [])), default=0)

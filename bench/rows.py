@@ -11,7 +11,9 @@ class Row:
     table: str  # "server", "client", "pair", "floor", "memory" or "workers"
     cable: str  # "stdio", "ws", "http json", "http sse"; for a floor, its name; for workers, how
     in_flight: int
-    runs: dict[str, list[dict[str, float]]] = field(default_factory=dict)  # stack -> one result per round
+    runs: dict[str, list[dict[str, float]]] = field(
+        default_factory=dict
+    )  # stack -> one result per round
 
     def median(self, stack: str, key: str = "rps") -> float | None:
         values = [run[key] for run in self.runs.get(stack, []) if key in run]

@@ -34,13 +34,17 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-async def start_server(stack: str, transport: str, sse: bool) -> tuple[asyncio.subprocess.Process, str]:
+async def start_server(
+    stack: str, transport: str, sse: bool
+) -> tuple[asyncio.subprocess.Process, str]:
     """A network server of ``stack`` in a child process, and its URL, once it is ready."""
     port = free_port()
     args = [sys.executable, "-m", "bench.servers", stack, transport, "--port", str(port)]
     if sse:
         args.append("--sse")
-    process = await asyncio.create_subprocess_exec(*args, cwd=str(ROOT), stderr=asyncio.subprocess.PIPE)
+    process = await asyncio.create_subprocess_exec(
+        *args, cwd=str(ROOT), stderr=asyncio.subprocess.PIPE
+    )
     assert process.stderr is not None
     try:
         while (line := await asyncio.wait_for(process.stderr.readline(), 30)).strip() != b"ready":
@@ -70,8 +74,9 @@ async def stop(process: asyncio.subprocess.Process) -> None:
             process.kill()
 
 
-async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitStack,
-                  server: str | None = None) -> Call:
+async def connect(
+    stack: str, transport: str, sse: bool, stack_exit: AsyncExitStack, server: str | None = None
+) -> Call:
     """A connected client of ``stack`` over ``transport``, to a server of ``server`` (by default the
     same stack); returns the call to measure."""
     arguments = {"text": "hello"}
@@ -98,8 +103,9 @@ async def connect(stack: str, transport: str, sse: bool, stack_exit: AsyncExitSt
     from mcp import Client, StdioServerParameters
 
     if transport == "stdio":
-        target: Any = StdioServerParameters(command=sys.executable, args=["-m", "bench.servers", server, "stdio"],
-                                            cwd=str(ROOT))
+        target: Any = StdioServerParameters(
+            command=sys.executable, args=["-m", "bench.servers", server, "stdio"], cwd=str(ROOT)
+        )
     else:
         process, target = await start_server(server, transport, sse)
         stack_exit.push_async_callback(stop, process)
@@ -113,6 +119,7 @@ async def measure(call: Call, requests: int, concurrency: int) -> dict[str, floa
     A warm-up at the same concurrency first: imports, caches, and one connection per request in
     flight are paid for before the clock starts.
     """
+
     async def run(count: int) -> list[float]:
         latencies: list[float] = []
         remaining = count
@@ -132,20 +139,38 @@ async def measure(call: Call, requests: int, concurrency: int) -> dict[str, floa
     began = time.perf_counter()
     latencies = sorted(await run(requests))
     elapsed = time.perf_counter() - began
-    return {"rps": requests / elapsed,
-            "p50_ms": 1000 * statistics.median(latencies),
-            "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]}
+    return {
+        "rps": requests / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+    }
 
 
 def floor(requests: int) -> dict[str, float]:
     """The fastest stdio can be in Python here: a bare child echoing lines over its pipes, no MCP at all."""
-    child = subprocess.Popen([sys.executable, "-u", "-c",
-                              "import sys\nfor line in sys.stdin.buffer:\n"
-                              "    sys.stdout.buffer.write(line)\n    sys.stdout.buffer.flush()"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-u",
+            "-c",
+            "import sys\nfor line in sys.stdin.buffer:\n"
+            "    sys.stdout.buffer.write(line)\n    sys.stdout.buffer.flush()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     assert child.stdin is not None and child.stdout is not None
-    line = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                        "params": {"name": "echo", "arguments": {"text": "hello"}}}) + "\n").encode()
+    line = (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "hello"}},
+            }
+        )
+        + "\n"
+    ).encode()
     latencies = []
     for number in range(requests + requests // 20):
         began = time.perf_counter()
@@ -158,8 +183,11 @@ def floor(requests: int) -> dict[str, float]:
     child.wait()
     latencies.sort()
     total = sum(latencies)
-    return {"rps": len(latencies) / total, "p50_ms": 1000 * statistics.median(latencies),
-            "p99_ms": 1000 * latencies[int(0.99 * len(latencies))]}
+    return {
+        "rps": len(latencies) / total,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[int(0.99 * len(latencies))],
+    }
 
 
 ASYNC_ECHO = """
@@ -179,11 +207,25 @@ asyncio.run(main())
 
 async def asyncio_floor(requests: int) -> dict[str, float]:
     """The same echo with asyncio pipes on both sides: what any asyncio stdio transport pays, no MCP."""
-    child = await asyncio.create_subprocess_exec(sys.executable, "-c", ASYNC_ECHO,
-                                                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        ASYNC_ECHO,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
     assert child.stdin is not None and child.stdout is not None
-    line = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                        "params": {"name": "echo", "arguments": {"text": "hello"}}}) + "\n").encode()
+    line = (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "hello"}},
+            }
+        )
+        + "\n"
+    ).encode()
 
     async def call() -> None:
         child.stdin.write(line)
@@ -207,8 +249,16 @@ def rss_bytes(pid: int) -> int:
 #: A plain-HTTP MCP handshake, for the load generator and the memory figure (no stack's client).
 PROTOCOL_VERSION = "2025-11-25"
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-INITIALIZE = {"jsonrpc": "2.0", "id": "bench-0", "method": "initialize", "params": {
-    "protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": "bench-0",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"},
+    },
+}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
@@ -217,7 +267,10 @@ async def http_handshake(http: Any, url: str) -> dict[str, str]:
     later request of the session carries."""
     answer = await http.post(url, json=INITIALIZE, headers=HEADERS)
     answer.raise_for_status()
-    session = {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": PROTOCOL_VERSION}
+    session = {
+        "mcp-session-id": answer.headers["mcp-session-id"],
+        "mcp-protocol-version": PROTOCOL_VERSION,
+    }
     (await http.post(url, json=INITIALIZED, headers={**HEADERS, **session})).raise_for_status()
     return session
 
@@ -251,14 +304,20 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("stack", choices=["minimcp", "sdk", "floor", "asyncio-floor"])
     parser.add_argument("transport", choices=["stdio", "ws", "http"])
     parser.add_argument("--sse", action="store_true", help="HTTP: every answer as an SSE stream")
-    parser.add_argument("--server", choices=["minimcp", "sdk"], help="the server's stack (default: the client's)")
+    parser.add_argument(
+        "--server", choices=["minimcp", "sdk"], help="the server's stack (default: the client's)"
+    )
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--sessions", type=int, default=0, help="measure memory per idle HTTP session")
+    parser.add_argument(
+        "--sessions", type=int, default=0, help="measure memory per idle HTTP session"
+    )
     args = parser.parse_args()
     if args.stack == "floor":
         result = floor(args.requests)

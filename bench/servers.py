@@ -41,8 +41,9 @@ def minimcp_server():
     return server
 
 
-async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None = None,
-                        reuse_port: bool = False) -> None:
+async def serve_minimcp(
+    transport: str, port: int, sse: bool, redis: str | None = None, reuse_port: bool = False
+) -> None:
     server = minimcp_server()
     if transport == "stdio":
         from minimcp.transports.stdio import stdio_server_transport
@@ -63,9 +64,19 @@ async def serve_minimcp(transport: str, port: int, sse: bool, redis: str | None 
         # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
         # With ``redis``: one worker of several on the same port, sharing that Redis (bench/workers.py).
         # With ``reuse_port`` alone: one of several sharing nothing (2026-07-28 needs nothing shared).
-        shared = {"endpoint": on_redis(redis), "reuse_port": True} if redis else {"reuse_port": reuse_port}
-        running = await start_http(server, port=port, max_sessions=5000, stand_alone=Revision2026(server),
-                                   **({"stream_after": 0.0} if sse else {}), **shared)
+        shared = (
+            {"endpoint": on_redis(redis), "reuse_port": True}
+            if redis
+            else {"reuse_port": reuse_port}
+        )
+        running = await start_http(
+            server,
+            port=port,
+            max_sessions=5000,
+            stand_alone=Revision2026(server),
+            **({"stream_after": 0.0} if sse else {}),
+            **shared,
+        )
         print("ready", file=sys.stderr, flush=True)
         await running.serve_forever()
 
@@ -129,8 +140,14 @@ async def serve_floor(transport: str, port: int, sse: bool) -> None:
             await asyncio.Event().wait()
     import uvicorn
 
-    config = uvicorn.Config(floor_app(sse), host="127.0.0.1", port=port, log_level="warning", http="httptools",
-                            lifespan="off")
+    config = uvicorn.Config(
+        floor_app(sse),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        http="httptools",
+        lifespan="off",
+    )
     await run_uvicorn(uvicorn.Server(config))
 
 
@@ -149,8 +166,12 @@ def main() -> None:
     parser.add_argument("transport", choices=["stdio", "ws", "http"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--sse", action="store_true")
-    parser.add_argument("--redis", help="minimcp over http: a worker sharing this Redis with others")
-    parser.add_argument("--reuse-port", action="store_true", help="minimcp over http: one worker of several")
+    parser.add_argument(
+        "--redis", help="minimcp over http: a worker sharing this Redis with others"
+    )
+    parser.add_argument(
+        "--reuse-port", action="store_true", help="minimcp over http: one worker of several"
+    )
     args = parser.parse_args()
     if args.stack == "minimcp":
         asyncio.run(serve_minimcp(args.transport, args.port, args.sse, args.redis, args.reuse_port))

@@ -31,24 +31,46 @@ from bench.run_one import ROOT, free_port, stop
 
 #: What is measured: a name, the number of workers, and how: "memory" (lesson 08), "redis" (sharing one,
 #: lesson 11) or "modern" (2026-07-28: every request stands alone, nothing shared, lesson 12).
-SETUPS = [("1 worker, memory (lesson 08)", 1, "memory"), ("1 worker, 2026-07-28", 1, "modern"),
-          ("1 worker, Redis", 1, "redis"),
-          ("2 workers, Redis", 2, "redis"), ("4 workers, Redis", 4, "redis"),
-          ("2 workers, 2026-07-28, no Redis", 2, "modern"), ("4 workers, 2026-07-28, no Redis", 4, "modern")]
+SETUPS = [
+    ("1 worker, memory (lesson 08)", 1, "memory"),
+    ("1 worker, 2026-07-28", 1, "modern"),
+    ("1 worker, Redis", 1, "redis"),
+    ("2 workers, Redis", 2, "redis"),
+    ("4 workers, Redis", 4, "redis"),
+    ("2 workers, 2026-07-28, no Redis", 2, "modern"),
+    ("4 workers, 2026-07-28, no Redis", 4, "modern"),
+]
 #: A 2026-07-28 request: its envelope in the body, and the headers that repeat it.
-MODERN_META = (',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
-               '"io.modelcontextprotocol/clientCapabilities":{}}')
-MODERN_HEADERS = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"}
+MODERN_META = (
+    ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+    '"io.modelcontextprotocol/clientCapabilities":{}}'
+)
+MODERN_HEADERS = {
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": "echo",
+}
 
 
-async def start_workers(count: int, port: int, redis: str | None) -> list[asyncio.subprocess.Process]:
+async def start_workers(
+    count: int, port: int, redis: str | None
+) -> list[asyncio.subprocess.Process]:
     """``count`` server processes on ``port``, once each says it is ready."""
     extra = ["--redis", redis] if redis else ["--reuse-port"] if count > 1 else []
     workers = []
     for _ in range(count):
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bench.servers", "minimcp", "http", "--port", str(port), *extra,
-            cwd=str(ROOT), stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "bench.servers",
+            "minimcp",
+            "http",
+            "--port",
+            str(port),
+            *extra,
+            cwd=str(ROOT),
+            stderr=asyncio.subprocess.PIPE,
+        )
         workers.append(process)
         assert process.stderr is not None
         while (line := await asyncio.wait_for(process.stderr.readline(), 30)).strip() != b"ready":
@@ -58,8 +80,9 @@ async def start_workers(count: int, port: int, redis: str | None) -> list[asynci
     return workers
 
 
-async def measure(count: int, redis: str | None, connections: int, seconds: float,
-                  modern: bool = False) -> dict[str, Any]:
+async def measure(
+    count: int, redis: str | None, connections: int, seconds: float, modern: bool = False
+) -> dict[str, Any]:
     """One figure; ``modern``: 2026-07-28 requests, with no session at all (lesson 12)."""
     port = free_port()
     workers = await start_workers(count, port, redis)
@@ -67,7 +90,9 @@ async def measure(count: int, redis: str | None, connections: int, seconds: floa
     try:
         headers, meta = (MODERN_HEADERS, MODERN_META) if modern else (await open_session(url), "")
         await asyncio.to_thread(run_wrk, url, headers, connections, 1, 1_000, meta)  # the warm-up
-        return await asyncio.to_thread(run_wrk, url, headers, connections, round(seconds), 10_000_000, meta)
+        return await asyncio.to_thread(
+            run_wrk, url, headers, connections, round(seconds), 10_000_000, meta
+        )
     finally:
         for worker in workers:
             await stop(worker)
@@ -77,8 +102,20 @@ async def measure(count: int, redis: str | None, connections: int, seconds: floa
 async def private_redis() -> AsyncIterator[str]:
     """A ``redis-server`` of our own on a free loopback port (no disk), for the length of the block."""
     port = free_port()
-    redis = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                              "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     try:
         await asyncio.sleep(0.5)
         yield f"redis://127.0.0.1:{port}/0"
@@ -96,27 +133,50 @@ async def measure_one(count: int, kind: str, connections: int, seconds: float) -
 
 
 async def run(connections: int, seconds: float) -> None:
-    print(f"tools/call echo, one session, {connections} connections (wrk), {seconds:g} s each, "
-          f"{os.cpu_count()} cores")
+    print(
+        f"tools/call echo, one session, {connections} connections (wrk), {seconds:g} s each, "
+        f"{os.cpu_count()} cores"
+    )
     print(f"{'setup':<30} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} {'wrong':>6}")
     async with private_redis() as redis_url:
         for name, count, kind in SETUPS:
-            figures = await measure(count, redis_url if kind == "redis" else None, connections, seconds,
-                                    modern=kind == "modern")
-            print(f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
-                  f"{figures['wrong']:>6}", flush=True)
+            figures = await measure(
+                count,
+                redis_url if kind == "redis" else None,
+                connections,
+                seconds,
+                modern=kind == "modern",
+            )
+            print(
+                f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
+                f"{figures['wrong']:>6}",
+                flush=True,
+            )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--workers", type=int, help="measure this one setup only, and print it as one line of "
-                        "JSON (what bench/bench.py runs)")
-    parser.add_argument("--kind", choices=["memory", "redis", "modern"], default="memory",
-                        help="with --workers: in memory, sharing a Redis, or 2026-07-28 (no session)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="measure this one setup only, and print it as one line of "
+        "JSON (what bench/bench.py runs)",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=["memory", "redis", "modern"],
+        default="memory",
+        help="with --workers: in memory, sharing a Redis, or 2026-07-28 (no session)",
+    )
     args = parser.parse_args()
-    for needed, how in (("wrk", WRK_MISSING), ("redis-server", "redis-server is needed: apt-get install redis-server")):
+    for needed, how in (
+        ("wrk", WRK_MISSING),
+        ("redis-server", "redis-server is needed: apt-get install redis-server"),
+    ):
         if shutil.which(needed) is None:
             raise SystemExit(how)
     if args.workers is None:

@@ -47,8 +47,11 @@ from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT
 from minimcp.transports.stdio import stdio_server_transport
 from minimcp.transports.websocket import DEFAULT_PORT as WS_PORT
 
-EXAMPLES = {"course": "minimcp.examples.course", "assistant": "minimcp.examples.assistant",
-            "conformance": "minimcp.examples.conformance"}
+EXAMPLES = {
+    "course": "minimcp.examples.course",
+    "assistant": "minimcp.examples.assistant",
+    "conformance": "minimcp.examples.conformance",
+}
 DEFAULT_PORTS = {"ws": WS_PORT, "http": 8000}
 
 
@@ -72,19 +75,27 @@ def load_example(name: str) -> PromptServer:
     return server
 
 
-async def serve(server: PromptServer, transport: str, host: str, port: int, options: argparse.Namespace) -> None:
+async def serve(
+    server: PromptServer, transport: str, host: str, port: int, options: argparse.Namespace
+) -> None:
     """Serve ``server`` over one transport until interrupted: the same object, whatever the cable."""
     server.max_in_flight = options.max_in_flight
     server.tools.timeout = options.tool_timeout
     complete(server)  # every lesson's piece plugged in (the examples built with them already are)
     if options.legacy_only:  # the initialize era alone, as lessons 03–11 serve it
         server.modern_versions = ()
-    if STATE_KEY in os.environ:  # workers of one server seal and open each other's request states (lesson 12)
+    if (
+        STATE_KEY in os.environ
+    ):  # workers of one server seal and open each other's request states (lesson 12)
         answer_both_eras(server).seal = StateSeal(bytes.fromhex(os.environ[STATE_KEY]))
     if transport == "stdio":
         if sys.stdin.isatty():  # a person at a terminal, not a host with pipes: say what this is
-            print(f"{server.name} speaks MCP on stdin/stdout: one JSON-RPC message per line. "
-                  "Ctrl+D (end of input) or Ctrl+C stops it.", file=sys.stderr, flush=True)
+            print(
+                f"{server.name} speaks MCP on stdin/stdout: one JSON-RPC message per line. "
+                "Ctrl+D (end of input) or Ctrl+C stops it.",
+                file=sys.stderr,
+                flush=True,
+            )
         await server.serve(await stdio_server_transport())
         return
     # A network server lives long: load the schema validator before the first client rather than during
@@ -94,25 +105,46 @@ async def serve(server: PromptServer, transport: str, host: str, port: int, opti
     authorization = None
     if transport == "ws":  # lesson 07
         from minimcp.transports.websocket import start_websocket
+
         running: Listening = await start_websocket(server, host, port)
     else:  # lesson 08
         from minimcp.transports.cluster.endpoint import on_redis
         from minimcp.transports.event_store import MemoryEventStore
         from minimcp.transports.http.server import start_http
-        if options.auth is not None:  # lesson 10: the course authorization server beside it, and a guard
-            authorization = await start_authorization_server(port=options.auth, page=options.auth_consent == "page")
+
+        if (
+            options.auth is not None
+        ):  # lesson 10: the course authorization server beside it, and a guard
+            authorization = await start_authorization_server(
+                port=options.auth, page=options.auth_consent == "page"
+            )
             print(f"authorization server: {authorization.issuer}", file=sys.stderr, flush=True)
-        guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"]) \
-            if authorization is not None else None
+        guard = (
+            protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"])
+            if authorization is not None
+            else None
+        )
         from minimcp.transports.http.stateless import Revision2026
+
         # One process keeps its events in memory (lesson 08); workers sharing a Redis keep them there (11).
-        stored: dict[str, Any] = {"endpoint": on_redis(options.redis), "reuse_port": options.reuse_port} \
-            if options.redis else {"event_store": MemoryEventStore(max_bytes=options.max_event_bytes)}
+        stored: dict[str, Any] = (
+            {"endpoint": on_redis(options.redis), "reuse_port": options.reuse_port}
+            if options.redis
+            else {"event_store": MemoryEventStore(max_bytes=options.max_event_bytes)}
+        )
         running = await start_http(
-            server, host, port, header_timeout=options.header_timeout, max_connections=options.max_connections,
-            max_sessions=options.max_sessions, session_timeout=options.session_timeout,
-            handshake_timeout=options.handshake_timeout, around=guard,
-            stand_alone=Revision2026(server), **stored)  # both eras on one endpoint (lesson 12)
+            server,
+            host,
+            port,
+            header_timeout=options.header_timeout,
+            max_connections=options.max_connections,
+            max_sessions=options.max_sessions,
+            session_timeout=options.session_timeout,
+            handshake_timeout=options.handshake_timeout,
+            around=guard,
+            stand_alone=Revision2026(server),
+            **stored,
+        )  # both eras on one endpoint (lesson 12)
     print(f"MCP endpoint: {running.url}", file=sys.stderr, flush=True)
     try:
         await serve_until_stopped(running)
@@ -165,16 +197,26 @@ def run_workers(count: int, argv: list[str]) -> int:
     sessions are taken over by whichever worker next gets one of their requests (lesson 11).
     """
     child = [sys.executable, "-m", "minimcp", *without_workers(argv), "--reuse-port"]
-    os.environ.setdefault(STATE_KEY, secrets.token_hex(32))  # one key for all: any worker opens any state
+    os.environ.setdefault(
+        STATE_KEY, secrets.token_hex(32)
+    )  # one key for all: any worker opens any state
     workers = [subprocess.Popen(child) for _ in range(count)]
-    print(f"{count} workers: {' '.join(str(worker.pid) for worker in workers)}", file=sys.stderr, flush=True)
+    print(
+        f"{count} workers: {' '.join(str(worker.pid) for worker in workers)}",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         while True:
             for place, worker in enumerate(workers):
                 if worker.poll() is not None:
                     workers[place] = subprocess.Popen(child)
-                    print(f"worker {worker.pid} stopped (exit status {worker.returncode}); "
-                          f"worker {workers[place].pid} replaces it", file=sys.stderr, flush=True)
+                    print(
+                        f"worker {worker.pid} stopped (exit status {worker.returncode}); "
+                        f"worker {workers[place].pid} replaces it",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             time.sleep(0.5)
     except KeyboardInterrupt:
         return 0
@@ -197,73 +239,179 @@ def without_workers(argv: list[str]) -> list[str]:
         elif not argument.startswith("--workers="):
             kept.append(argument)
     return kept
+
+
 # --8<-- [end:workers]
 
 
 def add_limits(serving: argparse.ArgumentParser) -> None:
     """The limits a server keeps against a client that asks too much: each has a name and a default."""
     limits = serving.add_argument_group("limits (why each exists: lessons 01, 04 and 08)")
-    limits.add_argument("--max-in-flight", type=int, default=DEFAULT_MAX_IN_FLIGHT, metavar="N",
-                        help="requests of one client answered at once; more get -32000 (default %(default)s)")
-    limits.add_argument("--tool-timeout", type=float, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
-                        help="how long a tool may run (default %(default)s)")
-    limits.add_argument("--max-sessions", type=int, default=1000, metavar="N",
-                        help="http: sessions open at once (default %(default)s)")
-    limits.add_argument("--session-timeout", type=float, default=600.0, metavar="SECONDS",
-                        help="http: an unused session ends after this (default %(default)s)")
-    limits.add_argument("--handshake-timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="http: a session never initialized ends after this (default %(default)s)")
-    limits.add_argument("--header-timeout", type=float, default=DEFAULT_HEADER_TIMEOUT, metavar="SECONDS",
-                        help="http: time to send a request's headers (default %(default)s)")
-    limits.add_argument("--max-connections", type=int, default=DEFAULT_MAX_CONNECTIONS, metavar="N",
-                        help="http: connections at once; more get 503 (default %(default)s)")
-    limits.add_argument("--max-event-bytes", type=int, default=64 * 1024 * 1024, metavar="BYTES",
-                        help="http: the event store's budget for resumption (default %(default)s)")
+    limits.add_argument(
+        "--max-in-flight",
+        type=int,
+        default=DEFAULT_MAX_IN_FLIGHT,
+        metavar="N",
+        help="requests of one client answered at once; more get -32000 (default %(default)s)",
+    )
+    limits.add_argument(
+        "--tool-timeout",
+        type=float,
+        default=DEFAULT_TOOL_TIMEOUT,
+        metavar="SECONDS",
+        help="how long a tool may run (default %(default)s)",
+    )
+    limits.add_argument(
+        "--max-sessions",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="http: sessions open at once (default %(default)s)",
+    )
+    limits.add_argument(
+        "--session-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="http: an unused session ends after this (default %(default)s)",
+    )
+    limits.add_argument(
+        "--handshake-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="http: a session never initialized ends after this (default %(default)s)",
+    )
+    limits.add_argument(
+        "--header-timeout",
+        type=float,
+        default=DEFAULT_HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help="http: time to send a request's headers (default %(default)s)",
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=int,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help="http: connections at once; more get 503 (default %(default)s)",
+    )
+    limits.add_argument(
+        "--max-event-bytes",
+        type=int,
+        default=64 * 1024 * 1024,
+        metavar="BYTES",
+        help="http: the event store's budget for resumption (default %(default)s)",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="python -m minimcp", description=__doc__,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top = argparse.ArgumentParser(
+        prog="python -m minimcp",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
-    serving = commands.add_parser("serve", help="serve an example server (over stdio unless --transport)")
-    serving.add_argument("--example", choices=sorted(EXAMPLES), default="course",
-                         help="which server: the course's, or the conformance suite's (default %(default)s)")
-    serving.add_argument("--transport", choices=["stdio", "ws", "http"], default="stdio",
-                         help="the cable: stdio (lesson 02), ws (07) or http (08) (default %(default)s)")
-    serving.add_argument("--host", default="127.0.0.1", help="network transports only (default %(default)s)")
-    serving.add_argument("--port", type=int, help="network transports only (default 8765 for ws, 8000 for http)")
-    serving.add_argument("--auth", type=int, nargs="?", const=9000, metavar="PORT",
-                         help="http only: require OAuth tokens (scope mcp) from the course authorization server, "
-                              "started on 127.0.0.1:PORT (default 9000) (lesson 10)")
-    serving.add_argument("--auth-consent", choices=["page", "auto"], default="page",
-                         help="with --auth: a person consents on a page, or every request is granted (scripts)")
-    serving.add_argument("--redis", metavar="URL",
-                         help="http only: share sessions and streams with other workers through this Redis (lesson 11)")
-    serving.add_argument("--workers", type=int, default=1, metavar="N",
-                         help="http with --redis: N worker processes on one port; any may get any request")
-    serving.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for each worker
-    serving.add_argument("--legacy-only", action="store_true",
-                         help="serve the initialize era only (2025-11-25 and before), as lessons 03-11's server did: "
-                              "a 2026-07-28 request, server/discover included, gets -32601 (lesson 12)")
-    serving.add_argument("--log-level", default="WARNING",
-                         help="logging level, written to stderr (default %(default)s)")
+    serving = commands.add_parser(
+        "serve", help="serve an example server (over stdio unless --transport)"
+    )
+    serving.add_argument(
+        "--example",
+        choices=sorted(EXAMPLES),
+        default="course",
+        help="which server: the course's, or the conformance suite's (default %(default)s)",
+    )
+    serving.add_argument(
+        "--transport",
+        choices=["stdio", "ws", "http"],
+        default="stdio",
+        help="the cable: stdio (lesson 02), ws (07) or http (08) (default %(default)s)",
+    )
+    serving.add_argument(
+        "--host", default="127.0.0.1", help="network transports only (default %(default)s)"
+    )
+    serving.add_argument(
+        "--port", type=int, help="network transports only (default 8765 for ws, 8000 for http)"
+    )
+    serving.add_argument(
+        "--auth",
+        type=int,
+        nargs="?",
+        const=9000,
+        metavar="PORT",
+        help="http only: require OAuth tokens (scope mcp) from the course authorization server, "
+        "started on 127.0.0.1:PORT (default 9000) (lesson 10)",
+    )
+    serving.add_argument(
+        "--auth-consent",
+        choices=["page", "auto"],
+        default="page",
+        help="with --auth: a person consents on a page, or every request is granted (scripts)",
+    )
+    serving.add_argument(
+        "--redis",
+        metavar="URL",
+        help="http only: share sessions and streams with other workers through this Redis (lesson 11)",
+    )
+    serving.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="http with --redis: N worker processes on one port; any may get any request",
+    )
+    serving.add_argument(
+        "--reuse-port", action="store_true", help=argparse.SUPPRESS
+    )  # set for each worker
+    serving.add_argument(
+        "--legacy-only",
+        action="store_true",
+        help="serve the initialize era only (2025-11-25 and before), as lessons 03-11's server did: "
+        "a 2026-07-28 request, server/discover included, gets -32601 (lesson 12)",
+    )
+    serving.add_argument(
+        "--log-level",
+        default="WARNING",
+        help="logging level, written to stderr (default %(default)s)",
+    )
     add_limits(serving)
     echo = commands.add_parser("echo", help="lesson 02's JSON-RPC echo server, over stdio")
-    echo.add_argument("--framing", choices=["ndjson", "content-length"], default="ndjson",
-                      help="one message per line, or LSP's Content-Length headers (default %(default)s)")
+    echo.add_argument(
+        "--framing",
+        choices=["ndjson", "content-length"],
+        default="ndjson",
+        help="one message per line, or LSP's Content-Length headers (default %(default)s)",
+    )
     demo = commands.add_parser("demo", help="show one layer at work, on its own")
     demo.add_argument("name", choices=list(DEMOS), help="which demonstration")
-    authorizing = commands.add_parser("auth-server", help="the course authorization server (lesson 10)")
-    authorizing.add_argument("--port", type=int, default=9000, help="on 127.0.0.1 (default %(default)s)")
-    authorizing.add_argument("--client", action="append", default=[], metavar="ID=REDIRECT_URI",
-                             help="pre-register a public client (repeatable)")
-    authorizing.add_argument("--consent", choices=["page", "auto"], default="page",
-                             help="a person consents on a page, or every request is granted (scripts)")
-    conformance = commands.add_parser("conformance-client",
-                                      help="minimcp's client, driven by the official conformance suite")
+    authorizing = commands.add_parser(
+        "auth-server", help="the course authorization server (lesson 10)"
+    )
+    authorizing.add_argument(
+        "--port", type=int, default=9000, help="on 127.0.0.1 (default %(default)s)"
+    )
+    authorizing.add_argument(
+        "--client",
+        action="append",
+        default=[],
+        metavar="ID=REDIRECT_URI",
+        help="pre-register a public client (repeatable)",
+    )
+    authorizing.add_argument(
+        "--consent",
+        choices=["page", "auto"],
+        default="page",
+        help="a person consents on a page, or every request is granted (scripts)",
+    )
+    conformance = commands.add_parser(
+        "conformance-client", help="minimcp's client, driven by the official conformance suite"
+    )
     conformance.add_argument("url", help="the test server's URL (the suite appends it)")
-    conformance.add_argument("--scenario", choices=list(conformance_client.SCENARIOS),
-                             help="default: the suite's MCP_CONFORMANCE_SCENARIO")
+    conformance.add_argument(
+        "--scenario",
+        choices=list(conformance_client.SCENARIOS),
+        help="default: the suite's MCP_CONFORMANCE_SCENARIO",
+    )
     return top
 
 
@@ -274,16 +422,25 @@ def main(argv: list[str] | None = None) -> int:
         commands.print_help(sys.stderr)
         return 2
     # Logs go to stderr: on stdio, stdout belongs to the protocol alone.
-    logging.basicConfig(stream=sys.stderr, level=getattr(args, "log_level", "WARNING").upper(),
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(args, "log_level", "WARNING").upper(),
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     try:
         if args.command == "serve":
             if args.auth is not None and args.transport != "http":
                 commands.error("--auth protects the HTTP transport: add --transport http")
-            if (args.redis or args.workers > 1) and (args.transport != "http" or args.auth is not None):
-                commands.error("--redis and --workers serve the HTTP transport without --auth: add --transport http")
+            if (args.redis or args.workers > 1) and (
+                args.transport != "http" or args.auth is not None
+            ):
+                commands.error(
+                    "--redis and --workers serve the HTTP transport without --auth: add --transport http"
+                )
             if args.workers > 1 and not args.redis:
-                commands.error("--workers needs --redis URL: the workers share their sessions there")
+                commands.error(
+                    "--workers needs --redis URL: the workers share their sessions there"
+                )
             if args.workers > 1:
                 return run_workers(args.workers, list(sys.argv[1:] if argv is None else argv))
             port = args.port if args.port is not None else DEFAULT_PORTS.get(args.transport, 0)

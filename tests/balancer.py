@@ -46,9 +46,17 @@ class RoundRobin:
             await send({"type": "http.response.body", "body": b""})
             return
         try:
-            await send({"type": "http.response.start", "status": response.status_code,
-                        "headers": [(name.encode(), value.encode()) for name, value in response.headers.items()
-                                    if name.lower() not in ("content-length", "transfer-encoding")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": response.status_code,
+                    "headers": [
+                        (name.encode(), value.encode())
+                        for name, value in response.headers.items()
+                        if name.lower() not in ("content-length", "transfer-encoding")
+                    ],
+                }
+            )
             relay = asyncio.ensure_future(self._relay(response, send))
             gone = asyncio.ensure_future(self._until_disconnect(receive))
             await asyncio.wait({relay, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -85,4 +93,5 @@ async def start_balancer(upstreams: list[str]) -> tuple[RoundRobin, str, Any]:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
         await balancer.http.aclose()
+
     return balancer, f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", stop

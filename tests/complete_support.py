@@ -30,7 +30,9 @@ def complete_server(**options: Any) -> Server:
 
 
 @asynccontextmanager
-async def running_complete(server: ServerCore | None = None, **options: Any) -> AsyncIterator[HttpServer]:
+async def running_complete(
+    server: ServerCore | None = None, **options: Any
+) -> AsyncIterator[HttpServer]:
     """The complete course server (or ``server``) over Streamable HTTP, both eras on one endpoint:
     lesson 12's strategy given to lesson 08's endpoint, as ``python -m minimcp serve`` does."""
     served = server if server is not None else complete_server(step_delay=0.01)

@@ -51,7 +51,9 @@ class RawPeer:
         """Send a request and return the very next message, which must be its answer."""
         await self.send(request)
         answer = await self.recv()
-        assert answer.get("id") == request["id"], f"expected the answer to #{request['id']}, got {answer}"
+        assert answer.get("id") == request["id"], (
+            f"expected the answer to #{request['id']}, got {answer}"
+        )
         return answer
 
     async def ping(self, request_id: str | int = "ping-after") -> None:
@@ -62,7 +64,9 @@ class RawPeer:
     async def echo(self, request_id: str | int = "echo-after") -> None:
         """Like :meth:`ping`, for connections whose handler answers ``echo`` with its params."""
         params = {"still": "here"}
-        answer = await self.call({"jsonrpc": "2.0", "id": request_id, "method": "echo", "params": params})
+        answer = await self.call(
+            {"jsonrpc": "2.0", "id": request_id, "method": "echo", "params": params}
+        )
         assert answer == {"jsonrpc": "2.0", "id": request_id, "result": params}
 
     def pending(self) -> int:
@@ -97,8 +101,20 @@ def redis_url() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):  # until it accepts connections
             try:

@@ -20,8 +20,16 @@ from minimcp.transports.sse import Event, SSEParser
 
 TIMEOUT = 10.0
 ACCEPT_BOTH = "application/json, text/event-stream"
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1.0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1.0"},
+    },
+}
 
 
 @asynccontextmanager
@@ -64,11 +72,18 @@ class RawHttp:
         response = await self.post(INITIALIZE)
         assert response.status_code == 200, response.text
         self.session_id = response.headers["mcp-session-id"]
-        assert (await self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})).status_code == 202
+        assert (
+            await self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        ).status_code == 202
         return response.json()
 
-    async def call(self, request_id: int | str, method: str, params: dict[str, Any] | None = None,
-                   **headers: str) -> dict[str, Any]:
+    async def call(
+        self,
+        request_id: int | str,
+        method: str,
+        params: dict[str, Any] | None = None,
+        **headers: str,
+    ) -> dict[str, Any]:
         """A request answered with JSON: its answer."""
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
@@ -80,7 +95,11 @@ class RawHttp:
 
     async def ping(self, request_id: int | str = "ping-after") -> None:
         """The server still serves this session."""
-        assert await self.call(request_id, "ping") == {"jsonrpc": "2.0", "id": request_id, "result": {}}
+        assert await self.call(request_id, "ping") == {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "result": {},
+        }
 
     async def close(self) -> None:
         await self.http.aclose()
@@ -107,6 +126,7 @@ class SSEReader:
 
     async def read(self, count: int | None = None, timeout: float = TIMEOUT) -> list[Event]:
         """The next ``count`` events, or every event until the stream ends."""
+
         async def fill() -> None:
             async for chunk in self.chunks:
                 self.ready.extend(self.parser.feed(chunk))
@@ -120,8 +140,9 @@ class SSEReader:
         return events
 
 
-async def read_events(response: httpx2.Response, count: int | None = None,
-                      timeout: float = TIMEOUT) -> list[Event]:
+async def read_events(
+    response: httpx2.Response, count: int | None = None, timeout: float = TIMEOUT
+) -> list[Event]:
     """Read SSE events from a streaming response: ``count`` of them, or until the stream ends."""
     return await SSEReader(response).read(count, timeout)
 
@@ -134,11 +155,16 @@ def messages(events: list[Event]) -> list[dict[str, Any]]:
 def header_tap(seen: list[dict[str, str]]) -> Any:
     """An ``around`` for :func:`running` that writes down each HTTP request's method and headers (lower-case
     names; the method under ``":method"``) into ``seen``: what really travelled."""
+
     def around(url: str, app: Any) -> Any:
         async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
             if scope["type"] == "http":
-                headers = {name.decode().lower(): value.decode() for name, value in scope["headers"]}
+                headers = {
+                    name.decode().lower(): value.decode() for name, value in scope["headers"]
+                }
                 seen.append({":method": scope["method"], **headers})
             await app(scope, receive, send)
+
         return serve
+
     return around

@@ -19,12 +19,14 @@ def main() -> int:
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=sys.stdout.buffer)
     assert child.stdin is not None
     with open(log_path, "ab", buffering=0) as log:
+
         def forward() -> None:
             for line in sys.stdin.buffer:
                 log.write(line)
                 child.stdin.write(line)  # type: ignore[union-attr]
                 child.stdin.flush()  # type: ignore[union-attr]
             child.stdin.close()  # type: ignore[union-attr]
+
         threading.Thread(target=forward, daemon=True).start()
         return child.wait()
 

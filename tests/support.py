@@ -38,7 +38,9 @@ async def until(condition: Callable[[], bool], timeout: float = 4.0) -> None:
 
 
 @asynccontextmanager
-async def connected(server: ServerCore, notes: Notes | None = None, **options: Any) -> AsyncIterator[Client]:
+async def connected(
+    server: ServerCore, notes: Notes | None = None, **options: Any
+) -> AsyncIterator[Client]:
     """A minimcp client, after the handshake, talking to ``server`` over an in-memory cable.
 
     Every notification the client receives is put on ``notes`` as ``(method, params)``; ``options``

@@ -78,4 +78,3 @@ async def test_the_http_session_cable_has_a_stream_per_request() -> None:
         assert cable.abilities == Abilities(request_streams=cable)
     finally:
         await manager.close()
-

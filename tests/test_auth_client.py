@@ -38,13 +38,26 @@ class Servers:
         if url == MCP:
             return self.mcp(request)
         if url == "http://mcp.test/.well-known/oauth-protected-resource/mcp":
-            return httpx2.Response(200, json={"resource": MCP, "authorization_servers": [ISSUER],
-                                              "scopes_supported": ["mcp"]})
+            return httpx2.Response(
+                200,
+                json={
+                    "resource": MCP,
+                    "authorization_servers": [ISSUER],
+                    "scopes_supported": ["mcp"],
+                },
+            )
         if url == f"{ISSUER}/.well-known/oauth-authorization-server":
-            return httpx2.Response(200, json={
-                "issuer": ISSUER, "authorization_endpoint": f"{ISSUER}/authorize", "token_endpoint": f"{ISSUER}/token",
-                "registration_endpoint": f"{ISSUER}/register", "authorization_response_iss_parameter_supported": True,
-                "token_endpoint_auth_methods_supported": ["none"]})
+            return httpx2.Response(
+                200,
+                json={
+                    "issuer": ISSUER,
+                    "authorization_endpoint": f"{ISSUER}/authorize",
+                    "token_endpoint": f"{ISSUER}/token",
+                    "registration_endpoint": f"{ISSUER}/register",
+                    "authorization_response_iss_parameter_supported": True,
+                    "token_endpoint_auth_methods_supported": ["none"],
+                },
+            )
         if url == f"{ISSUER}/register":
             return httpx2.Response(201, json={"client_id": "client-1"})
         if url == f"{ISSUER}/token":
@@ -55,10 +68,17 @@ class Servers:
         token = request.headers.get("authorization", "").removeprefix("Bearer ")
         metadata = 'resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/mcp"'
         if token not in self.valid:
-            return httpx2.Response(401, headers={"www-authenticate": f'Bearer {metadata}, scope="mcp"'})
+            return httpx2.Response(
+                401, headers={"www-authenticate": f'Bearer {metadata}, scope="mcp"'}
+            )
         if b'"admin"' in request.content and "admin" not in self.valid[token].split():
-            return httpx2.Response(403, headers={"www-authenticate": f'Bearer error="insufficient_scope", '
-                                                                     f'scope="mcp admin", {metadata}'})
+            return httpx2.Response(
+                403,
+                headers={
+                    "www-authenticate": f'Bearer error="insufficient_scope", '
+                    f'scope="mcp admin", {metadata}'
+                },
+            )
         return httpx2.Response(200, json={"ok": True})
 
     def authorize(self, url: str) -> str:
@@ -79,7 +99,9 @@ class Servers:
         self.issued += 1
         token = f"token-{self.issued}"
         self.valid[token] = self.scope
-        return httpx2.Response(200, json={"access_token": token, "token_type": "Bearer", "refresh_token": "refresh-1"})
+        return httpx2.Response(
+            200, json={"access_token": token, "token_type": "Bearer", "refresh_token": "refresh-1"}
+        )
 
 
 def setup(servers: Servers, **options: Any) -> tuple[OAuth, httpx2.AsyncClient]:
@@ -96,9 +118,13 @@ async def test_the_whole_flow_then_the_request_again() -> None:
     oauth, http = setup(servers)
     assert (await http.post(MCP, json={"method": "ping"})).status_code == 200
     assert servers.seen == [
-        f"POST {MCP}", "GET http://mcp.test/.well-known/oauth-protected-resource/mcp",
-        f"GET {ISSUER}/.well-known/oauth-authorization-server", f"POST {ISSUER}/register", f"POST {ISSUER}/token",
-        f"POST {MCP}"]
+        f"POST {MCP}",
+        "GET http://mcp.test/.well-known/oauth-protected-resource/mcp",
+        f"GET {ISSUER}/.well-known/oauth-authorization-server",
+        f"POST {ISSUER}/register",
+        f"POST {ISSUER}/token",
+        f"POST {MCP}",
+    ]
     assert servers.scope == "mcp" and oauth.tokens["access_token"] == "token-1"
 
 
@@ -107,7 +133,9 @@ async def test_a_forged_state_is_refused() -> None:
     oauth, http = setup(servers)
     real = servers.authorize
     servers.authorize = lambda url: real(url).replace("state=", "state=forged")  # type: ignore[method-assign]
-    with pytest.raises(AuthorizationFailed, match="the authorization response's state does not match"):
+    with pytest.raises(
+        AuthorizationFailed, match="the authorization response's state does not match"
+    ):
         await http.post(MCP, json={"method": "ping"})
 
 
@@ -115,7 +143,9 @@ async def test_a_code_from_another_issuer_is_refused() -> None:
     servers = Servers()
     servers.redirect_iss = "http://evil.test"
     oauth, http = setup(servers)
-    with pytest.raises(AuthorizationFailed, match="the authorization response came from 'http://evil.test'"):
+    with pytest.raises(
+        AuthorizationFailed, match="the authorization response came from 'http://evil.test'"
+    ):
         await http.post(MCP, json={"method": "ping"})
 
 
@@ -138,5 +168,7 @@ async def test_step_up_asks_for_the_named_scopes_and_gives_up_after_the_limit() 
     stingy = Servers()
     oauth, http = setup(stingy, max_step_ups=1)
     stingy.authorize = lambda url, real=stingy.authorize: real(url.replace("admin", ""))  # type: ignore[method-assign]
-    assert (await http.post(MCP, json={"tool": "admin"})).status_code == 403  # the last 403, not a loop
+    assert (
+        await http.post(MCP, json={"tool": "admin"})
+    ).status_code == 403  # the last 403, not a loop
     assert stingy.seen.count(f"POST {ISSUER}/token") == 2  # the first token, and one step-up

@@ -25,12 +25,20 @@ import time
 from pathlib import Path
 
 import pytest
-from test_exercise_machinery import DEMO_SOLUTION, DEMO_TESTS, check, dedent, exercises, lesson_entry, make_course
+from test_exercise_machinery import (
+    DEMO_SOLUTION,
+    DEMO_TESTS,
+    check,
+    dedent,
+    exercises,
+    lesson_entry,
+    make_course,
+)
 
 #: The student's copy of the demo, half done: one mistake in part 1 (double), one in part 2 (the
 #: long string of shout), and double_later not started.
 HALF_DONE = dedent(
-    '''
+    """
     import asyncio
 
     NAME = "demo"
@@ -46,14 +54,16 @@ HALF_DONE = dedent(
 
     def shout(text: str) -> str:
         return text.upper()  # the "!" is missing
-    '''
+    """
 )
 
 #: The demo test file's long value, as it builds it, and what the right answer to it is.
 LONG = " ".join(f"word{i}" for i in range(60))
 
 
-def run_checker(root: Path, *args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[str]:
+def run_checker(
+    root: Path, *args: str, encoding: str = "utf-8"
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(root / "tools" / "check.py"), "--root", str(root), *args],
         cwd=root,
@@ -117,7 +127,10 @@ def test_read_test_file_finds_parts_hints_and_node_ids(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     known = check.runner.read_test_file(path)
-    assert [(part.number, part.title) for part in known.parts] == [(1, "First things"), (2, "Second things")]
+    assert [(part.number, part.title) for part in known.parts] == [
+        (1, "First things"),
+        (2, "Second things"),
+    ]
     assert known.part_of == {"TestA.test_one": 1, "test_two": 2}  # test_before is in no part
     assert known.hints == {"test_before": "Before any part.", "TestA.test_one": "One."}
     assert known.tests_of(1) == ["TestA::test_one"] and known.tests_of(2) == ["test_two"]
@@ -139,7 +152,9 @@ def test_the_untouched_stub_is_not_started_part_by_part(course: exercises.Lesson
     )
     # A heading per part, in order, with its count; each test under its own part.
     part1 = between(out, "Part 1 · Doubling — 0/5 passed, 5 not started\n", "Part 2")
-    part2 = between(out, "Part 2 · Names and shouting — 1/2 passed, 1 not started\n", "Lesson 01-demo:")
+    part2 = between(
+        out, "Part 2 · Names and shouting — 1/2 passed, 1 not started\n", "Lesson 01-demo:"
+    )
     assert "○ not started  test_double\n" in part1
     assert "○ not started  test_double_small_numbers (3 cases)\n" in part1  # one line for the cases
     assert "○ not started  test_double_later\n" in part1
@@ -150,8 +165,13 @@ def test_the_untouched_stub_is_not_started_part_by_part(course: exercises.Lesson
     assert "Lesson 01-demo: [" in out and "] 1/7 passed, 6 not started\n" in out
     # The next step: where the first stub is, and what its test expects.
     assert "Start with part 1 (Doubling).\n" in out
-    assert re.search(r"Replace the `raise NotImplementedError` of double, at lessons/01-demo/exercise\.py:\d+,", out)
-    assert "The next test to pass, test_double, expects this:\n    double(x) returns x + x.\n" in out
+    assert re.search(
+        r"Replace the `raise NotImplementedError` of double, at lessons/01-demo/exercise\.py:\d+,",
+        out,
+    )
+    assert (
+        "The next test to pass, test_double, expects this:\n    double(x) returns x + x.\n" in out
+    )
     assert "python tools/check.py 01" in out
 
 
@@ -168,26 +188,43 @@ def test_a_real_failure_shows_its_input_and_both_values_whole(course: exercises.
     assert "hint:   double(x) returns x + x.\n" in failure
     assert "got:    assert 22 == 42\n" in failure
     assert "where 22 = double(21)" in failure  # the input, as pytest explains it
-    assert "test:   tests/exercises/test_01_demo.py:" in failure and "assert exercise.double(21) == 42" in failure
+    assert (
+        "test:   tests/exercises/test_01_demo.py:" in failure
+        and "assert exercise.double(21) == 42" in failure
+    )
     # A parametrized test: each failing case with its parameters; the passing case on its own line.
     assert "✓ passed       test_double_small_numbers[1]\n" in out
-    case = between(out, "✗ failed       test_double_small_numbers[2]\n", "test_double_small_numbers[3]")
-    assert "input:  x = 2\n" in case and "got:    assert 3 == (2 * 2)\n" in case and "where 3 = double(2)" in case
-    assert "○ not started  test_double_later\n" in out  # still the stub's NotImplementedError: neutral
+    case = between(
+        out, "✗ failed       test_double_small_numbers[2]\n", "test_double_small_numbers[3]"
+    )
+    assert (
+        "input:  x = 2\n" in case
+        and "got:    assert 3 == (2 * 2)\n" in case
+        and "where 3 = double(2)" in case
+    )
+    assert (
+        "○ not started  test_double_later\n" in out
+    )  # still the stub's NotImplementedError: neutral
     # A long value is shown whole, expected and actual, as `pytest -vv` would (never "...").
     shout = between(out, "✗ failed       test_shout\n", "Lesson 01-demo:")
     assert f"got:    assert {LONG.upper()!r} == {(LONG.upper() + '!')!r}\n" in shout
-    assert f"  - {LONG.upper()}!\n" in shout and f"  + {LONG.upper()}\n" in shout  # and how they differ
+    assert (
+        f"  - {LONG.upper()}!\n" in shout and f"  + {LONG.upper()}\n" in shout
+    )  # and how they differ
     assert "..." not in shout and "Use -v" not in shout
     assert "Next to fix: test_double." in out
 
 
 def test_an_error_in_the_exercise_is_located_in_it(course: exercises.Lesson) -> None:
-    course.stub.write_text(HALF_DONE.replace("return x + 1  # right for 1 only", "return x + None"), encoding="utf-8")
+    course.stub.write_text(
+        HALF_DONE.replace("return x + 1  # right for 1 only", "return x + None"), encoding="utf-8"
+    )
     out = run_checker(course.root, "01", "--part", "1").stdout
     failure = between(out, "✗ failed       test_double\n", "test_double_small_numbers")
     assert "got:    TypeError: unsupported operand type(s) for +: 'int' and 'NoneType'\n" in failure
-    assert "at:     lessons/01-demo/exercise.py:7\n" in failure  # `return x + None`, in the student's file
+    assert (
+        "at:     lessons/01-demo/exercise.py:7\n" in failure
+    )  # `return x + None`, in the student's file
 
     course.stub.write_text("def double(x)\n    return x\n", encoding="utf-8")  # a syntax error
     out = run_checker(course.root, "01").stdout
@@ -214,7 +251,10 @@ def test_the_finished_copy_passes_every_part(course: exercises.Lesson) -> None:
     course.stub.unlink()
     done = run_checker(course.root, "01-demo")
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
-    assert "lessons/01-demo/exercise.py not found: run `python tools/exercises.py generate`" in done.stdout
+    assert (
+        "lessons/01-demo/exercise.py not found: run `python tools/exercises.py generate`"
+        in done.stdout
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -243,7 +283,10 @@ def test_part_runs_only_that_parts_tests(course: exercises.Lesson) -> None:
 def test_an_unknown_part_is_a_clear_error(course: exercises.Lesson) -> None:
     done = run_checker(course.root, "01", "--part", "3")
     assert done.returncode == 2
-    assert "error: lesson 01-demo has no part 3 (its parts: 1 (Doubling), 2 (Names and shouting))" in done.stderr
+    assert (
+        "error: lesson 01-demo has no part 3 (its parts: 1 (Doubling), 2 (Names and shouting))"
+        in done.stderr
+    )
     assert done.stdout == ""  # nothing ran
     done = run_checker(course.root, "--part", "1")  # a part of which lesson?
     assert done.returncode == 2 and "--part and --watch need a lesson" in done.stderr
@@ -267,19 +310,33 @@ def test_progress_of_every_lesson_with_bars_and_a_total(tmp_path: Path) -> None:
     # Untouched copies are counted, not run: test_name would pass on the stub, yet it says 0/7.
     done = run_checker(root)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert re.search(r"^  01-demo  \[░{20}\]   0/7    ○ not started$", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^  01-demo  \[░{20}\]   0/7    ○ not started$", done.stdout, re.MULTILINE), (
+        done.stdout
+    )
     assert re.search(r"^  Total    \[░{20}\]   0/14 *$", done.stdout, re.MULTILINE), done.stdout
-    assert "Next: open lessons/01-demo/exercise.py, then run `python tools/check.py 01`." in done.stdout
+    assert (
+        "Next: open lessons/01-demo/exercise.py, then run `python tools/check.py 01`."
+        in done.stdout
+    )
 
     # One done, one half done: the bars fill up, and the next step is the lesson in progress.
     shutil.copy(first.solution, first.stub)
     second.stub.write_text(HALF_DONE, encoding="utf-8")
     done = run_checker(root, encoding="ascii")  # a console without ✓ or █: plain ASCII
     assert done.returncode == 1, done.stdout + done.stderr
-    assert re.search(r"^  01-demo  \[#{20}\]   7/7    \+ done$", done.stdout, re.MULTILINE), done.stdout
-    assert re.search(r"^  02-more  \[#{6}\.{14}\]   2/7    x in progress$", done.stdout, re.MULTILINE), done.stdout
-    assert re.search(r"^  Total    \[#{13}\.{7}\]   9/14 *$", done.stdout, re.MULTILINE), done.stdout
-    assert "Next: open lessons/02-more/exercise.py, then run `python tools/check.py 02`." in done.stdout
+    assert re.search(r"^  01-demo  \[#{20}\]   7/7    \+ done$", done.stdout, re.MULTILINE), (
+        done.stdout
+    )
+    assert re.search(
+        r"^  02-more  \[#{6}\.{14}\]   2/7    x in progress$", done.stdout, re.MULTILINE
+    ), done.stdout
+    assert re.search(r"^  Total    \[#{13}\.{7}\]   9/14 *$", done.stdout, re.MULTILINE), (
+        done.stdout
+    )
+    assert (
+        "Next: open lessons/02-more/exercise.py, then run `python tools/check.py 02`."
+        in done.stdout
+    )
 
     shutil.copy(second.solution, second.stub)
     done = run_checker(root)
@@ -304,7 +361,9 @@ class Output:
         for line in stream:  # type: ignore[attr-defined]
             self.lines.put(line)
 
-    def wait_for(self, text: str, count: int = 1, timeout: float = 60.0, poke: object = None) -> bool:
+    def wait_for(
+        self, text: str, count: int = 1, timeout: float = 60.0, poke: object = None
+    ) -> bool:
         """Wait until ``text`` has appeared ``count`` times; call ``poke()`` every 3 s meanwhile."""
         deadline = time.monotonic() + timeout
         next_poke = time.monotonic() + 3.0
@@ -325,7 +384,14 @@ class Output:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercises.Lesson) -> None:
     process = subprocess.Popen(
-        [sys.executable, str(course.root / "tools" / "check.py"), "--root", str(course.root), "--watch", "01"],
+        [
+            sys.executable,
+            str(course.root / "tools" / "check.py"),
+            "--root",
+            str(course.root),
+            "--watch",
+            "01",
+        ],
         cwd=course.root,
         env=checker_env(),
         stdin=subprocess.DEVNULL,

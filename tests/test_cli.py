@@ -22,8 +22,9 @@ TIMEOUT = 30.0
 
 async def test_serve_over_stdio_answers_initialize_and_ping(repo_root) -> None:
     stderr: list[str] = []
-    async with stdio_client(python_command("-m", "minimcp", "serve"), cwd=str(repo_root),
-                            on_stderr=stderr.append) as client:
+    async with stdio_client(
+        python_command("-m", "minimcp", "serve"), cwd=str(repo_root), on_stderr=stderr.append
+    ) as client:
         assert client.protocol_version == LATEST_PROTOCOL_VERSION
         assert client.server_info["name"] == "course-server"
         assert client.server_info["version"] == "0.1.0"
@@ -39,15 +40,32 @@ async def test_serve_over_stdio_answers_initialize_and_ping(repo_root) -> None:
 
 def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
     """``python -m minimcp ARGS``, with ``input`` on its stdin (or no stdin at all)."""
-    return subprocess.run([sys.executable, "-m", "minimcp", *args], capture_output=True, text=True,
-                          timeout=TIMEOUT, input=input, stdin=None if input is not None else subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "minimcp", *args],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        input=input,
+        stdin=None if input is not None else subprocess.DEVNULL,
+    )
 
 
 async def test_serve_over_websocket_answers_a_client_and_stops_on_ctrl_c(repo_root) -> None:
     # Port 0: the system picks a free port, and the server says which on stderr.
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "ws", "--port", "0", cwd=str(repo_root),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "minimcp",
+        "serve",
+        "--transport",
+        "ws",
+        "--port",
+        "0",
+        cwd=str(repo_root),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert process.stderr is not None and process.stdout is not None
         line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
@@ -79,13 +97,20 @@ def test_a_command_is_required() -> None:
     assert done.stdout == ""
 
 
-@pytest.mark.parametrize(("name", "stdin", "expected"), [
-    ("jsonrpc", '{"jsonrpc":"2.0","id":1,"method":"ping"}\nnot json\n', "✓ request #1 ping\n✗ -32700"),
-    ("connection", "", "add -> {'sum': 5}"),
-    ("pagination", "", "a bad cursor -> -32602"),
-    ("sse", "", "Event(data='two\\nlines'"),
-    ("event-store", "", "is too old"),
-])
+@pytest.mark.parametrize(
+    ("name", "stdin", "expected"),
+    [
+        (
+            "jsonrpc",
+            '{"jsonrpc":"2.0","id":1,"method":"ping"}\nnot json\n',
+            "✓ request #1 ping\n✗ -32700",
+        ),
+        ("connection", "", "add -> {'sum': 5}"),
+        ("pagination", "", "a bad cursor -> -32602"),
+        ("sse", "", "Event(data='two\\nlines'"),
+        ("event-store", "", "is too old"),
+    ],
+)
 def test_each_demo_runs_on_its_own(name: str, stdin: str, expected: str) -> None:
     """``python -m minimcp demo NAME``: one layer at work, with nothing else started first."""
     done = run_cli("demo", name, input=stdin)
@@ -104,15 +129,30 @@ def test_an_unknown_demo_is_refused_with_the_list() -> None:
 async def test_ctrl_c_on_the_http_server_with_a_call_running_exits_quietly(repo_root) -> None:
     """Ctrl+C while a client's long call streams: exit code 0, and not one traceback on stderr."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", "0", "--max-in-flight", "8",
-        cwd=str(repo_root), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "minimcp",
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--max-in-flight",
+        "8",
+        cwd=str(repo_root),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert process.stderr is not None
         line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
         match = re.fullmatch(r"MCP endpoint: (http://127\.0\.0\.1:\d+/mcp)", line)
         assert match, line
         async with http_client(match[1], max_retries=0) as client:
-            call = asyncio.ensure_future(client.call_tool("run_analysis", {"steps": 100}, timeout=TIMEOUT))
+            call = asyncio.ensure_future(
+                client.call_tool("run_analysis", {"steps": 100}, timeout=TIMEOUT)
+            )
             await asyncio.sleep(0.5)  # the call is running, its stream open
             process.send_signal(signal.SIGINT)
             assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
@@ -127,8 +167,16 @@ async def test_ctrl_c_on_the_http_server_with_a_call_running_exits_quietly(repo_
 
 def test_serve_names_every_limit() -> None:
     done = run_cli("serve", "--help")
-    for option in ("--max-in-flight", "--tool-timeout", "--max-sessions", "--session-timeout",
-                   "--handshake-timeout", "--header-timeout", "--max-connections", "--max-event-bytes"):
+    for option in (
+        "--max-in-flight",
+        "--tool-timeout",
+        "--max-sessions",
+        "--session-timeout",
+        "--handshake-timeout",
+        "--header-timeout",
+        "--max-connections",
+        "--max-event-bytes",
+    ):
         assert option in done.stdout
 
 
@@ -139,12 +187,20 @@ def test_serve_at_a_terminal_says_what_it_is(repo_root) -> None:
     import pty
 
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "minimcp", "serve"], stdin=follower,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=str(repo_root), text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "minimcp", "serve"],
+        stdin=follower,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=str(repo_root),
+        text=True,
+    )
     try:
         assert process.stderr is not None
-        assert process.stderr.readline() == ("course-server speaks MCP on stdin/stdout: one JSON-RPC message "
-                                             "per line. Ctrl+D (end of input) or Ctrl+C stops it.\n")
+        assert process.stderr.readline() == (
+            "course-server speaks MCP on stdin/stdout: one JSON-RPC message "
+            "per line. Ctrl+D (end of input) or Ctrl+C stops it.\n"
+        )
     finally:
         process.kill()
         process.wait(TIMEOUT)
@@ -162,8 +218,19 @@ def test_bare_minimcp_lists_its_commands() -> None:
 # -- the course server over the network transports (lessons 07 and 08) ------------------------
 async def test_python_m_minimcp_serve_ws_serves_the_course_server(repo_root) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "ws", "--port", "0", cwd=str(repo_root),
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "minimcp",
+        "serve",
+        "--transport",
+        "ws",
+        "--port",
+        "0",
+        cwd=str(repo_root),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert process.stderr is not None
         line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
@@ -183,8 +250,17 @@ async def test_the_cli_serves_http(repo_root) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port),
-        cwd=str(repo_root), stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "minimcp",
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+        cwd=str(repo_root),
+        stderr=asyncio.subprocess.PIPE,
+    )
     try:
         line = await asyncio.wait_for(process.stderr.readline(), TIMEOUT)
         assert line.decode().strip() == f"MCP endpoint: http://127.0.0.1:{port}/mcp"
@@ -192,7 +268,10 @@ async def test_the_cli_serves_http(repo_root) -> None:
             assert raw.session_id
             answer = await raw.call(2, "tools/list")
             assert [tool["name"] for tool in answer["result"]["tools"]] == [
-                "read_events", "find_similar_courses", "run_analysis"]
+                "read_events",
+                "find_similar_courses",
+                "run_analysis",
+            ]
     finally:
         process.terminate()
         await asyncio.wait_for(process.wait(), TIMEOUT)

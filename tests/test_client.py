@@ -51,8 +51,15 @@ def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[A
     server.declare("tools", {"listChanged": list_changed})
     server.declare("resources", {"subscribe": True, "listChanged": list_changed})
     server.declare("prompts", {"listChanged": list_changed})
-    seen: dict[str, list[Any]] = {"tools/list": [], "tools/call": [], "resources/templates/list": [],
-                                  "subscribe": [], "unsubscribe": [], "prompts/get": [], "prompts/list": []}
+    seen: dict[str, list[Any]] = {
+        "tools/list": [],
+        "tools/call": [],
+        "resources/templates/list": [],
+        "subscribe": [],
+        "unsubscribe": [],
+        "prompts/get": [],
+        "prompts/list": [],
+    }
     pages = {None: (["a", "b"], "page-2"), "page-2": (["c"], "page-3"), "page-3": (["d"], None)}
 
     @server.method("tools/list")
@@ -62,7 +69,9 @@ def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[A
         if cursor not in pages:
             raise RpcError(INVALID_PARAMS, f"Invalid cursor: {cursor}")
         names, next_cursor = pages[cursor]
-        result: dict[str, Any] = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in names]}
+        result: dict[str, Any] = {
+            "tools": [{"name": n, "inputSchema": {"type": "object"}} for n in names]
+        }
         if next_cursor is not None:
             result["nextCursor"] = next_cursor
         return result
@@ -79,7 +88,11 @@ def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[A
 
     @server.method("resources/list")
     async def resources_list(ctx: RequestContext) -> dict[str, Any]:
-        return {"resources": [{"uri": "courses://all", "name": "courses", "mimeType": "application/json"}]}
+        return {
+            "resources": [
+                {"uri": "courses://all", "name": "courses", "mimeType": "application/json"}
+            ]
+        }
 
     @server.method("resources/templates/list")
     async def templates_list(ctx: RequestContext) -> dict[str, Any]:
@@ -92,7 +105,9 @@ def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[A
     async def resources_read(ctx: RequestContext) -> dict[str, Any]:
         uri = ctx.params["uri"]
         if uri == "courses://all":
-            return {"contents": [{"uri": uri, "mimeType": "application/json", "text": '[{"id": 1}]'}]}
+            return {
+                "contents": [{"uri": uri, "mimeType": "application/json", "text": '[{"id": 1}]'}]
+            }
         raise RpcError(RESOURCE_NOT_FOUND, "Resource not found", {"uri": uri})
 
     @server.method("resources/subscribe")
@@ -108,8 +123,14 @@ def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[A
     @server.method("prompts/list")
     async def prompts_list(ctx: RequestContext) -> dict[str, Any]:
         seen["prompts/list"].append(ctx.params)
-        return {"prompts": [{"name": "course-similar-by-name",
-                             "arguments": [{"name": "names", "required": True}]}]}
+        return {
+            "prompts": [
+                {
+                    "name": "course-similar-by-name",
+                    "arguments": [{"name": "names", "required": True}],
+                }
+            ]
+        }
 
     @server.method("prompts/get")
     async def prompts_get(ctx: RequestContext) -> dict[str, Any]:
@@ -117,7 +138,10 @@ def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[A
         if ctx.params["name"] != "course-similar-by-name":
             raise RpcError(INVALID_PARAMS, f"Unknown prompt: {ctx.params['name']}")
         names = ctx.params.get("arguments", {}).get("names", "")
-        message = {"role": "user", "content": {"type": "text", "text": f"Find courses like {names}"}}
+        message = {
+            "role": "user",
+            "content": {"type": "text", "text": f"Find courses like {names}"},
+        }
         return {"description": "Similar courses", "messages": [message]}
 
     return server, seen
@@ -229,7 +253,9 @@ async def test_call_tool_returns_the_result_object() -> None:
     async with connect(server) as client:
         result = await client.call_tool("echo", {"text": "hi"})
     assert result == {"content": text("hi"), "isError": False}
-    assert seen["tools/call"] == [{"name": "echo", "arguments": {"text": "hi"}}]  # no _meta without progress
+    assert seen["tools/call"] == [
+        {"name": "echo", "arguments": {"text": "hi"}}
+    ]  # no _meta without progress
 
 
 async def test_a_failing_tool_is_a_result_not_an_exception() -> None:
@@ -249,8 +275,14 @@ async def test_protocol_errors_raise_rpc_error_with_the_servers_code() -> None:
             await client.read_resource("courses://none")
         with pytest.raises(RpcError) as unknown_prompt:
             await client.get_prompt("nope")
-    assert (unknown_tool.value.code, unknown_tool.value.message) == (INVALID_PARAMS, "Unknown tool: nope")
-    assert (missing.value.code, missing.value.data) == (RESOURCE_NOT_FOUND, {"uri": "courses://none"})
+    assert (unknown_tool.value.code, unknown_tool.value.message) == (
+        INVALID_PARAMS,
+        "Unknown tool: nope",
+    )
+    assert (missing.value.code, missing.value.data) == (
+        RESOURCE_NOT_FOUND,
+        {"uri": "courses://none"},
+    )
     assert unknown_prompt.value.code == INVALID_PARAMS
 
 
@@ -266,11 +298,20 @@ async def test_progress_goes_to_the_call_that_asked_for_it_in_order() -> None:
         tokens.append(token)
         if len(tokens) == 2:
             both_arrived.set()
-        await asyncio.wait_for(both_arrived.wait(), WAIT)  # both calls in flight before any progress
+        await asyncio.wait_for(
+            both_arrived.wait(), WAIT
+        )  # both calls in flight before any progress
         label = ctx.params["arguments"]["label"]
         for step in (1, 2, 3):
-            await ctx.session.notify("notifications/progress", {
-                "progressToken": token, "progress": step, "total": 3, "message": f"{label} {step}"})
+            await ctx.session.notify(
+                "notifications/progress",
+                {
+                    "progressToken": token,
+                    "progress": step,
+                    "total": 3,
+                    "message": f"{label} {step}",
+                },
+            )
             await asyncio.sleep(0)  # let the other call interleave its notifications
         return {"content": text(f"{label} done")}
 
@@ -283,10 +324,16 @@ async def test_progress_goes_to_the_call_that_asked_for_it_in_order() -> None:
         heard["y"].append((progress, total, message))
 
     async with connect(server) as client:
-        x, y = await asyncio.wait_for(asyncio.gather(
-            client.call_tool("slow", {"label": "x"}, progress=on_x),
-            client.call_tool("slow", {"label": "y"}, progress=on_y)), WAIT)
-        assert client._progress._callbacks == {}  # tokens are forgotten once their calls are answered
+        x, y = await asyncio.wait_for(
+            asyncio.gather(
+                client.call_tool("slow", {"label": "x"}, progress=on_x),
+                client.call_tool("slow", {"label": "y"}, progress=on_y),
+            ),
+            WAIT,
+        )
+        assert (
+            client._progress._callbacks == {}
+        )  # tokens are forgotten once their calls are answered
 
     assert (x["content"], y["content"]) == (text("x done"), text("y done"))
     assert len(set(tokens)) == 2 and all(isinstance(t, (str, int)) for t in tokens)
@@ -304,7 +351,9 @@ async def test_progress_for_an_unknown_token_is_ignored_but_still_seen() -> None
         got.set()
 
     async with connect(server, on_notification=on_notification) as client:
-        await session_of(server).notify("notifications/progress", {"progressToken": "stale", "progress": 1})
+        await session_of(server).notify(
+            "notifications/progress", {"progressToken": "stale", "progress": 1}
+        )
         await asyncio.wait_for(got.wait(), WAIT)
         await client.ping()  # the connection is fine
     assert seen == [("notifications/progress", {"progressToken": "stale", "progress": 1})]
@@ -316,9 +365,14 @@ async def test_list_and_read_resources() -> None:
     async with connect(server) as client:
         resources = await client.list_resources()
         result = await client.read_resource("courses://all")
-    assert resources == [{"uri": "courses://all", "name": "courses", "mimeType": "application/json"}]
-    assert result == {"contents": [
-        {"uri": "courses://all", "mimeType": "application/json", "text": '[{"id": 1}]'}]}
+    assert resources == [
+        {"uri": "courses://all", "name": "courses", "mimeType": "application/json"}
+    ]
+    assert result == {
+        "contents": [
+            {"uri": "courses://all", "mimeType": "application/json", "text": '[{"id": 1}]'}
+        ]
+    }
 
 
 async def test_subscribe_routes_updates_to_its_callback() -> None:
@@ -359,9 +413,11 @@ async def test_list_and_get_prompts() -> None:
         result = await client.get_prompt("course-similar-by-name", {"names": "caché, vistas"})
     assert prompts[0]["name"] == "course-similar-by-name"
     assert seen["prompts/get"] == [
-        {"name": "course-similar-by-name", "arguments": {"names": "caché, vistas"}}]
+        {"name": "course-similar-by-name", "arguments": {"names": "caché, vistas"}}
+    ]
     assert result["messages"] == [
-        {"role": "user", "content": {"type": "text", "text": "Find courses like caché, vistas"}}]
+        {"role": "user", "content": {"type": "text", "text": "Find courses like caché, vistas"}}
+    ]
 
 
 # -- what the client was before: unchanged -------------------------------------------------------
@@ -371,8 +427,9 @@ async def test_the_constructor_and_request_still_work_as_before() -> None:
     async def on_request(method: str, params: dict[str, Any]) -> Any:
         return {"roots": []} if method == "roots/list" else {}
 
-    async with connect(server, name="old", version="1.2.3", capabilities={"roots": {}},
-                       on_request=on_request) as client:
+    async with connect(
+        server, name="old", version="1.2.3", capabilities={"roots": {}}, on_request=on_request
+    ) as client:
         session = session_of(server)
         assert session.client_info == {"name": "old", "version": "1.2.3"}
         assert session.client_capabilities == {"roots": {}}

@@ -13,7 +13,13 @@ import pytest
 from complete_support import complete_server, running_complete
 from http_support import TIMEOUT, header_tap
 
-from minimcp.client import Client, ClientAnswers, http_client, modern_http_client, modern_stdio_client
+from minimcp.client import (
+    Client,
+    ClientAnswers,
+    http_client,
+    modern_http_client,
+    modern_stdio_client,
+)
 from minimcp.rpc import RpcError, memory_pair
 from minimcp.server import Server
 from minimcp.server.eras import answer_both_eras
@@ -26,8 +32,16 @@ ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
 
 def wiretapped(repo_root: Path, wire: Path, *arguments: str) -> list[str]:
     """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we send to ``wire``."""
-    return [sys.executable, str(repo_root / "tests" / "stdio_wiretap.py"), str(wire),
-            sys.executable, "-m", "minimcp", "serve", *arguments]
+    return [
+        sys.executable,
+        str(repo_root / "tests" / "stdio_wiretap.py"),
+        str(wire),
+        sys.executable,
+        "-m",
+        "minimcp",
+        "serve",
+        *arguments,
+    ]
 
 
 def methods_sent(wire: Path) -> list[str]:
@@ -38,11 +52,19 @@ async def github_user(params: dict[str, Any]) -> dict[str, Any]:
     return {"action": "accept", "content": {"github_user": "octocat"}}
 
 
-async def test_auto_speaks_2026_and_answers_the_servers_questions(repo_root: Path, tmp_path: Path) -> None:
+async def test_auto_speaks_2026_and_answers_the_servers_questions(
+    repo_root: Path, tmp_path: Path
+) -> None:
     wire = tmp_path / "wire.jsonl"
-    async with modern_stdio_client(wiretapped(repo_root, wire, "--example", "assistant"), Mode.AUTO,
-                                   answers=ClientAnswers(elicitation=github_user)) as client:
-        assert (client.protocol_version, client.session.conversation.era) == ("2026-07-28", "modern")
+    async with modern_stdio_client(
+        wiretapped(repo_root, wire, "--example", "assistant"),
+        Mode.AUTO,
+        answers=ClientAnswers(elicitation=github_user),
+    ) as client:
+        assert (client.protocol_version, client.session.conversation.era) == (
+            "2026-07-28",
+            "modern",
+        )
         assert client.server_info["name"] == "assistant"
         result = await client.call_tool("link_github", timeout=TIMEOUT)
         assert result["content"][0]["text"] == "Linked to GitHub user octocat."
@@ -50,39 +72,59 @@ async def test_auto_speaks_2026_and_answers_the_servers_questions(repo_root: Pat
     assert [m["method"] for m in sent] == ["server/discover", "tools/call", "tools/call"]
     first, retry = sent[1], sent[2]
     assert retry["id"] != first["id"] and "inputResponses" not in first["params"]
-    assert retry["params"]["inputResponses"] == {"elicitation-1": {"action": "accept",
-                                                                   "content": {"github_user": "octocat"}}}
+    assert retry["params"]["inputResponses"] == {
+        "elicitation-1": {"action": "accept", "content": {"github_user": "octocat"}}
+    }
     assert isinstance(retry["params"]["requestState"], str)
-    assert retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}}
+    assert retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {
+        "elicitation": {"form": {}}
+    }
 
 
-async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(repo_root: Path, tmp_path: Path) -> None:
+async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(
+    repo_root: Path, tmp_path: Path
+) -> None:
     wire = tmp_path / "wire.jsonl"
     command = wiretapped(repo_root, wire, "--legacy-only")
     VERDICTS.pop(" ".join(command), None)
     async with modern_stdio_client(command, Mode.AUTO) as client:
-        assert (client.protocol_version, client.session.conversation.era) == ("2025-11-25", "legacy")
+        assert (client.protocol_version, client.session.conversation.era) == (
+            "2025-11-25",
+            "legacy",
+        )
     assert methods_sent(wire)[:3] == ["server/discover", "initialize", "notifications/initialized"]
     wire.unlink()
-    async with modern_stdio_client(command, Mode.AUTO) as client:  # the same server: no probe this time
+    async with modern_stdio_client(
+        command, Mode.AUTO
+    ) as client:  # the same server: no probe this time
         assert client.session.conversation.era == "legacy"
     assert methods_sent(wire)[:2] == ["initialize", "notifications/initialized"]
 
 
 async def test_a_pinned_2026_version_does_not_fall_back(repo_root: Path) -> None:
     with pytest.raises(RpcError) as caught:
-        async with modern_stdio_client([sys.executable, "-m", "minimcp", "serve", "--legacy-only"], Mode.MODERN):
+        async with modern_stdio_client(
+            [sys.executable, "-m", "minimcp", "serve", "--legacy-only"], Mode.MODERN
+        ):
             pass
-    assert (caught.value.code, caught.value.message) == (-32601, "Method not found: server/discover")
+    assert (caught.value.code, caught.value.message) == (
+        -32601,
+        "Method not found: server/discover",
+    )
 
 
 async def test_a_newer_only_server_that_also_speaks_2025_gets_initialize() -> None:
     server = complete_server()
-    server.modern_versions = ("2027-01-01",)  # a modern server of a revision this client does not speak
+    server.modern_versions = (
+        "2027-01-01",
+    )  # a modern server of a revision this client does not speak
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
     async with Client(client_end, conversation=TwoEras(Mode.AUTO)) as client:
-        assert (client.session.conversation.era, client.protocol_version) == ("legacy", "2025-11-25")
+        assert (client.session.conversation.era, client.protocol_version) == (
+            "legacy",
+            "2025-11-25",
+        )
     await asyncio.wait_for(serving, TIMEOUT)
 
 
@@ -105,13 +147,27 @@ async def test_a_server_that_never_stops_asking_is_given_up_on() -> None:
     async def endless(context: RequestContext) -> str:
         """Asks a new question every round."""
         round_number = len(context.answers.given if context.answers else {}) + 1
-        await context.ask({f"q{round_number}": {"method": "elicitation/create", "params": {
-            "message": "Again?", "requestedSchema": {"type": "object", "properties": {}}}}})
+        await context.ask(
+            {
+                f"q{round_number}": {
+                    "method": "elicitation/create",
+                    "params": {
+                        "message": "Again?",
+                        "requestedSchema": {"type": "object", "properties": {}},
+                    },
+                }
+            }
+        )
         return "never"
 
-    async with running_complete(server) as http, modern_http_client(http.url, Mode.AUTO, answers=ClientAnswers(
-                elicitation=lambda params: {"action": "accept", "content": {}})) \
-            as client:
+    async with (
+        running_complete(server) as http,
+        modern_http_client(
+            http.url,
+            Mode.AUTO,
+            answers=ClientAnswers(elicitation=lambda params: {"action": "accept", "content": {}}),
+        ) as client,
+    ):
         with pytest.raises(RpcError) as caught:
             await client.call_tool("endless", timeout=TIMEOUT)
         assert caught.value.message == "tools/call: the server still needed input after 10 rounds"
@@ -122,44 +178,97 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
 
     def route(region: str, priority: int | None = None) -> str:
         return f"{region} {priority}"
-    server.add_tool(route, input_schema={"type": "object", "properties": {
-        "region": {"type": "string", "x-mcp-header": "Region"},
-        "priority": {"type": "integer", "x-mcp-header": "Priority"}}})
+
+    server.add_tool(
+        route,
+        input_schema={
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "priority": {"type": "integer", "x-mcp-header": "Priority"},
+            },
+        },
+    )
     seen: list[dict[str, str]] = []
-    async with running_complete(server, around=header_tap(seen)) as http, \
-            modern_http_client(http.url, Mode.AUTO) as client:
+    async with (
+        running_complete(server, around=header_tap(seen)) as http,
+        modern_http_client(http.url, Mode.AUTO) as client,
+    ):
         await client.list_tools()  # learns which arguments travel as headers
-        result = await client.call_tool("route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT)
-        assert result["content"][0]["text"] == "Hello, 世界 7"  # the server checked the headers: they agree
+        result = await client.call_tool(
+            "route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT
+        )
+        assert (
+            result["content"][0]["text"] == "Hello, 世界 7"
+        )  # the server checked the headers: they agree
     call = seen[-1]
-    assert (call["mcp-method"], call["mcp-name"], call["mcp-protocol-version"]) == ("tools/call", "route", "2026-07-28")
-    assert (call["mcp-param-region"], call["mcp-param-priority"]) == ("=?base64?SGVsbG8sIOS4lueVjA==?=", "7")
+    assert (call["mcp-method"], call["mcp-name"], call["mcp-protocol-version"]) == (
+        "tools/call",
+        "route",
+        "2026-07-28",
+    )
+    assert (call["mcp-param-region"], call["mcp-param-priority"]) == (
+        "=?base64?SGVsbG8sIOS4lueVjA==?=",
+        "7",
+    )
     assert all("mcp-session-id" not in headers for headers in seen)
 
 
-@pytest.mark.parametrize(("properties", "problem"), [
-    ({"region": {"type": "string", "x-mcp-header": "Region"}}, None),
-    ({"region": {"type": "string", "x-mcp-header": ""}}, "argument 'region': x-mcp-header '' is not a header name"),
-    ({"region": {"type": "string", "x-mcp-header": "My Region"}},
-     "argument 'region': x-mcp-header 'My Region' is not a header name"),
-    ({"region": {"type": "string", "x-mcp-header": "Région"}},
-     "argument 'region': x-mcp-header 'Région' is not a header name"),
-    ({"a": {"type": "string", "x-mcp-header": "MyField"}, "b": {"type": "string", "x-mcp-header": "myfield"}},
-     "argument 'b': x-mcp-header 'myfield' is used twice"),
-    ({"ratio": {"type": "number", "x-mcp-header": "Ratio"}},
-     "argument 'ratio': x-mcp-header needs a string, integer or boolean, not 'number'"),
-    ({"tags": {"type": "array", "items": {"type": "string", "x-mcp-header": "Tag"}}},
-     "x-mcp-header is honoured on top-level arguments only"),
-])
-def test_which_header_annotations_a_client_can_honour(properties: dict[str, Any], problem: str | None) -> None:
+@pytest.mark.parametrize(
+    ("properties", "problem"),
+    [
+        ({"region": {"type": "string", "x-mcp-header": "Region"}}, None),
+        (
+            {"region": {"type": "string", "x-mcp-header": ""}},
+            "argument 'region': x-mcp-header '' is not a header name",
+        ),
+        (
+            {"region": {"type": "string", "x-mcp-header": "My Region"}},
+            "argument 'region': x-mcp-header 'My Region' is not a header name",
+        ),
+        (
+            {"region": {"type": "string", "x-mcp-header": "Région"}},
+            "argument 'region': x-mcp-header 'Région' is not a header name",
+        ),
+        (
+            {
+                "a": {"type": "string", "x-mcp-header": "MyField"},
+                "b": {"type": "string", "x-mcp-header": "myfield"},
+            },
+            "argument 'b': x-mcp-header 'myfield' is used twice",
+        ),
+        (
+            {"ratio": {"type": "number", "x-mcp-header": "Ratio"}},
+            "argument 'ratio': x-mcp-header needs a string, integer or boolean, not 'number'",
+        ),
+        (
+            {"tags": {"type": "array", "items": {"type": "string", "x-mcp-header": "Tag"}}},
+            "x-mcp-header is honoured on top-level arguments only",
+        ),
+    ],
+)
+def test_which_header_annotations_a_client_can_honour(
+    properties: dict[str, Any], problem: str | None
+) -> None:
     assert header_problem({"type": "object", "properties": properties}) == problem
 
 
 async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() -> None:
     server = complete_server()
-    server.add_tool(lambda ratio: str(ratio), "by_ratio", input_schema={"type": "object", "properties": {
-        "ratio": {"type": "number", "x-mcp-header": "Ratio"}}})
+    server.add_tool(
+        lambda ratio: str(ratio),
+        "by_ratio",
+        input_schema={
+            "type": "object",
+            "properties": {"ratio": {"type": "number", "x-mcp-header": "Ratio"}},
+        },
+    )
     async with running_complete(server) as http:
-        async with modern_http_client(http.url, Mode.AUTO) as modern, http_client(http.url) as legacy:
+        async with (
+            modern_http_client(http.url, Mode.AUTO) as modern,
+            http_client(http.url) as legacy,
+        ):
             assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
-            assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]  # no headers in 2025
+            assert "by_ratio" in [
+                tool["name"] for tool in await legacy.list_tools()
+            ]  # no headers in 2025

@@ -26,8 +26,12 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 @asynccontextmanager
-async def workers(redis_url: str, count: int = 2, build: Callable[[], Any] = lambda: complete_server(step_delay=0.05),
-                  **options: Any) -> AsyncIterator[list[HttpServer]]:
+async def workers(
+    redis_url: str,
+    count: int = 2,
+    build: Callable[[], Any] = lambda: complete_server(step_delay=0.05),
+    **options: Any,
+) -> AsyncIterator[list[HttpServer]]:
     """``count`` workers of ``build()`` (the course server), each with its own Server, all on one Redis,
     serving both eras (lesson 12's 2026-07-28 strategy given to each, as ``minimcp serve`` does)."""
     redis = connect(redis_url)
@@ -37,8 +41,9 @@ async def workers(redis_url: str, count: int = 2, build: Callable[[], Any] = lam
         started = []
         for _ in range(count):
             server = build()
-            running = await start_http(server, endpoint=on_redis(redis_url), stand_alone=Revision2026(server),
-                                       **options)
+            running = await start_http(
+                server, endpoint=on_redis(redis_url), stand_alone=Revision2026(server), **options
+            )
             stack.push_async_callback(running.close)
             started.append(running)
         yield started
@@ -64,7 +69,10 @@ class Client:
     async def open(self) -> None:
         answer = await self.post(INITIALIZE)
         assert answer.status_code == 200, answer.text
-        self.headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        self.headers |= {
+            "mcp-session-id": answer.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
         assert (await self.post(INITIALIZED)).status_code == 202
 
     async def aclose(self) -> None:
@@ -95,8 +103,16 @@ async def test_a_session_opened_on_one_worker_is_served_through_another(cluster)
 async def test_a_forwarded_call_streams_its_progress_and_answer(cluster) -> None:
     (first, second), client = cluster
     await client.open()
-    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "run_analysis", "arguments": {"steps": 3}, "_meta": {"progressToken": "p"}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {
+            "name": "run_analysis",
+            "arguments": {"steps": 3},
+            "_meta": {"progressToken": "p"},
+        },
+    }
     async with client.http.stream("POST", second.url, json=call, headers=client.headers) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         events = await read_events(stream)
@@ -109,8 +125,16 @@ async def test_a_forwarded_call_streams_its_progress_and_answer(cluster) -> None
 async def test_a_cut_stream_resumes_on_another_worker(cluster) -> None:
     (first, second), client = cluster
     await client.open()
-    call = {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-        "name": "run_analysis", "arguments": {"steps": 4}, "_meta": {"progressToken": "p"}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 4,
+        "method": "tools/call",
+        "params": {
+            "name": "run_analysis",
+            "arguments": {"steps": 4},
+            "_meta": {"progressToken": "p"},
+        },
+    }
     async with client.http.stream("POST", first.url, json=call, headers=client.headers) as stream:
         seen = await read_events(stream, 2)  # the priming event and step 1, then the cut
     await asyncio.sleep(0.3)
@@ -127,9 +151,13 @@ async def test_forged_ids_get_the_same_answers_on_every_worker(cluster) -> None:
     await client.open()
     for worker in (first, second):
         forged = {**client.headers, "mcp-session-id": "f" * 32}
-        answer = await client.http.post(worker.url, json={"jsonrpc": "2.0", "id": 9, "method": "ping"}, headers=forged)
+        answer = await client.http.post(
+            worker.url, json={"jsonrpc": "2.0", "id": 9, "method": "ping"}, headers=forged
+        )
         assert (answer.status_code, answer.json()["error"]["message"]) == (
-            404, "Session not found: it expired or was ended; initialize a new one")
+            404,
+            "Session not found: it expired or was ended; initialize a new one",
+        )
         foreign = {**client.headers, "last-event-id": "0123456789ab-0"}
         answer = await client.http.get(worker.url, headers=foreign)
         assert answer.status_code == 400
@@ -141,8 +169,12 @@ async def test_forged_ids_get_the_same_answers_on_every_worker(cluster) -> None:
 async def test_a_reused_id_is_refused_by_the_owner_for_the_forwarder(cluster) -> None:
     (first, second), client = cluster
     await client.open()
-    call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
-        "name": "run_analysis", "arguments": {"steps": 20}}}  # a second long: still running
+    call = {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "method": "tools/call",
+        "params": {"name": "run_analysis", "arguments": {"steps": 20}},
+    }  # a second long: still running
     async with client.http.stream("POST", first.url, json=call, headers=client.headers) as running:
         again = await client.post(call, second.url)
         assert again.status_code == 400
@@ -165,16 +197,23 @@ async def test_delete_on_another_worker_ends_the_session(cluster) -> None:
         assert answer.status_code == 404
 
 
-async def test_the_announcement_channel_on_another_worker_hears_the_owner_and_yields_to_a_newer_one(cluster) -> None:
+async def test_the_announcement_channel_on_another_worker_hears_the_owner_and_yields_to_a_newer_one(
+    cluster,
+) -> None:
     (first, second), client = cluster
     await client.open()
     async with client.http.stream("GET", second.url, headers=client.headers) as response:
         channel = SSEReader(response)
         (priming,) = await channel.read(1)
         assert priming.data == ""
-        first.app.server.add_tool(lambda: "late", "late")  # the owner's server changes: its sessions hear it
+        first.app.server.add_tool(
+            lambda: "late", "late"
+        )  # the owner's server changes: its sessions hear it
         (notice,) = await channel.read(1)
-        assert json.loads(notice.data) == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        assert json.loads(notice.data) == {
+            "jsonrpc": "2.0",
+            "method": "notifications/tools/list_changed",
+        }
         async with client.http.stream("GET", first.url, headers=client.headers) as newer:
             await read_events(newer, 1)  # its priming event: the newest connection has the channel
             assert await channel.read() == []  # and the older one, on the other worker, ended

@@ -26,8 +26,21 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def start_worker(redis_url: str, port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port),
-                             "--redis", redis_url], stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "minimcp",
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--redis",
+            redis_url,
+        ],
+        stderr=subprocess.DEVNULL,
+    )
 
 
 async def until_listening(port: int) -> None:
@@ -51,7 +64,10 @@ async def two_workers(redis_url: str) -> AsyncIterator[list[tuple[subprocess.Pop
     try:
         for port in ports:
             await until_listening(port)
-        yield [(process, f"http://127.0.0.1:{port}/mcp") for process, port in zip(processes, ports, strict=True)]
+        yield [
+            (process, f"http://127.0.0.1:{port}/mcp")
+            for process, port in zip(processes, ports, strict=True)
+        ]
     finally:
         for process in processes:
             if process.poll() is None:
@@ -60,21 +76,41 @@ async def two_workers(redis_url: str) -> AsyncIterator[list[tuple[subprocess.Pop
 
 
 async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_ends_with_an_error(
-        two_workers, redis_url: str) -> None:
+    two_workers, redis_url: str
+) -> None:
     (doomed, doomed_url), (survivor, survivor_url) = two_workers
     headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
     async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await http.post(doomed_url, json=INITIALIZE, headers=headers)
-        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        headers |= {
+            "mcp-session-id": answer.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
         redis = connect(redis_url)
         doomed_owner = await redis.hget(f"mcp:session:{headers['mcp-session-id']}", "owner")
         await redis.aclose()
         await http.post(survivor_url, json=INITIALIZED, headers=headers)
-        answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
-                                                     "params": {"uri": "courses://all"}}, headers=headers)
+        answer = await http.post(
+            survivor_url,
+            json={
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "resources/subscribe",
+                "params": {"uri": "courses://all"},
+            },
+            headers=headers,
+        )
         assert answer.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
-        call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-            "name": "run_analysis", "arguments": {"steps": 50}, "_meta": {"progressToken": "p"}}}
+        call = {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {
+                "name": "run_analysis",
+                "arguments": {"steps": 50},
+                "_meta": {"progressToken": "p"},
+            },
+        }
         async with http.stream("POST", doomed_url, json=call, headers=headers) as stream:
             seen = await read_events(stream, 2)  # the priming event and step 1
             os.kill(doomed.pid, signal.SIGKILL)
@@ -84,13 +120,29 @@ async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_e
             rest = await read_events(again)
         said = [json.loads(event.data) for event in rest]
         # Every event stored before the death, once and in order, then the error that ends the call.
-        progress = [note["params"]["progress"] for note in said[:-1] if note.get("method") == "notifications/progress"]
+        progress = [
+            note["params"]["progress"]
+            for note in said[:-1]
+            if note.get("method") == "notifications/progress"
+        ]
         assert progress == list(range(2, 2 + len(progress)))
-        assert said[-1] == {"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": WORKER_DIED}}
+        assert said[-1] == {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "error": {"code": -32603, "message": WORKER_DIED},
+        }
         assert len({event.id for event in rest}) == len(rest)
         # The session lives on: the survivor runs it, its subscription came along, and it answers.
-        answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-            "name": "run_analysis", "arguments": {"steps": 1}}}, headers=headers)
+        answer = await http.post(
+            survivor_url,
+            json={
+                "jsonrpc": "2.0",
+                "id": 4,
+                "method": "tools/call",
+                "params": {"name": "run_analysis", "arguments": {"steps": 1}},
+            },
+            headers=headers,
+        )
         assert answer.status_code == 200, answer.text
         redis = connect(redis_url)
         record = await redis.hgetall(f"mcp:session:{headers['mcp-session-id']}")
@@ -99,11 +151,26 @@ async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_e
         assert record["owner"] != doomed_owner
 
 
-async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(redis_url: str) -> None:
+async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
+    redis_url: str,
+) -> None:
     port = free_port()
     parent = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minimcp", "serve", "--transport", "http", "--port", str(port), "--workers", "2",
-        "--redis", redis_url, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "minimcp",
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+        "--redis",
+        redis_url,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert parent.stderr is not None
     try:
         line = (await asyncio.wait_for(parent.stderr.readline(), TIMEOUT)).decode()
@@ -114,28 +181,47 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(re
         headers = {"accept": ACCEPT_BOTH, "content-type": "application/json", "connection": "close"}
         async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
             answer = await http.post(url, json=INITIALIZE, headers=headers)
-            headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+            headers |= {
+                "mcp-session-id": answer.headers["mcp-session-id"],
+                "mcp-protocol-version": "2025-11-25",
+            }
             await http.post(url, json=INITIALIZED, headers=headers)
             os.kill(pids[0], signal.SIGKILL)  # one worker dies; the parent starts another
             while b"replaces it" not in await asyncio.wait_for(parent.stderr.readline(), TIMEOUT):
                 pass
             await until_listening(port)
-            for request_id in range(2, 8):  # new connections, spread by the kernel: every one answered
-                answer = await http.post(url, json={"jsonrpc": "2.0", "id": request_id, "method": "ping"},
-                                         headers=headers)
+            for request_id in range(
+                2, 8
+            ):  # new connections, spread by the kernel: every one answered
+                answer = await http.post(
+                    url,
+                    json={"jsonrpc": "2.0", "id": request_id, "method": "ping"},
+                    headers=headers,
+                )
                 assert answer.json() == {"jsonrpc": "2.0", "id": request_id, "result": {}}
     finally:
         parent.send_signal(signal.SIGINT)
         await asyncio.wait_for(parent.wait(), TIMEOUT)
 
 
-@pytest.mark.parametrize(("arguments", "error"), [
-    (["--transport", "http", "--workers", "2"], "--workers needs --redis URL"),
-    (["--transport", "ws", "--redis", "redis://127.0.0.1:1/0"], "--redis and --workers serve the HTTP transport"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["--transport", "http", "--workers", "2"], "--workers needs --redis URL"),
+        (
+            ["--transport", "ws", "--redis", "redis://127.0.0.1:1/0"],
+            "--redis and --workers serve the HTTP transport",
+        ),
+    ],
+)
 def test_serve_refuses_workers_it_cannot_run(arguments: list[str], error: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "minimcp", "serve", *arguments], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "minimcp", "serve", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2 and error in done.stderr
 
 
@@ -144,8 +230,20 @@ async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tm
     redis_url = f"redis://127.0.0.1:{port}/0"
 
     def start_redis() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                 "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        return subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
 
     redis = start_redis()
     worker_port = free_port()
@@ -161,7 +259,8 @@ async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tm
             answer = await http.post(url, json=INITIALIZE, headers=headers)
             assert answer.status_code == 503
             assert answer.json()["error"]["message"].startswith(
-                "Service unavailable: the shared store (Redis) is unavailable")
+                "Service unavailable: the shared store (Redis) is unavailable"
+            )
             redis = start_redis()  # back, empty: the sessions it kept are gone, new ones open
             for _ in range(100):
                 answer = await http.post(url, json=INITIALIZE, headers=headers)
@@ -171,7 +270,9 @@ async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tm
             assert answer.status_code == 200, answer.text
             session = {**headers, "mcp-session-id": answer.headers["mcp-session-id"]}
             await http.post(url, json=INITIALIZED, headers=session)
-            ping = await http.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=session)
+            ping = await http.post(
+                url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=session
+            )
             assert ping.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
     finally:
         worker.terminate()
@@ -185,24 +286,42 @@ async def test_delete_after_the_owner_died_ends_the_session_on_the_survivor(two_
     headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
     async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await http.post(doomed_url, json=INITIALIZE, headers=headers)
-        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        headers |= {
+            "mcp-session-id": answer.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
         await http.post(doomed_url, json=INITIALIZED, headers=headers)
         os.kill(doomed.pid, signal.SIGKILL)
         doomed.wait(10)
         assert (await http.delete(survivor_url, headers=headers)).status_code == 200
-        answer = await http.post(survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=headers)
+        answer = await http.post(
+            survivor_url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}, headers=headers
+        )
         assert answer.status_code == 404
 
 
-async def test_a_worker_that_stops_gracefully_leaves_its_sessions_to_the_others(two_workers) -> None:
+async def test_a_worker_that_stops_gracefully_leaves_its_sessions_to_the_others(
+    two_workers,
+) -> None:
     (leaving, leaving_url), (staying, staying_url) = two_workers
     headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
     async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await http.post(leaving_url, json=INITIALIZE, headers=headers)
-        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        headers |= {
+            "mcp-session-id": answer.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
         await http.post(leaving_url, json=INITIALIZED, headers=headers)
-        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "run_analysis", "arguments": {"steps": 50}, "_meta": {"progressToken": "p"}}}
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {
+                "name": "run_analysis",
+                "arguments": {"steps": 50},
+                "_meta": {"progressToken": "p"},
+            },
+        }
         async with http.stream("POST", leaving_url, json=call, headers=headers) as stream:
             reader = SSEReader(stream)
             seen = await reader.read(2)
@@ -212,7 +331,12 @@ async def test_a_worker_that_stops_gracefully_leaves_its_sessions_to_the_others(
         resumed = {**headers, "last-event-id": seen[-1].id}
         async with http.stream("GET", staying_url, headers=resumed) as again:
             rest = await read_events(again)
-        assert json.loads(rest[-1].data) == {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603,
-                                                                                  "message": WORKER_DIED}}
-        answer = await http.post(staying_url, json={"jsonrpc": "2.0", "id": 3, "method": "ping"}, headers=headers)
+        assert json.loads(rest[-1].data) == {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {"code": -32603, "message": WORKER_DIED},
+        }
+        answer = await http.post(
+            staying_url, json={"jsonrpc": "2.0", "id": 3, "method": "ping"}, headers=headers
+        )
         assert answer.json() == {"jsonrpc": "2.0", "id": 3, "result": {}}  # the session went on

@@ -34,31 +34,42 @@ TIMEOUT = 60.0
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_long_calls_survive_many_cuts_across_workers(redis_url: str, seed: int) -> None:
-    async with workers(redis_url, 3, build=lambda: complete_server(step_delay=0.002), retry_ms=5) as running:
+    async with workers(
+        redis_url, 3, build=lambda: complete_server(step_delay=0.002), retry_ms=5
+    ) as running:
         balancer, url, stop = await start_balancer([worker.url for worker in running])
         proxy = CuttingProxy(int(url.split(":")[2].split("/")[0]), seed)
         cut_url = await proxy.start()
         messages = 0
         try:
-            async with http_client(cut_url, http=one_request_per_connection(), max_retries=10) as client:
+            async with http_client(
+                cut_url, http=one_request_per_connection(), max_retries=10
+            ) as client:
                 for round_number in range(12):
                     progress: list[Any] = []
-                    result = await client.call_tool("run_analysis", {"steps": MAX_STEPS}, timeout=TIMEOUT,
-                                                    progress=lambda done, *_, seen=progress: seen.append(done))
+                    result = await client.call_tool(
+                        "run_analysis",
+                        {"steps": MAX_STEPS},
+                        timeout=TIMEOUT,
+                        progress=lambda done, *_, seen=progress: seen.append(done),
+                    )
                     assert progress == list(range(1, MAX_STEPS + 1)), f"round {round_number}"
                     assert f"in {MAX_STEPS} steps" in result["content"][0]["text"]
                     messages += len(progress) + 1
         finally:
             await proxy.close()
             await stop()
-        print(f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, {len(balancer.sent_to)} "
-              f"requests spread over 3 workers, {messages} messages, each received once, in order")
+        print(
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, {len(balancer.sent_to)} "
+            f"requests spread over 3 workers, {messages} messages, each received once, in order"
+        )
         assert proxy.cuts >= 30 and len(set(balancer.sent_to)) == 3
 
 
-
 @pytest.mark.parametrize("seed", [4, 5])
-async def test_a_burst_of_announcements_survives_many_cuts_across_workers(redis_url: str, seed: int) -> None:
+async def test_a_burst_of_announcements_survives_many_cuts_across_workers(
+    redis_url: str, seed: int
+) -> None:
     count = 500
     async with workers(redis_url, 3, retry_ms=5) as running:
         balancer, url, stop = await start_balancer([worker.url for worker in running])
@@ -67,24 +78,35 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(redis_
         received, done, on_notification = collect_messages(count)
 
         try:
-            async with http_client(cut_url, http=one_request_per_connection(), max_retries=10,
-                                   on_notification=on_notification) as client:
+            async with http_client(
+                cut_url,
+                http=one_request_per_connection(),
+                max_retries=10,
+                on_notification=on_notification,
+            ) as client:
                 session_id = client.session.transport.session_id
                 (owner,) = [worker for worker in running if session_id in worker.app.sessions]
                 await asyncio.sleep(0.2)  # the GET stream opens (through whichever worker)
                 for n in range(count):
-                    await owner.app.server.broadcast("notifications/message", {"level": "info", "data": n})
+                    await owner.app.server.broadcast(
+                        "notifications/message", {"level": "info", "data": n}
+                    )
                     if n % 5 == 0:
-                        await asyncio.sleep(0.003)  # let the stream flow, and the cuts fall mid-burst
+                        await asyncio.sleep(
+                            0.003
+                        )  # let the stream flow, and the cuts fall mid-burst
                 await asyncio.wait_for(done.wait(), TIMEOUT)
                 await asyncio.sleep(0.1)  # anything doubled would show up now
         finally:
             await proxy.close()
             await stop()
         assert received == list(range(count))
-        print(f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections through 3 workers, "
-              f"{count} announcements, each received once, in order")
+        print(
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections through 3 workers, "
+            f"{count} announcements, each received once, in order"
+        )
         assert proxy.cuts >= 10
+
 
 async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
     redis = connect(redis_url)
@@ -97,16 +119,27 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
     try:
         for port in ports:
             await until_listening(port)
-        balancer, url, stop = await start_balancer([f"http://127.0.0.1:{port}/mcp" for port in ports])
+        balancer, url, stop = await start_balancer(
+            [f"http://127.0.0.1:{port}/mcp" for port in ports]
+        )
         try:
-            async with http_client(url, http=one_request_per_connection(), max_retries=20) as client:
+            async with http_client(
+                url, http=one_request_per_connection(), max_retries=20
+            ) as client:
                 for _ in range(6):
                     progress: list[Any] = []
-                    call = asyncio.ensure_future(client.call_tool(
-                        "run_analysis", {"steps": 40}, timeout=TIMEOUT,
-                        progress=lambda done, *_, seen=progress: seen.append(done)))
+                    call = asyncio.ensure_future(
+                        client.call_tool(
+                            "run_analysis",
+                            {"steps": 40},
+                            timeout=TIMEOUT,
+                            progress=lambda done, *_, seen=progress: seen.append(done),
+                        )
+                    )
                     await asyncio.sleep(chooser.uniform(0.3, 1.5))
-                    victim = chooser.choice(ports)  # killed: SIGKILL, no goodbye; a new worker takes its port
+                    victim = chooser.choice(
+                        ports
+                    )  # killed: SIGKILL, no goodbye; a new worker takes its port
                     os.kill(processes[victim].pid, signal.SIGKILL)
                     processes[victim].wait(10)
                     processes[victim] = start_worker(redis_url, victim)
@@ -118,7 +151,9 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
                         finished += 1
                     except RpcError as error:  # it was running on the worker that died
                         assert (error.code, error.message) == (-32603, WORKER_DIED)
-                        assert progress == list(range(1, len(progress) + 1))  # what came, came once, in order
+                        assert progress == list(
+                            range(1, len(progress) + 1)
+                        )  # what came, came once, in order
                         failed += 1
                     messages += len(progress) + 1
                     await until_listening(victim)
@@ -129,6 +164,8 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
         for process in processes.values():
             process.terminate()
             process.wait(10)
-    print(f"\n{deaths} workers killed during 6 calls: {finished} finished, {failed} ended with the error; "
-          f"{messages} messages, each received once, in order")
+    print(
+        f"\n{deaths} workers killed during 6 calls: {finished} finished, {failed} ended with the error; "
+        f"{messages} messages, each received once, in order"
+    )
     assert deaths == 6

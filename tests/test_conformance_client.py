@@ -21,17 +21,36 @@ from minimcp.server.elicitation import elicit
 from minimcp.session import RequestContext
 
 FOCAL_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-    "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {"city": {"type": "string"}}}},
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+        }
+    },
     "properties": {"address": {"$ref": "#/$defs/address"}, "phone": {"type": "string"}},
-    "if": {"required": ["phone"]}, "then": {"required": ["address"]}, "else": {},
+    "if": {"required": ["phone"]},
+    "then": {"required": ["address"]},
+    "else": {},
     "additionalProperties": False,
 }
-DEFAULTS_FORM = {"type": "object", "required": [], "properties": {
-    "name": {"type": "string", "default": "John Doe"}, "age": {"type": "integer", "default": 30},
-    "score": {"type": "number", "default": 95.5},
-    "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
-    "verified": {"type": "boolean", "default": True}}}
+DEFAULTS_FORM = {
+    "type": "object",
+    "required": [],
+    "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {
+            "type": "string",
+            "enum": ["active", "inactive", "pending"],
+            "default": "active",
+        },
+        "verified": {"type": "boolean", "default": True},
+    },
+}
 
 
 def suite_like_server(seen: list[Any]) -> Server:
@@ -64,12 +83,26 @@ def suite_like_server(seen: list[Any]) -> Server:
     return server
 
 
-@pytest.mark.parametrize(("scenario", "expected"), [
-    ("tools_call", ("add_numbers", 2, 3)),
-    ("elicitation-sep1034-client-defaults", {"action": "accept", "content": {
-        "name": "John Doe", "age": 30, "score": 95.5, "status": "active", "verified": True}}),
-    ("json-schema-2020-12-preservation", FOCAL_SCHEMA),
-])
+@pytest.mark.parametrize(
+    ("scenario", "expected"),
+    [
+        ("tools_call", ("add_numbers", 2, 3)),
+        (
+            "elicitation-sep1034-client-defaults",
+            {
+                "action": "accept",
+                "content": {
+                    "name": "John Doe",
+                    "age": 30,
+                    "score": 95.5,
+                    "status": "active",
+                    "verified": True,
+                },
+            },
+        ),
+        ("json-schema-2020-12-preservation", FOCAL_SCHEMA),
+    ],
+)
 async def test_each_scenario_does_what_the_suite_checks(scenario: str, expected: Any) -> None:
     seen: list[Any] = []
     async with running_complete(suite_like_server(seen)) as http:
@@ -81,13 +114,22 @@ async def test_a_tool_the_server_does_not_list_fails_loudly() -> None:
     server = Server("other")
     server.add_tool(lambda a, b: a - b, "subtract")
     async with running_complete(server) as http:
-        with pytest.raises(RuntimeError, match=r"the server lists no tool 'add_numbers' \(it lists \['subtract'\]\)"):
+        with pytest.raises(
+            RuntimeError,
+            match=r"the server lists no tool 'add_numbers' \(it lists \['subtract'\]\)",
+        ):
             await conformance_client.tools_call(http.url)
 
 
 def test_an_unknown_scenario_is_refused_with_exit_code_2() -> None:
-    done = subprocess.run([sys.executable, "-m", "minimcp", "conformance-client", "http://127.0.0.1:9/mcp"],
-                          env={"MCP_CONFORMANCE_SCENARIO": "no-such-scenario", "PATH": ""},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "minimcp", "conformance-client", "http://127.0.0.1:9/mcp"],
+        env={"MCP_CONFORMANCE_SCENARIO": "no-such-scenario", "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
-    assert done.stderr.startswith("conformance-client: unknown scenario 'no-such-scenario'; known: initialize, ")
+    assert done.stderr.startswith(
+        "conformance-client: unknown scenario 'no-such-scenario'; known: initialize, "
+    )

@@ -70,8 +70,11 @@ async def test_results_errors_and_none(pair) -> None:
     assert await left.request("nothing", timeout=TIMEOUT) == {}  # a result is always an object
     with pytest.raises(RpcError) as caught:
         await left.request("refuse", timeout=TIMEOUT)
-    assert (caught.value.code, caught.value.message, caught.value.data) == (INVALID_PARAMS, "refused",
-                                                                             {"field": "x"})
+    assert (caught.value.code, caught.value.message, caught.value.data) == (
+        INVALID_PARAMS,
+        "refused",
+        {"field": "x"},
+    )
 
 
 async def test_out_of_order_answers_are_matched_by_id(pair) -> None:
@@ -91,11 +94,16 @@ async def test_out_of_order_answers_are_matched_by_id(pair) -> None:
 
 async def test_a_peer_answering_in_reverse_order(raw) -> None:
     connection, peer = raw
-    calls = [asyncio.ensure_future(connection.request("echo", {"n": n}, timeout=TIMEOUT)) for n in range(5)]
+    calls = [
+        asyncio.ensure_future(connection.request("echo", {"n": n}, timeout=TIMEOUT))
+        for n in range(5)
+    ]
     requests = [await peer.recv() for _ in range(5)]
     assert len({r["id"] for r in requests}) == 5  # every request in flight has its own id
     for request in reversed(requests):
-        await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"n": request["params"]["n"]}})
+        await peer.send(
+            {"jsonrpc": "2.0", "id": request["id"], "result": {"n": request["params"]["n"]}}
+        )
     assert await asyncio.gather(*calls) == [{"n": n} for n in range(5)]
     assert connection._pending == {}
 
@@ -104,10 +112,14 @@ async def test_both_sides_send_requests_at_once(pair) -> None:
     left, right = pair
     # Both sides number their requests 1, 2, 3…: the same ids travel both ways at the same time.
     from_left = [left.request("echo", {"from": "left", "n": n}, timeout=TIMEOUT) for n in range(20)]
-    from_right = [right.request("echo", {"from": "right", "n": n}, timeout=TIMEOUT) for n in range(20)]
+    from_right = [
+        right.request("echo", {"from": "right", "n": n}, timeout=TIMEOUT) for n in range(20)
+    ]
     results = await asyncio.gather(*from_left, *from_right)
-    assert results == ([{"from": "left", "n": n} for n in range(20)]
-                       + [{"from": "right", "n": n} for n in range(20)])
+    assert results == (
+        [{"from": "left", "n": n} for n in range(20)]
+        + [{"from": "right", "n": n} for n in range(20)]
+    )
 
 
 async def test_a_handler_may_call_back_the_other_side(raw_pair) -> None:
@@ -144,13 +156,22 @@ async def test_duplicate_id_in_flight_is_rejected(raw_pair) -> None:
     await peer.send({"jsonrpc": "2.0", "id": 7, "method": "wait"})
     await peer.send({"jsonrpc": "2.0", "id": 7, "method": "wait"})
     rejected = await peer.recv()
-    assert rejected == {"jsonrpc": "2.0", "id": 7,
-                        "error": {"code": INVALID_REQUEST, "message": (
-            "Request id 7 was already used in this session, by a request still being answered")}}
+    assert rejected == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {
+            "code": INVALID_REQUEST,
+            "message": (
+                "Request id 7 was already used in this session, by a request still being answered"
+            ),
+        },
+    }
     release.set()
     assert await peer.recv() == {"jsonrpc": "2.0", "id": 7, "result": {"waited": True}}
     # Once answered, the id is free again.
-    assert (await peer.call({"jsonrpc": "2.0", "id": 7, "method": "wait"}))["result"] == {"waited": True}
+    assert (await peer.call({"jsonrpc": "2.0", "id": 7, "method": "wait"}))["result"] == {
+        "waited": True
+    }
     await peer.ping("after")
     await connection.close()
 
@@ -179,11 +200,15 @@ async def test_answers_for_unknown_ids_are_dropped(raw, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="minimcp.connection"):
         await peer.send({"jsonrpc": "2.0", "id": 999, "result": {}})
         await peer.send({"jsonrpc": "2.0", "id": "nobody", "error": {"code": -1, "message": "m"}})
-        await peer.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+        await peer.send(
+            {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+        )
         call = asyncio.ensure_future(connection.request("echo", {}, timeout=TIMEOUT))
         request = await peer.recv()
         await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"first": True}})
-        await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"second": True}})  # a repeat
+        await peer.send(
+            {"jsonrpc": "2.0", "id": request["id"], "result": {"second": True}}
+        )  # a repeat
         assert await call == {"first": True}
         await peer.ping()  # and nothing was answered for any of them
     assert caplog.text.count("dropping an answer nobody is waiting for") == 4
@@ -294,8 +319,10 @@ async def test_handler_exception_is_internal_error_and_serving_goes_on(pair) -> 
     for _ in range(3):
         with pytest.raises(RpcError) as caught:
             await left.request("boom", timeout=TIMEOUT)
-        assert (caught.value.code, caught.value.message) == (INTERNAL_ERROR,
-                                                             "Internal error while handling 'boom'")
+        assert (caught.value.code, caught.value.message) == (
+            INTERNAL_ERROR,
+            "Internal error while handling 'boom'",
+        )
     assert await left.request("echo", {"ok": 1}, timeout=TIMEOUT) == {"ok": 1}
 
 
@@ -373,7 +400,9 @@ async def test_every_message_says_which_request_it_belongs_to() -> None:
     recording = RecordingTransport(server_end)
 
     async def handler(request: Request) -> Any:
-        await server.notify("notifications/progress", {"progress": 1}, related_request_id=request.id)
+        await server.notify(
+            "notifications/progress", {"progress": 1}, related_request_id=request.id
+        )
         await server.notify("notifications/tools/list_changed")  # news of the server's own
         return {"done": True}
 
@@ -383,7 +412,10 @@ async def test_every_message_says_which_request_it_belongs_to() -> None:
     client.start()
     assert await client.request("work", timeout=5) == {"done": True}
     assert [(message.get("method", "answer"), related) for message, related in recording.sent] == [
-        ("notifications/progress", 1), ("notifications/tools/list_changed", None), ("answer", 1)]
+        ("notifications/progress", 1),
+        ("notifications/tools/list_changed", None),
+        ("answer", 1),
+    ]
     await client.close()
     await server.close()
 
@@ -396,7 +428,9 @@ async def test_tracing_transport_records_both_directions(raw_pair) -> None:
     left.start()
     right.start()
     await left.request("echo", {"x": 1}, timeout=TIMEOUT)
-    assert trace == [("->", {"jsonrpc": "2.0", "id": 1, "method": "echo", "params": {"x": 1}}),
-                     ("<-", {"jsonrpc": "2.0", "id": 1, "result": {"x": 1}})]
+    assert trace == [
+        ("->", {"jsonrpc": "2.0", "id": 1, "method": "echo", "params": {"x": 1}}),
+        ("<-", {"jsonrpc": "2.0", "id": 1, "result": {"x": 1}}),
+    ]
     await left.close()
     await right.close()

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from minimcp.transports.event_store import MemoryEventStore, UnknownEventId, new_stream_id, parse_event_id
+from minimcp.transports.event_store import (
+    MemoryEventStore,
+    UnknownEventId,
+    new_stream_id,
+    parse_event_id,
+)
 
 
 class Clock:

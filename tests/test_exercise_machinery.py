@@ -199,7 +199,11 @@ def test_tab_indentation_is_kept() -> None:
         ("# BEGIN SOLUTION\na = 1\n    # BEGIN SOLUTION\n# END SOLUTION\n", 3, "cannot nest"),
         ("# BEGIN SOLUTION\n# END SOLUTION\n# END SOLUTION\n", 3, "without a matching"),
         ("def f():\n    #BEGIN SOLUTION\n    return 1\n", 2, "looks like a solution marker"),
-        ("def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION: done\n", 4, "looks like"),
+        (
+            "def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION: done\n",
+            4,
+            "looks like",
+        ),
     ],
     ids=["unclosed", "stray-end", "nested", "double-end", "misspelled", "end-with-text"],
 )
@@ -314,7 +318,9 @@ def lesson_entry(number: str, slug: str, title: str, exercise: bool = True) -> s
     the first file under tests/exercises/, not simply the first file.
     """
     folder = f"{number}-{slug}"
-    entry = f'[[lesson]]\nnumber = "{number}"\ntitle = "{title}"\npage = "lessons/{folder}/index.md"\n'
+    entry = (
+        f'[[lesson]]\nnumber = "{number}"\ntitle = "{title}"\npage = "lessons/{folder}/index.md"\n'
+    )
     if exercise:
         entry += (
             f'notebook = "notebooks/{folder}.ipynb"\n'
@@ -335,7 +341,9 @@ def make_course(root: Path, *entries: str) -> Path:
     for path in (TOOLS / "exercises.py", TOOLS / "course.py", *TOOLS.glob("check*.py")):
         shutil.copy(path, root / "tools" / path.name)
     (root / "tests" / "exercises").mkdir(parents=True)
-    shutil.copy(ROOT / "tests" / "exercises" / "conftest.py", root / "tests" / "exercises" / "conftest.py")
+    shutil.copy(
+        ROOT / "tests" / "exercises" / "conftest.py", root / "tests" / "exercises" / "conftest.py"
+    )
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
     (root / "solutions" / "01-demo").mkdir(parents=True)
     (root / "solutions" / "01-demo" / "exercise.py").write_text(DEMO_SOLUTION, encoding="utf-8")
@@ -350,7 +358,9 @@ def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
     root = make_course(
         tmp_path,
         lesson_entry("10", "two-words", "Two words"),
-        lesson_entry("02", "no-exercise", "No exercise", exercise=False),  # a lesson, but no exercise
+        lesson_entry(
+            "02", "no-exercise", "No exercise", exercise=False
+        ),  # a lesson, but no exercise
     )
     (root / "solutions" / "10-two-words").mkdir()
     (root / "solutions" / "10-two-words" / "exercise.py").write_text("x = 1\n")
@@ -384,7 +394,9 @@ def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
         with pytest.raises(LookupError, match="01-demo, 10-two-words"):
             exercises.find_lesson(ident, root)
     assert exercises.discover(tmp_path / "nowhere") == []
-    (root / "course.toml").unlink()  # the folders are still there, but without a manifest: no course
+    (
+        root / "course.toml"
+    ).unlink()  # the folders are still there, but without a manifest: no course
     assert exercises.discover(root) == []
 
 
@@ -405,7 +417,9 @@ def test_discovery_takes_every_path_from_the_manifest(tmp_path: Path) -> None:
     assert (lesson.name, lesson.number, lesson.title) == ("03-odd", "3", "Odd places")
     assert lesson.solution == root / "answers" / "three.py"
     assert lesson.stub == root / "lessons" / "03-odd" / "exercise.py"
-    assert lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"  # the first one there
+    assert (
+        lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"
+    )  # the first one there
     assert lesson.page is None and lesson.notebook is None
     assert exercises.find_lesson("3", root) == lesson
 
@@ -415,7 +429,9 @@ def test_an_exercise_without_its_solution_or_tests_is_a_manifest_error(
     tmp_path: Path, missing: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     entry = "\n".join(
-        line for line in lesson_entry("02", "half", "Half done").splitlines() if not line.startswith(missing)
+        line
+        for line in lesson_entry("02", "half", "Half done").splitlines()
+        if not line.startswith(missing)
     )
     root = make_course(tmp_path, entry + "\n")
     with pytest.raises(exercises.ManifestError, match="lesson 02 has an exercise"):
@@ -439,13 +455,19 @@ def test_generate_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixtu
     capsys.readouterr()
 
     # Inside a block nothing shows in the copy; outside, everything does.
-    lesson.solution.write_text(DEMO_SOLUTION.replace("return 2 * x", "return x + x"), encoding="utf-8")
+    lesson.solution.write_text(
+        DEMO_SOLUTION.replace("return 2 * x", "return x + x"), encoding="utf-8"
+    )
     assert exercises.main(["--root", str(root), "check"]) == 0
     capsys.readouterr()
-    lesson.solution.write_text(DEMO_SOLUTION.replace("Return twice x.", "Twice x."), encoding="utf-8")
+    lesson.solution.write_text(
+        DEMO_SOLUTION.replace("Return twice x.", "Twice x."), encoding="utf-8"
+    )
     assert exercises.main(["--root", str(root), "check"]) == 1
     out = capsys.readouterr().out
-    assert "stale: lessons/01-demo/exercise.py" in out and "python tools/exercises.py generate" in out
+    assert (
+        "stale: lessons/01-demo/exercise.py" in out and "python tools/exercises.py generate" in out
+    )
 
     lesson.solution.write_text("def f():\n    # BEGIN SOLUTION\n    return 1\n", encoding="utf-8")
     assert exercises.main(["--root", str(root), "generate"]) == 2
@@ -476,7 +498,9 @@ def stub_problems(run: check.Run) -> list[str]:
         )
     passed = [result.name for result in tests if result.outcome == "passed"]
     if passed:
-        problems.append(f"these tests PASS on the untouched stub, so they check nothing: {', '.join(passed)}")
+        problems.append(
+            f"these tests PASS on the untouched stub, so they check nothing: {', '.join(passed)}"
+        )
     skipped = [result.name for result in tests if result.outcome == "skipped"]
     if skipped:
         problems.append(f"these tests were skipped on the stub: {', '.join(skipped)}")
@@ -485,8 +509,11 @@ def stub_problems(run: check.Run) -> list[str]:
         problems.append(
             f"these tests have no docstring, so a student who fails them gets no hint: {', '.join(silent)}"
         )
-    red = [f"{result.name} ({' '.join(result.message[:1])})" for result in tests
-           if result.outcome in ("failed", "error")]
+    red = [
+        f"{result.name} ({' '.join(result.message[:1])})"
+        for result in tests
+        if result.outcome in ("failed", "error")
+    ]
     if red:
         problems.append(
             "these tests fail on the untouched stub for another reason than its NotImplementedError, so a "
@@ -533,4 +560,6 @@ def test_every_exercise_test_is_in_a_part(lesson: exercises.Lesson) -> None:
     )
     assert all(part.title for part in known.parts), f"{where}: a part has no title"
     outside = sorted(set(known.node_ids) - set(known.part_of))
-    assert not outside, f"{where}: these tests come before the first `# -- Exercise 1 · ...` line: {outside}"
+    assert not outside, (
+        f"{where}: these tests come before the first `# -- Exercise 1 · ...` line: {outside}"
+    )

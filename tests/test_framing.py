@@ -15,7 +15,11 @@ from minimcp.transports.framing import (
     encode_line,
 )
 
-MESSAGES = [b'{"jsonrpc":"2.0","id":1,"method":"ping"}', b'{"a":"caf\xc3\xa9 \\n \xe2\x9c\x93"}', b"{}"]
+MESSAGES = [
+    b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    b'{"a":"caf\xc3\xa9 \\n \xe2\x9c\x93"}',
+    b"{}",
+]
 
 
 def drain(decoder, events: list) -> None:
@@ -48,7 +52,7 @@ def splits(data: bytes):
     """Every way to cut ``data`` in two, then byte by byte."""
     for i in range(len(data) + 1):
         yield data[:i], data[i:]
-    yield tuple(data[i:i + 1] for i in range(len(data)))
+    yield tuple(data[i : i + 1] for i in range(len(data)))
 
 
 # -- NDJSON -----------------------------------------------------------------------------------------
@@ -77,7 +81,10 @@ def test_crlf_line_ends() -> None:
 
 
 def test_blank_lines_are_skipped() -> None:
-    assert decode(LineDecoder(), b'\n\n   \n\r\n{"a":1}\n\t\n\n{"b":2}\n\n') == [b'{"a":1}', b'{"b":2}']
+    assert decode(LineDecoder(), b'\n\n   \n\r\n{"a":1}\n\t\n\n{"b":2}\n\n') == [
+        b'{"a":1}',
+        b'{"b":2}',
+    ]
 
 
 def test_last_line_without_newline_counts_at_end_of_stream() -> None:
@@ -99,7 +106,10 @@ def test_oversize_line_is_one_error_then_the_next_line_decodes() -> None:
     stream = b'{"first":1}\n' + b"x" * 50 + b'\n{"next":2}\n'
     for chunks in splits(stream):
         assert decode(LineDecoder(max_frame=16), *chunks) == [
-            b'{"first":1}', ("error", INVALID_REQUEST), b'{"next":2}'], chunks
+            b'{"first":1}',
+            ("error", INVALID_REQUEST),
+            b'{"next":2}',
+        ], chunks
 
 
 def test_oversize_line_is_dropped_while_it_streams_in() -> None:
@@ -126,7 +136,10 @@ def test_frame_error_carries_the_limit() -> None:
 
 def test_a_line_of_exactly_max_frame_is_accepted() -> None:
     assert decode(LineDecoder(max_frame=8), b"12345678\n123456789\n8") == [
-        b"12345678", ("error", INVALID_REQUEST), b"8"]
+        b"12345678",
+        ("error", INVALID_REQUEST),
+        b"8",
+    ]
 
 
 def test_oversize_last_line_at_end_of_stream_is_dropped() -> None:
@@ -136,14 +149,18 @@ def test_oversize_last_line_at_end_of_stream_is_dropped() -> None:
 def test_default_limit_is_4_mib() -> None:
     assert DEFAULT_MAX_FRAME == 4 * 1024 * 1024
     assert LineDecoder().max_frame == ContentLengthDecoder().max_frame == DEFAULT_MAX_FRAME
-    assert FRAMINGS == {"ndjson": (LineDecoder, encode_line),
-                        "content-length": (ContentLengthDecoder, encode_content_length)}
+    assert FRAMINGS == {
+        "ndjson": (LineDecoder, encode_line),
+        "content-length": (ContentLengthDecoder, encode_content_length),
+    }
 
 
 # -- Content-Length -----------------------------------------------------------------------------
 def test_encode_content_length() -> None:
     assert encode_content_length(b"{}") == b"Content-Length: 2\r\n\r\n{}"
-    assert encode_content_length("é".encode()) == b"Content-Length: 2\r\n\r\n\xc3\xa9"  # bytes, not chars
+    assert (
+        encode_content_length("é".encode()) == b"Content-Length: 2\r\n\r\n\xc3\xa9"
+    )  # bytes, not chars
 
 
 def test_content_length_split_anywhere() -> None:
@@ -159,20 +176,27 @@ def test_content_length_body_may_hold_anything() -> None:
 
 
 def test_content_length_header_name_is_case_insensitive_and_other_headers_are_ignored() -> None:
-    stream = (b"content-type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length:  2 \r\n\r\n{}"
-              b"CONTENT-LENGTH: 3\r\n\r\n[1]")
+    stream = (
+        b"content-type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length:  2 \r\n\r\n{}"
+        b"CONTENT-LENGTH: 3\r\n\r\n[1]"
+    )
     assert decode(ContentLengthDecoder(), stream) == [b"{}", b"[1]"]
 
 
-@pytest.mark.parametrize("header, message", [
-    (b"Content-Length: abc", "Bad Content-Length: 'abc'"),
-    (b"Content-Length: -5", "Bad Content-Length: '-5'"),
-    (b"Content-Length: ", "Bad Content-Length: ''"),
-    (b"Content-Length: 1.5", "Bad Content-Length: '1.5'"),
-    (b"Content-Type: application/json", "Missing Content-Length header"),
-    (b"garbage", "Missing Content-Length header"),
-])
-def test_bad_or_missing_header_is_one_error_then_the_next_frame_decodes(header: bytes, message: str) -> None:
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        (b"Content-Length: abc", "Bad Content-Length: 'abc'"),
+        (b"Content-Length: -5", "Bad Content-Length: '-5'"),
+        (b"Content-Length: ", "Bad Content-Length: ''"),
+        (b"Content-Length: 1.5", "Bad Content-Length: '1.5'"),
+        (b"Content-Type: application/json", "Missing Content-Length header"),
+        (b"garbage", "Missing Content-Length header"),
+    ],
+)
+def test_bad_or_missing_header_is_one_error_then_the_next_frame_decodes(
+    header: bytes, message: str
+) -> None:
     stream = header + b"\r\n\r\n" + encode_content_length(b'{"next":1}')
     for chunks in splits(stream):
         assert decode(ContentLengthDecoder(), *chunks) == [("error", PARSE_ERROR), b'{"next":1}']
@@ -184,10 +208,17 @@ def test_bad_or_missing_header_is_one_error_then_the_next_frame_decodes(header: 
 
 
 def test_oversize_body_is_skipped_then_the_next_frame_decodes() -> None:
-    stream = encode_content_length(b"{}") + encode_content_length(b"z" * 100) + encode_content_length(b"[2]")
+    stream = (
+        encode_content_length(b"{}")
+        + encode_content_length(b"z" * 100)
+        + encode_content_length(b"[2]")
+    )
     for chunks in splits(stream):
         assert decode(ContentLengthDecoder(max_frame=16), *chunks) == [
-            b"{}", ("error", INVALID_REQUEST), b"[2]"]
+            b"{}",
+            ("error", INVALID_REQUEST),
+            b"[2]",
+        ]
     decoder = ContentLengthDecoder(max_frame=16)
     decoder.feed(encode_content_length(b"z" * 100))
     with pytest.raises(FrameError) as caught:

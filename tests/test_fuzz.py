@@ -39,28 +39,45 @@ ERROR = "FrameError"
 # -- strategies -----------------------------------------------------------------------------------
 finite_floats = st.floats(allow_nan=False, allow_infinity=False)
 scalars = st.none() | st.booleans() | st.integers() | finite_floats | st.text(max_size=8)
-json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                           | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8)
+json_values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 json_objects = st.dictionaries(st.text(max_size=4), json_values, max_size=3)
 ids = st.integers(-(2**53), 2**53) | st.text(max_size=3)
 
 #: JSON objects built from JSON-RPC's own members, each present or not, each right or wrong.
-rpc_like = st.fixed_dictionaries({}, optional={
-    "jsonrpc": st.sampled_from(["2.0", "2.0", "2.0", "1.0", 2.0, None]),
-    "id": ids | st.none() | st.booleans() | finite_floats | json_objects,
-    "method": st.sampled_from(["ping", "echo", "boom", "nope", "notifications/x"]) | json_values,
-    "params": json_objects | json_values,
-    "result": json_values,
-    "error": st.fixed_dictionaries({"code": st.integers(-40000, 40000), "message": st.text(max_size=5)},
-                                   optional={"data": json_values}) | json_values,
-})
+rpc_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "jsonrpc": st.sampled_from(["2.0", "2.0", "2.0", "1.0", 2.0, None]),
+        "id": ids | st.none() | st.booleans() | finite_floats | json_objects,
+        "method": st.sampled_from(["ping", "echo", "boom", "nope", "notifications/x"])
+        | json_values,
+        "params": json_objects | json_values,
+        "result": json_values,
+        "error": st.fixed_dictionaries(
+            {"code": st.integers(-40000, 40000), "message": st.text(max_size=5)},
+            optional={"data": json_values},
+        )
+        | json_values,
+    },
+)
 
 valid_messages = st.one_of(
     st.builds(Request, ids, st.text(max_size=10), st.none() | json_objects),
     st.builds(Notification, st.text(max_size=10), st.none() | json_objects),
     st.builds(Response, ids, json_values),
-    st.builds(ErrorResponse, ids | st.none(), st.integers(-40000, 40000), st.text(max_size=10),
-              st.none() | json_objects),
+    st.builds(
+        ErrorResponse,
+        ids | st.none(),
+        st.integers(-40000, 40000),
+        st.text(max_size=10),
+        st.none() | json_objects,
+    ),
 )
 
 
@@ -120,8 +137,9 @@ def test_parse_any_text(text: str) -> None:
 @BOUNDED
 @given(rpc_like)
 def test_parse_rpc_like_objects(obj: dict[str, Any]) -> None:
-    structurally_a_notification = (obj.get("jsonrpc") == "2.0" and isinstance(obj.get("method"), str)
-                                   and "id" not in obj)
+    structurally_a_notification = (
+        obj.get("jsonrpc") == "2.0" and isinstance(obj.get("method"), str) and "id" not in obj
+    )
     structurally_a_response = "method" not in obj and ("result" in obj or "error" in obj)
     try:
         message = parse(json.dumps(obj))
@@ -171,10 +189,19 @@ def test_line_decoder_any_bytes_any_chunking(data: bytes, cuts: list[int], max_f
 
 
 @BOUNDED
-@given(st.lists(st.one_of(valid_messages.map(lambda m: ("valid", encode(m).encode())),
-                          junk_lines.map(lambda b: ("junk", b))), max_size=12),
-       st.lists(st.integers(0, 5000), max_size=30))
-def test_valid_lines_survive_garbage_between_them(items: list[tuple[str, bytes]], cuts: list[int]) -> None:
+@given(
+    st.lists(
+        st.one_of(
+            valid_messages.map(lambda m: ("valid", encode(m).encode())),
+            junk_lines.map(lambda b: ("junk", b)),
+        ),
+        max_size=12,
+    ),
+    st.lists(st.integers(0, 5000), max_size=30),
+)
+def test_valid_lines_survive_garbage_between_them(
+    items: list[tuple[str, bytes]], cuts: list[int]
+) -> None:
     stream = b"".join(encode_line(payload) for _, payload in items)
     events = decode(LineDecoder(max_frame=200), chunked(stream, cuts))
     assert events == ndjson_model(stream, 200)
@@ -186,7 +213,9 @@ def test_valid_lines_survive_garbage_between_them(items: list[tuple[str, bytes]]
 
 @BOUNDED
 @given(st.binary(max_size=400), st.lists(st.integers(0, 400), max_size=20), st.integers(1, 64))
-def test_content_length_decoder_any_bytes_any_chunking(data: bytes, cuts: list[int], max_frame: int) -> None:
+def test_content_length_decoder_any_bytes_any_chunking(
+    data: bytes, cuts: list[int], max_frame: int
+) -> None:
     for event in decode(ContentLengthDecoder(max_frame), chunked(data, cuts)):
         assert event == ERROR or len(event) <= max_frame
 
@@ -200,11 +229,17 @@ def test_content_length_frames_any_chunking(bodies: list[bytes], cuts: list[int]
 
 
 @BOUNDED
-@given(st.lists(st.binary(max_size=50), max_size=6), st.lists(st.binary(max_size=40), max_size=6),
-       st.lists(st.integers(0, 1000), max_size=20))
+@given(
+    st.lists(st.binary(max_size=50), max_size=6),
+    st.lists(st.binary(max_size=40), max_size=6),
+    st.lists(st.integers(0, 1000), max_size=20),
+)
 def test_content_length_garbage_never_crashes_and_decoding_recovers(
-        bodies: list[bytes], junk: list[bytes], cuts: list[int]) -> None:
-    stream = b"".join(part + encode_content_length(body) for part, body in zip(junk, bodies, strict=False))
+    bodies: list[bytes], junk: list[bytes], cuts: list[int]
+) -> None:
+    stream = b"".join(
+        part + encode_content_length(body) for part, body in zip(junk, bodies, strict=False)
+    )
     decoder = ContentLengthDecoder(max_frame=100)
     decode(decoder, chunked(stream, cuts))
     # Whatever the garbage did, a clean frame on a clean boundary decodes.
@@ -218,8 +253,12 @@ lines = st.one_of(
     st.text(max_size=40),
     rpc_like.map(json.dumps),
     json_values.map(json.dumps),
-    st.builds(lambda i, m, p: json.dumps({"jsonrpc": "2.0", "id": i, "method": m, "params": p}),
-              ids, st.sampled_from(["ping", "echo", "boom", "nope"]), json_objects),
+    st.builds(
+        lambda i, m, p: json.dumps({"jsonrpc": "2.0", "id": i, "method": m, "params": p}),
+        ids,
+        st.sampled_from(["ping", "echo", "boom", "nope"]),
+        json_objects,
+    ),
 )
 
 

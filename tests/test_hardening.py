@@ -23,7 +23,12 @@ from minimcp.rpc import memory_pair
 from minimcp.rpc.jsonrpc import encode, parse
 from minimcp.server import ResourceServer
 from minimcp.server.files import open_inside, read_file
-from minimcp.transports.event_store import MemoryEventStore, UnknownEventId, new_stream_id, parse_event_id
+from minimcp.transports.event_store import (
+    MemoryEventStore,
+    UnknownEventId,
+    new_stream_id,
+    parse_event_id,
+)
 from minimcp.transports.websocket import start_websocket
 
 SURROGATE_ID = '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}'
@@ -61,15 +66,27 @@ async def test_the_event_store_keeps_a_byte_budget() -> None:
 
 async def test_old_streams_of_a_session_leave_the_store_too() -> None:
     store = MemoryEventStore()
-    async with running(build_server(step_delay=0), event_store=store, max_streams=2, stream_after=0) as http, \
-            raw_session(http.url) as raw:
+    async with (
+        running(
+            build_server(step_delay=0), event_store=store, max_streams=2, stream_after=0
+        ) as http,
+        raw_session(http.url) as raw,
+    ):
         for n in range(6):  # every call streams (stream_after=0), then its stream is finished
-            response = await raw.post({"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                                       "params": {"name": "run_analysis", "arguments": {"steps": 1}}})
+            response = await raw.post(
+                {
+                    "jsonrpc": "2.0",
+                    "id": n,
+                    "method": "tools/call",
+                    "params": {"name": "run_analysis", "arguments": {"steps": 1}},
+                }
+            )
             assert response.status_code == 200
         (session,) = http.app.sessions.values()
         await asyncio.sleep(0.05)
-        assert len(store._streams) <= 2 + 2 + 1  # kept POST streams (+ at most the newest), the GET channel
+        assert (
+            len(store._streams) <= 2 + 2 + 1
+        )  # kept POST streams (+ at most the newest), the GET channel
         assert (await raw.http.delete(http.url, headers=raw.headers())).status_code == 200
         await asyncio.sleep(0.05)
         assert store.size == 0 and len(store._streams) == 0, "DELETE left events behind"
@@ -81,7 +98,10 @@ async def test_a_second_initialize_leaves_the_session_alive() -> None:
     async with running(build_server(step_delay=0)) as http, raw_session(http.url) as raw:
         again = await raw.post({**INITIALIZE, "id": 2})
         assert again.status_code == 200
-        assert again.json()["error"] == {"code": -32600, "message": "The session is already initialized"}
+        assert again.json()["error"] == {
+            "code": -32600,
+            "message": "The session is already initialized",
+        }
         assert "mcp-session-id" not in again.headers
         await raw.ping()
 
@@ -106,15 +126,24 @@ async def test_a_lone_surrogate_over_http_and_websocket() -> None:
     server = build_server(step_delay=0)
     async with running(server) as http, raw_session(http.url) as raw:
         response = await raw.post(SURROGATE_ID)
-        assert (response.status_code, response.text) == (200, '{"jsonrpc":"2.0","id":"\\ud800","result":{}}')
+        assert (response.status_code, response.text) == (
+            200,
+            '{"jsonrpc":"2.0","id":"\\ud800","result":{}}',
+        )
         await raw.ping()
     async with await start_websocket(server) as listening:
         async with connect(listening.url, subprotocols=["mcp"]) as socket:  # type: ignore[list-item]
             await socket.send(SURROGATE_ID)
-            assert await asyncio.wait_for(socket.recv(), TIMEOUT) == '{"jsonrpc":"2.0","id":"\\ud800","result":{}}'
+            assert (
+                await asyncio.wait_for(socket.recv(), TIMEOUT)
+                == '{"jsonrpc":"2.0","id":"\\ud800","result":{}}'
+            )
             await socket.send('{"jsonrpc":"2.0","id":2,"method":"ping"}')
-            assert json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT)) == {"jsonrpc": "2.0", "id": 2,
-                                                                                   "result": {}}
+            assert json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT)) == {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "result": {},
+            }
 
 
 # -- 7. a Last-Event-ID with thousands of digits ---------------------------------------------------
@@ -126,8 +155,10 @@ def test_a_huge_event_number_is_malformed_not_a_crash() -> None:
 
 async def test_a_huge_last_event_id_gets_400() -> None:
     async with running(build_server(step_delay=0)) as http, raw_session(http.url) as raw:
-        response = await raw.http.get(http.url, headers=raw.headers(accept="text/event-stream",
-                                                                    last_event_id="abc-" + "9" * 5000))
+        response = await raw.http.get(
+            http.url,
+            headers=raw.headers(accept="text/event-stream", last_event_id="abc-" + "9" * 5000),
+        )
         assert response.status_code == 400
         assert response.json()["error"]["message"].startswith("Bad Request: Last-Event-ID 'abc-999")
         await raw.ping()
@@ -148,10 +179,13 @@ async def test_an_over_long_file_name_is_not_found(folder: Path) -> None:
     server.add_directory(folder)
     async with connected(server) as client:
         from minimcp.rpc import RpcError
+
         with pytest.raises(RpcError) as caught:
             await client.read_resource((folder / ("x" * 5000)).as_uri(), timeout=TIMEOUT)
         assert caught.value.code == -32002
-        assert (await client.read_resource((folder / "docs" / "note.txt").as_uri()))["contents"][0]["text"] == "inside"
+        assert (await client.read_resource((folder / "docs" / "note.txt").as_uri()))["contents"][0][
+            "text"
+        ] == "inside"
 
 
 def test_a_file_swapped_for_a_symlink_after_the_check_is_refused(folder: Path) -> None:
@@ -161,6 +195,7 @@ def test_a_file_swapped_for_a_symlink_after_the_check_is_refused(folder: Path) -
     note.symlink_to(folder.parent / "secret.txt")
     assert open_inside(folder, note) is None
     from minimcp.rpc import RpcError
+
     with pytest.raises(RpcError) as caught:
         read_file(note.as_uri(), folder, note)
     assert caught.value.code == -32002
@@ -172,7 +207,9 @@ def test_a_folder_swapped_for_a_symlink_after_the_check_is_refused(folder: Path)
     (outside / "note.txt").write_text("outside")
     (folder / "docs" / "note.txt").unlink()
     (folder / "docs").rmdir()
-    (folder / "docs").symlink_to(outside)  # the file's own name is no symlink: only the folder moved
+    (folder / "docs").symlink_to(
+        outside
+    )  # the file's own name is no symlink: only the folder moved
     assert open_inside(folder, folder / "docs" / "note.txt") is None
 
 
@@ -180,9 +217,13 @@ def test_a_file_over_the_size_limit_is_refused(folder: Path) -> None:
     big = folder / "big.bin"
     big.write_bytes(b"\0" * 2048)
     from minimcp.rpc import RpcError
+
     with pytest.raises(RpcError) as caught:
         read_file(big.as_uri(), folder, big, max_bytes=1024)
-    assert (caught.value.code, caught.value.message) == (-32603, "Resource too large: over 1024 bytes")
+    assert (caught.value.code, caught.value.message) == (
+        -32603,
+        "Resource too large: over 1024 bytes",
+    )
     assert read_file(big.as_uri(), folder, big, max_bytes=4096)["blob"]
 
 
@@ -191,20 +232,27 @@ async def test_the_websocket_upgrade_refuses_a_foreign_host() -> None:
     async with await start_websocket(build_server()) as listening:
         with pytest.raises(InvalidStatus) as refused:
             # A page from evil.example, whose name now resolves to 127.0.0.1 (DNS rebinding).
-            async with connect(f"ws://evil.example:{listening.port}/mcp", host="127.0.0.1",
-                               port=listening.port, subprotocols=["mcp"]):  # type: ignore[list-item]
+            async with connect(
+                f"ws://evil.example:{listening.port}/mcp",
+                host="127.0.0.1",
+                port=listening.port,
+                subprotocols=["mcp"],
+            ):  # type: ignore[list-item]
                 pass
         assert refused.value.response.status_code == 421
-        assert refused.value.response.body == b"Misdirected Request: host 'evil.example' is not served here\n"
+        assert (
+            refused.value.response.body
+            == b"Misdirected Request: host 'evil.example' is not served here\n"
+        )
         async with connect(listening.url, subprotocols=["mcp"]) as socket:  # type: ignore[list-item]
             await socket.send('{"jsonrpc":"2.0","id":1,"method":"ping"}')
             assert json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))["result"] == {}
 
 
-
 # -- 4. a client that trickles its headers is dropped; 5. half-open sessions do not hold the cap --
 async def test_a_slow_request_head_is_dropped_and_others_are_served() -> None:
     from minimcp.transports.http.server import start_http
+
     http = await start_http(build_server(step_delay=0), header_timeout=0.3)
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
@@ -224,6 +272,7 @@ async def test_a_slow_request_head_is_dropped_and_others_are_served() -> None:
 async def test_connections_over_the_limit_are_refused_at_once() -> None:
     """Slow clients cannot hold more than max_connections: one more is closed before it says a word."""
     from minimcp.transports.http.server import start_http
+
     http = await start_http(build_server(step_delay=0), max_connections=4, header_timeout=30)
     held = []
     try:
@@ -251,7 +300,9 @@ async def test_sessions_left_half_open_expire_and_free_the_cap() -> None:
             async with raw_session(http.url, initialize=False) as raw:
                 assert (await raw.post(INITIALIZE)).status_code == 200
         await asyncio.sleep(0.4)
-        async with raw_session(http.url) as raw:  # a place was free again: the half-open ones expired
+        async with raw_session(
+            http.url
+        ) as raw:  # a place was free again: the half-open ones expired
             await raw.ping()
 
 
@@ -273,13 +324,24 @@ async def test_too_many_requests_in_flight_are_refused_not_queued() -> None:
     await asyncio.wait_for(client_end.receive(), TIMEOUT)
     await client_end.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
     for n in (10, 11, 12):
-        await client_end.send(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                                          "params": {"name": "wait"}}))
+        await client_end.send(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "wait"}}
+            )
+        )
     refused = json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))
-    assert refused == {"jsonrpc": "2.0", "id": 12, "error": {
-        "code": -32000, "message": "Server busy: 2 requests of this connection are already being answered"}}
+    assert refused == {
+        "jsonrpc": "2.0",
+        "id": 12,
+        "error": {
+            "code": -32000,
+            "message": "Server busy: 2 requests of this connection are already being answered",
+        },
+    }
     release.set()
-    answers = {json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["id"] for _ in range(2)}
+    answers = {
+        json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["id"] for _ in range(2)
+    }
     assert answers == {10, 11}
     await client_end.send('{"jsonrpc":"2.0","id":13,"method":"ping"}')
     assert json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["result"] == {}
@@ -299,14 +361,17 @@ async def test_a_tool_that_runs_too_long_gets_an_error_result() -> None:
     server.tools.timeout = 0.1
     async with connected(server) as client:
         result = await client.call_tool("hang", timeout=TIMEOUT)
-        assert result == {"isError": True, "content": [
-            {"type": "text", "text": "Tool hang did not finish within 0.1 seconds"}]}
+        assert result == {
+            "isError": True,
+            "content": [{"type": "text", "text": "Tool hang did not finish within 0.1 seconds"}],
+        }
         await client.ping(TIMEOUT)
 
 
 async def test_a_long_method_name_is_not_repeated_whole() -> None:
     async with connected(build_server()) as client:
         from minimcp.rpc import RpcError
+
         with pytest.raises(RpcError) as caught:
             await client.request("x" * 1_000_000, timeout=TIMEOUT)
         assert caught.value.message == "Method not found: " + "x" * 100 + "…"

@@ -29,7 +29,9 @@ XML = "<course id='AI101'><name>Intro to AI</name><tag>ml</tag><tag>basics</tag>
 AS_JSON = {"course": {"@id": "AI101", "name": "Intro to AI", "tag": ["ml", "basics"]}}
 
 
-async def call(questions: HostQuestions, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+async def call(
+    questions: HostQuestions, tool: str, arguments: dict[str, Any] | None = None
+) -> dict[str, Any]:
     async with connected(build_server(), **questions.client_options("assistant")) as client:
         return await client.call_tool(tool, arguments or {}, timeout=TIMEOUT)
 
@@ -57,31 +59,48 @@ async def test_sampling_goes_through_the_person_to_the_model() -> None:
 
 
 async def test_a_refusal_reaches_the_tool_as_an_error() -> None:
-    result = await call(HostQuestions(approve=lambda server, request: False), "xml_to_json", {"xml": XML})
+    result = await call(
+        HostQuestions(approve=lambda server, request: False), "xml_to_json", {"xml": XML}
+    )
     assert result["isError"] is True
-    assert text(result) == "Tool xml_to_json failed: RpcError: The user refused assistant's request to use the model"
+    assert (
+        text(result)
+        == "Tool xml_to_json failed: RpcError: The user refused assistant's request to use the model"
+    )
 
 
 async def test_the_person_may_edit_the_request_and_max_tokens_cuts_the_answer() -> None:
     def edit(server: str, request: dict[str, Any]) -> dict[str, Any]:
-        message = {"role": "user", "content": {"type": "text", "text": "Translate this XML to JSON: <a>b</a>"}}
+        message = {
+            "role": "user",
+            "content": {"type": "text", "text": "Translate this XML to JSON: <a>b</a>"},
+        }
         return {**request, "messages": [message], "maxTokens": 1}
 
     result = await call(HostQuestions(approve=edit), "xml_to_json", {"xml": XML})
-    assert text(result) == '{"a":'  # the edited request, cut at one "token" (a word, for the rule model)
+    assert (
+        text(result) == '{"a":'
+    )  # the edited request, cut at one "token" (a word, for the rule model)
 
 
 async def test_a_form_is_filled_from_the_profile() -> None:
-    result = await call(HostQuestions(profile={"github_user": "octocat", "unrelated": 1}), "link_github")
+    result = await call(
+        HostQuestions(profile={"github_user": "octocat", "unrelated": 1}), "link_github"
+    )
     assert text(result) == "Linked to GitHub user octocat."
 
 
 async def test_the_person_sees_the_prefilled_form_and_completes_it() -> None:
     asked: list[tuple[str, str, dict[str, Any]]] = []
 
-    def ask_user(server: str, message: str, schema: dict[str, Any], prefilled: dict[str, Any]) -> dict[str, Any]:
+    def ask_user(
+        server: str, message: str, schema: dict[str, Any], prefilled: dict[str, Any]
+    ) -> dict[str, Any]:
         asked.append((server, message, prefilled))
-        return {"action": "accept", "content": {**prefilled, "date": "2026-12-01", "room": "Madrid"}}
+        return {
+            "action": "accept",
+            "content": {**prefilled, "date": "2026-12-01", "room": "Madrid"},
+        }
 
     questions = HostQuestions(profile={"minutes": 45}, ask_user=ask_user)
     result = await call(questions, "book_meeting", {"title": "Retro"})
@@ -89,10 +108,16 @@ async def test_the_person_sees_the_prefilled_form_and_completes_it() -> None:
     assert asked == [("assistant", "Book 'Retro'?", {"minutes": 45})]
 
 
-@pytest.mark.parametrize(("tool", "expected"), [
-    ("link_github", "Nothing linked: the user chose cancel."),  # nobody to ask, the profile does not know
-    ("book_meeting", "Not booked: 'Retro'."),
-])
+@pytest.mark.parametrize(
+    ("tool", "expected"),
+    [
+        (
+            "link_github",
+            "Nothing linked: the user chose cancel.",
+        ),  # nobody to ask, the profile does not know
+        ("book_meeting", "Not booked: 'Retro'."),
+    ],
+)
 async def test_with_nobody_to_ask_an_unfillable_form_is_dismissed(tool: str, expected: str) -> None:
     result = await call(HostQuestions(), tool, {"title": "Retro"} if tool == "book_meeting" else {})
     assert text(result) == expected
@@ -104,8 +129,10 @@ async def test_url_mode_is_offered_only_with_consent(agreed: bool) -> None:
     questions = HostQuestions(consent=lambda *question: asked.append(question) or agreed)
     assert HostQuestions().client_options("x")["answers"].elicitation_modes == ("form",)
     assert questions.client_options("x")["answers"].elicitation_modes == ("form", "url")
-    answer = await questions.elicit("calendar", {"mode": "url", "message": "Connect", "url": "https://c.test/",
-                                                 "elicitationId": "e1"})
+    answer = await questions.elicit(
+        "calendar",
+        {"mode": "url", "message": "Connect", "url": "https://c.test/", "elicitationId": "e1"},
+    )
     assert answer == {"action": "accept" if agreed else "decline"}
     assert asked == [("calendar", "https://c.test/", "Connect")]
 
@@ -117,7 +144,10 @@ async def test_a_host_chat_uses_a_tool_that_samples_the_host_model() -> None:
         client = await host.connect_with("assistant", stdio_client, command, cwd=str(ROOT))
         assert client.session.capabilities == {"sampling": {}, "elicitation": {"form": {}}}
         answer = await host.ask(f"Turn this into JSON: {XML}")
-        assert answer == f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
+        assert (
+            answer
+            == f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
+        )
 
 
 @asynccontextmanager
@@ -129,7 +159,9 @@ async def over(cable: str, questions: HostQuestions) -> AsyncIterator[Client]:
         async with stdio_client(command, cwd=str(ROOT), **options) as client:
             yield client
         return
-    start, connect = (start_websocket, websocket_client) if cable == "ws" else (start_http, http_client)
+    start, connect = (
+        (start_websocket, websocket_client) if cable == "ws" else (start_http, http_client)
+    )
     running = await start(build_server())
     try:
         async with connect(running.url, **options) as client:
@@ -142,5 +174,11 @@ async def over(cable: str, questions: HostQuestions) -> AsyncIterator[Client]:
 async def test_every_cable_carries_the_questions_and_the_answers(cable: str) -> None:
     """The messages stay, only the cable changes: sampling and a form, over each of the three."""
     async with over(cable, HostQuestions(profile={"github_user": "octocat"})) as client:
-        assert json.loads(text(await client.call_tool("xml_to_json", {"xml": XML}, timeout=TIMEOUT))) == AS_JSON
-        assert text(await client.call_tool("link_github", timeout=TIMEOUT)) == "Linked to GitHub user octocat."
+        assert (
+            json.loads(text(await client.call_tool("xml_to_json", {"xml": XML}, timeout=TIMEOUT)))
+            == AS_JSON
+        )
+        assert (
+            text(await client.call_tool("link_github", timeout=TIMEOUT))
+            == "Linked to GitHub user octocat."
+        )

@@ -30,8 +30,12 @@ async def test_the_client_runs_the_course_server_over_http() -> None:
             result = await client.call_tool("read_events", {"date": "2025-03-21"}, timeout=TIMEOUT)
             assert result["content"][0]["text"].startswith("Events for 2025-03-21:")
             progress: list[tuple[Any, ...]] = []
-            result = await client.call_tool("run_analysis", {"steps": 3}, timeout=TIMEOUT,
-                                            progress=lambda *args: progress.append(args))
+            result = await client.call_tool(
+                "run_analysis",
+                {"steps": 3},
+                timeout=TIMEOUT,
+                progress=lambda *args: progress.append(args),
+            )
             assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
             assert "Analysed 12 courses" in result["content"][0]["text"]
         assert http.app.sessions == {}  # closing sent DELETE
@@ -75,7 +79,9 @@ async def test_the_client_resumes_a_stream_the_server_closed_after_its_retry() -
     trace: list[str] = []
     async with running(server) as http, http_client(http.url, on_http=trace.append) as client:
         progress: list[Any] = []
-        result = await client.call_tool("long_job", timeout=TIMEOUT, progress=lambda *a: progress.append(a[0]))
+        result = await client.call_tool(
+            "long_job", timeout=TIMEOUT, progress=lambda *a: progress.append(a[0])
+        )
         assert result["content"] == [{"type": "text", "text": "done"}]
         assert progress == [1, 2, 3]
     resumed = [line for line in trace if line.startswith("GET (Last-Event-ID")]
@@ -99,18 +105,30 @@ async def test_a_resumption_refused_for_a_moment_is_tried_again() -> None:
 
     def flaky(url: str, app: Any) -> Any:
         async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
-            if scope["type"] == "http" and scope["method"] == "GET" and refusals \
-                    and any(name == b"last-event-id" for name, _ in scope["headers"]):
-                await send({"type": "http.response.start", "status": refusals.pop(0), "headers": []})
+            if (
+                scope["type"] == "http"
+                and scope["method"] == "GET"
+                and refusals
+                and any(name == b"last-event-id" for name, _ in scope["headers"])
+            ):
+                await send(
+                    {"type": "http.response.start", "status": refusals.pop(0), "headers": []}
+                )
                 await send({"type": "http.response.body", "body": b""})
                 return
             await app(scope, receive, send)
+
         return serve
 
     trace: list[str] = []
-    async with running(server, around=flaky) as http, http_client(http.url, on_http=trace.append) as client:
+    async with (
+        running(server, around=flaky) as http,
+        http_client(http.url, on_http=trace.append) as client,
+    ):
         progress: list[Any] = []
-        result = await client.call_tool("cut_job", timeout=TIMEOUT, progress=lambda *a: progress.append(a[0]))
+        result = await client.call_tool(
+            "cut_job", timeout=TIMEOUT, progress=lambda *a: progress.append(a[0])
+        )
         assert result["content"] == [{"type": "text", "text": "done"}]
         assert progress == [1, 2]
     resumed = [line.rsplit(" -> ", 1)[1] for line in trace if line.startswith("GET (Last-Event-ID")]
@@ -132,7 +150,10 @@ async def test_a_server_error_status_becomes_a_json_rpc_error() -> None:
     async with running(max_body=300) as http, http_client(http.url) as client:
         with pytest.raises(RpcError) as caught:
             await client.call_tool("read_events", {"date": "x" * 400}, timeout=TIMEOUT)
-        assert (caught.value.code, caught.value.message) == (-32600, "Request body larger than 300 bytes")
+        assert (caught.value.code, caught.value.message) == (
+            -32600,
+            "Request body larger than 300 bytes",
+        )
         await client.ping(timeout=TIMEOUT)
 
 
@@ -143,8 +164,11 @@ async def test_a_stream_that_can_never_resume_fails_its_request_instead_of_hangi
         from minimcp.client import Client
 
         async with Client(client_transport) as client:
-            calling = asyncio.ensure_future(client.call_tool("run_analysis", {"steps": 50}, timeout=TIMEOUT,
-                                                             progress=lambda *a: None))
+            calling = asyncio.ensure_future(
+                client.call_tool(
+                    "run_analysis", {"steps": 50}, timeout=TIMEOUT, progress=lambda *a: None
+                )
+            )
             for _ in range(100):  # wait (bounded) until the call's own stream has begun
                 if "request 2" in client_transport.last_event_ids:
                     break
@@ -163,6 +187,7 @@ async def test_a_server_without_a_get_stream_is_fine() -> None:
 
         async def no_get(request, receive, send) -> None:
             from minimcp.transports.http.asgi import Refusal
+
             raise Refusal(405, "no GET stream here")
 
         http.app.get = no_get

@@ -31,7 +31,9 @@ ROUNDS = 5  # long tasks per test
 class CuttingProxy:
     """A TCP proxy that cuts server-to-client SSE streams at random points."""
 
-    def __init__(self, upstream_port: int, seed: int, probability: float = 0.9, max_offset: int = 1500) -> None:
+    def __init__(
+        self, upstream_port: int, seed: int, probability: float = 0.9, max_offset: int = 1500
+    ) -> None:
         self.upstream_port = upstream_port
         self.random = random.Random(seed)
         self.probability = probability  # chance that an SSE response gets cut
@@ -53,12 +55,16 @@ class CuttingProxy:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def _handle(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+    async def _handle(
+        self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter
+    ) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
         self.connections += 1
-        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
+        upstream_reader, upstream_writer = await asyncio.open_connection(
+            "127.0.0.1", self.upstream_port
+        )
         upward = asyncio.ensure_future(self._copy(client_reader, upstream_writer))
         try:
             await self._downward(upstream_reader, client_writer)
@@ -110,8 +116,9 @@ class CuttingProxy:
 
 def one_request_per_connection() -> httpx2.AsyncClient:
     """No keep-alive: every HTTP request gets its own connection, so a cut hits one stream only."""
-    return httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None),
-                             limits=httpx2.Limits(max_keepalive_connections=0))
+    return httpx2.AsyncClient(
+        timeout=httpx2.Timeout(30.0, read=None), limits=httpx2.Limits(max_keepalive_connections=0)
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -120,21 +127,31 @@ async def test_a_long_task_survives_many_cuts(seed: int) -> None:
         proxy = CuttingProxy(http.port, seed)
         url = await proxy.start()
         try:
-            async with http_client(url, http=one_request_per_connection(), max_retries=10) as client:
+            async with http_client(
+                url, http=one_request_per_connection(), max_retries=10
+            ) as client:
                 for round_number in range(ROUNDS):
                     progress: list[Any] = []
-                    result = await client.call_tool("run_analysis", {"steps": MAX_STEPS}, timeout=TIMEOUT,
-                                                    progress=lambda done, *_, seen=progress: seen.append(done))
+                    result = await client.call_tool(
+                        "run_analysis",
+                        {"steps": MAX_STEPS},
+                        timeout=TIMEOUT,
+                        progress=lambda done, *_, seen=progress: seen.append(done),
+                    )
                     assert progress == list(range(1, MAX_STEPS + 1)), f"round {round_number}"
                     assert f"in {MAX_STEPS} steps" in result["content"][0]["text"]
         finally:
             await proxy.close()
-        print(f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, "
-              f"{ROUNDS * (MAX_STEPS + 1)} messages, each received once, in order")
+        print(
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, "
+            f"{ROUNDS * (MAX_STEPS + 1)} messages, each received once, in order"
+        )
         assert proxy.cuts >= 10  # the test did what it says
 
 
-def collect_messages(count: int) -> tuple[list[Any], asyncio.Event, Callable[[str, dict[str, Any]], None]]:
+def collect_messages(
+    count: int,
+) -> tuple[list[Any], asyncio.Event, Callable[[str, dict[str, Any]], None]]:
     """The data of every ``notifications/message`` a client hears, an event set once ``count`` came, and
     the ``on_notification`` callback that gathers them."""
     received: list[Any] = []
@@ -145,6 +162,7 @@ def collect_messages(count: int) -> tuple[list[Any], asyncio.Event, Callable[[st
             received.append(params["data"])
             if len(received) >= count:
                 done.set()
+
     return received, done, on_notification
 
 
@@ -158,8 +176,12 @@ async def test_a_burst_of_announcements_survives_many_cuts(seed: int) -> None:
         received, done, on_notification = collect_messages(count)
 
         try:
-            async with http_client(url, http=one_request_per_connection(), max_retries=10,
-                                   on_notification=on_notification) as client:
+            async with http_client(
+                url,
+                http=one_request_per_connection(),
+                max_retries=10,
+                on_notification=on_notification,
+            ) as client:
                 session = http.app.sessions[client.session.transport.session_id]
                 for _ in range(200):  # wait (bounded) for the GET stream
                     if session.announcements.listener is not None:
@@ -168,12 +190,16 @@ async def test_a_burst_of_announcements_survives_many_cuts(seed: int) -> None:
                 for n in range(count):
                     await server.broadcast("notifications/message", {"level": "info", "data": n})
                     if n % 5 == 0:
-                        await asyncio.sleep(0.003)  # let the stream flow, and the cuts fall mid-burst
+                        await asyncio.sleep(
+                            0.003
+                        )  # let the stream flow, and the cuts fall mid-burst
                 await asyncio.wait_for(done.wait(), TIMEOUT)
                 await asyncio.sleep(0.1)  # anything doubled would show up now
         finally:
             await proxy.close()
         assert received == list(range(count))
-        print(f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, "
-              f"{count} announcements, each received once, in order")
+        print(
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, "
+            f"{count} announcements, each received once, in order"
+        )
         assert proxy.cuts >= 10  # the test did what it says

@@ -24,13 +24,24 @@ from minimcp.server import report_progress
 from minimcp.session import RequestContext
 
 VERSION = "2026-07-28"
-META = {"io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {}}
-HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json",
-           "mcp-protocol-version": VERSION}
+META = {
+    "io.modelcontextprotocol/protocolVersion": VERSION,
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+HEADERS = {
+    "accept": "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": VERSION,
+}
 
 
 def message(method: str, request_id: int = 1, **params: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": {"_meta": META, **params}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": method,
+        "params": {"_meta": META, **params},
+    }
 
 
 def headers_for(body: dict[str, Any], **changes: str | None) -> dict[str, str]:
@@ -48,7 +59,9 @@ def headers_for(body: dict[str, Any], **changes: str | None) -> dict[str, str]:
     return sent
 
 
-async def post(http: httpx2.AsyncClient, url: str, body: dict[str, Any], **changes: str | None) -> httpx2.Response:
+async def post(
+    http: httpx2.AsyncClient, url: str, body: dict[str, Any], **changes: str | None
+) -> httpx2.Response:
     return await http.post(url, json=body, headers=headers_for(body, **changes))
 
 
@@ -67,29 +80,57 @@ async def test_discover_is_one_json_answer_with_no_session() -> None:
         assert server.app.sessions == {}  # nothing kept
 
 
-@pytest.mark.parametrize(("body", "changes", "why"), [
-    (message("tools/list"), {"mcp_protocol_version": None}, "the MCP-Protocol-Version header is required"),
-    (message("tools/list"), {"mcp_method": None}, "Mcp-Method header value None does not match body value "
-                                                  "'tools/list'"),
-    (message("tools/list"), {"mcp_method": "prompts/list"}, "Mcp-Method header value 'prompts/list' does not "
-                                                            "match body value 'tools/list'"),
-    (message("tools/list"), {"mcp_method": "TOOLS/LIST"}, "Mcp-Method header value 'TOOLS/LIST' does not match "
-                                                          "body value 'tools/list'"),
-    (message("tools/call", name="read_events", arguments={"date": "2025-03-21"}), {"mcp_name": "wrong_tool"},
-     "Mcp-Name header value 'wrong_tool' does not match body value 'read_events'"),
-    (message("tools/call", name="read_events", arguments={"date": "2025-03-21"}), {"mcp_name": None},
-     "Mcp-Name header value None does not match body value 'read_events'"),
-    (message("resources/read", uri="courses://all"), {"mcp_name": "=?base64?SGVs!!!bG8=?="},
-     "header value '=?base64?SGVs!!!bG8=?=' is not valid Base64 of UTF-8 text"),
-])
-async def test_a_header_that_contradicts_the_body_is_a_header_mismatch(body: dict[str, Any],
-                                                                      changes: dict[str, str | None],
-                                                                      why: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "changes", "why"),
+    [
+        (
+            message("tools/list"),
+            {"mcp_protocol_version": None},
+            "the MCP-Protocol-Version header is required",
+        ),
+        (
+            message("tools/list"),
+            {"mcp_method": None},
+            "Mcp-Method header value None does not match body value 'tools/list'",
+        ),
+        (
+            message("tools/list"),
+            {"mcp_method": "prompts/list"},
+            "Mcp-Method header value 'prompts/list' does not match body value 'tools/list'",
+        ),
+        (
+            message("tools/list"),
+            {"mcp_method": "TOOLS/LIST"},
+            "Mcp-Method header value 'TOOLS/LIST' does not match body value 'tools/list'",
+        ),
+        (
+            message("tools/call", name="read_events", arguments={"date": "2025-03-21"}),
+            {"mcp_name": "wrong_tool"},
+            "Mcp-Name header value 'wrong_tool' does not match body value 'read_events'",
+        ),
+        (
+            message("tools/call", name="read_events", arguments={"date": "2025-03-21"}),
+            {"mcp_name": None},
+            "Mcp-Name header value None does not match body value 'read_events'",
+        ),
+        (
+            message("resources/read", uri="courses://all"),
+            {"mcp_name": "=?base64?SGVs!!!bG8=?="},
+            "header value '=?base64?SGVs!!!bG8=?=' is not valid Base64 of UTF-8 text",
+        ),
+    ],
+)
+async def test_a_header_that_contradicts_the_body_is_a_header_mismatch(
+    body: dict[str, Any], changes: dict[str, str | None], why: str
+) -> None:
     async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         answer = await post(http, server.url, body, **changes)
         assert answer.status_code == 400
-        assert answer.json() == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32020,
-                                                                      "message": f"Header mismatch: {why}"}}
+        assert answer.json() == {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32020, "message": f"Header mismatch: {why}"},
+        }
         await still_serving(http, server.url)
 
 
@@ -101,16 +142,23 @@ async def test_the_version_header_must_match_the_envelope() -> None:
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, -32020)
         answer = await post(http, server.url, body, mcp_protocol_version="v999.0.0")
         assert answer.status_code == 400
-        assert answer.json()["error"] == {"code": -32022, "message": "Unsupported protocol version", "data": {
-            "supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
-            "requested": "v999.0.0"}}
+        assert answer.json()["error"] == {
+            "code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {
+                "supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+                "requested": "v999.0.0",
+            },
+        }
         await still_serving(http, server.url)
 
 
 async def test_a_name_sent_in_base64_is_decoded() -> None:
     async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         encoded = "=?base64?" + base64.b64encode(b"courses://all").decode() + "?="
-        answer = await post(http, server.url, message("resources/read", uri="courses://all"), mcp_name=encoded)
+        answer = await post(
+            http, server.url, message("resources/read", uri="courses://all"), mcp_name=encoded
+        )
         assert answer.status_code == 200 and answer.json()["result"]["contents"]
 
 
@@ -122,18 +170,27 @@ async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, -32602)
         answer = await post(http, server.url, message("initialize"))
         assert answer.status_code == 404
-        assert answer.json()["error"] == {"code": -32601, "message": (
-            "Method not found: initialize (2026-07-28 has no handshake: every request carries its _meta)")}
+        assert answer.json()["error"] == {
+            "code": -32601,
+            "message": (
+                "Method not found: initialize (2026-07-28 has no handshake: every request carries its _meta)"
+            ),
+        }
         await still_serving(http, server.url)
 
 
 @pytest.mark.parametrize("method", ["GET", "DELETE"])
 async def test_get_and_delete_are_not_allowed_in_2026(method: str) -> None:
     async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
-        answer = await http.request(method, server.url, headers={**HEADERS, "accept": "text/event-stream"})
+        answer = await http.request(
+            method, server.url, headers={**HEADERS, "accept": "text/event-stream"}
+        )
         assert (answer.status_code, answer.headers["allow"]) == (405, "POST")
-        assert answer.json()["error"]["message"] == f"Method not allowed: {method} (MCP 2026-07-28 is served over " \
-                                                    "POST only)"
+        assert (
+            answer.json()["error"]["message"]
+            == f"Method not allowed: {method} (MCP 2026-07-28 is served over "
+            "POST only)"
+        )
 
 
 async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> None:
@@ -145,7 +202,9 @@ async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> N
             assert answer.headers["x-accel-buffering"] == "no"
             text = (await answer.aread()).decode()
         events = [block for block in text.split("\n\n") if block.strip()]
-        assert all(line.startswith("data: ") for block in events for line in block.splitlines())  # no id:, no priming
+        assert all(
+            line.startswith("data: ") for block in events for line in block.splitlines()
+        )  # no id:, no priming
         said = [json.loads(block.removeprefix("data: ")) for block in events]
         assert [note["params"]["progress"] for note in said[:-1]] == [1, 2, 3]
         assert said[-1]["id"] == 1 and said[-1]["result"]["resultType"] == "complete"
@@ -168,40 +227,73 @@ async def test_closing_the_stream_cancels_the_request() -> None:
     async with running_complete(server) as http_server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         body = message("tools/call", name="forever")
         body["params"]["_meta"]["progressToken"] = "p"
-        async with http.stream("POST", http_server.url, json=body, headers=headers_for(body)) as answer:
+        async with http.stream(
+            "POST", http_server.url, json=body, headers=headers_for(body)
+        ) as answer:
             async for chunk in answer.aiter_bytes():
                 assert b"notifications/progress" in chunk
                 break
-        await asyncio.wait_for(stopped.wait(), TIMEOUT)  # the client left: the handler was cancelled
+        await asyncio.wait_for(
+            stopped.wait(), TIMEOUT
+        )  # the client left: the handler was cancelled
 
 
 async def test_a_2025_session_and_2026_requests_share_the_endpoint() -> None:
     async with running_complete() as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
         legacy = {"accept": HEADERS["accept"], "content-type": "application/json"}
-        opened = await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                                 "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                                            "clientInfo": {"name": "t", "version": "1"}}})
-        legacy |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
-        await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        opened = await http.post(
+            server.url,
+            headers=legacy,
+            json={
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
+            },
+        )
+        legacy |= {
+            "mcp-session-id": opened.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
+        await http.post(
+            server.url,
+            headers=legacy,
+            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+        )
         await still_serving(http, server.url)
-        answer = await http.post(server.url, headers=legacy, json={"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        answer = await http.post(
+            server.url, headers=legacy, json={"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        )
         assert answer.json() == {"jsonrpc": "2.0", "id": 2, "result": {}}
         assert list(server.app.sessions) == [opened.headers["mcp-session-id"]]
 
 
 async def test_the_sdk_in_auto_mode_speaks_2026_over_http_with_no_initialize_on_the_wire() -> None:
     seen: list[dict[str, str]] = []
-    async with running_complete(around=header_tap(seen)) as server, Client(server.url, mode="auto") as client:
+    async with (
+        running_complete(around=header_tap(seen)) as server,
+        Client(server.url, mode="auto") as client,
+    ):
         assert client.protocol_version == VERSION
         progress: list[float] = []
 
         async def on_progress(done: float, total: float | None, text: str | None) -> None:
             progress.append(done)
+
         result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
         assert result.content[0].text.startswith("Analysed 12 courses")  # type: ignore[union-attr]
         assert progress == [1, 2, 3]
-    assert seen and all(sent[":method"] == "POST" and "mcp-session-id" not in sent for sent in seen), seen
-    assert "initialize" not in [sent.get("mcp-method") for sent in seen] and seen[0]["mcp-method"] == "server/discover"
+    assert seen and all(
+        sent[":method"] == "POST" and "mcp-session-id" not in sent for sent in seen
+    ), seen
+    assert (
+        "initialize" not in [sent.get("mcp-method") for sent in seen]
+        and seen[0]["mcp-method"] == "server/discover"
+    )
 
 
 async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_it() -> None:
@@ -213,14 +305,21 @@ async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_i
             first = json.loads((await anext(lines)).removeprefix("data: "))
             assert first["method"] == "notifications/subscriptions/acknowledged"
             assert first["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": 7}
-            server.app.server.add_tool(lambda: "hi", "newcomer")  # any change of the list, from anywhere
+            server.app.server.add_tool(
+                lambda: "hi", "newcomer"
+            )  # any change of the list, from anywhere
             async for line in lines:
                 if line.startswith("data: "):
                     heard = json.loads(line.removeprefix("data: "))
                     break
-            assert heard == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
-                             "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}}
-        await until(lambda: not server.app.server.subscriptions.listeners)  # the client closed the stream
+            assert heard == {
+                "jsonrpc": "2.0",
+                "method": "notifications/tools/list_changed",
+                "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}},
+            }
+        await until(
+            lambda: not server.app.server.subscriptions.listeners
+        )  # the client closed the stream
         assert not server.app.server.subscriptions.listeners
 
 
@@ -229,25 +328,53 @@ def with_header_parameters() -> Any:
 
     def route(region: str, priority: int | None = None, verbose: bool | None = None) -> str:
         return f"{region} {priority} {verbose}"
-    server.add_tool(route, input_schema={"type": "object", "properties": {
-        "region": {"type": "string", "x-mcp-header": "Region"},
-        "priority": {"type": "integer", "x-mcp-header": "Priority"},
-        "verbose": {"type": "boolean", "x-mcp-header": "Verbose"}}})
+
+    server.add_tool(
+        route,
+        input_schema={
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "priority": {"type": "integer", "x-mcp-header": "Priority"},
+                "verbose": {"type": "boolean", "x-mcp-header": "Verbose"},
+            },
+        },
+    )
     return server
 
 
-@pytest.mark.parametrize(("arguments", "headers", "why"), [
-    ({"region": "us-west1"}, {}, "the Mcp-Param-Region header is required: the body sets 'region'"),
-    ({"region": "us-west1"}, {"mcp-param-region": "eu-west1"},
-     "Mcp-Param-Region header value 'eu-west1' does not match body value 'us-west1'"),
-    ({"region": "Hello"}, {"mcp-param-region": "=?base64?SGVsbG8?="},
-     "header value '=?base64?SGVsbG8?=' is not valid Base64 of UTF-8 text"),
-    ({"region": "x", "priority": 42}, {"mcp-param-region": "x", "mcp-param-priority": "43"},
-     "Mcp-Param-Priority header value '43' does not match body value 42"),
-])
-async def test_header_parameters_must_say_what_the_arguments_say(arguments: dict[str, Any], headers: dict[str, str],
-                                                                 why: str) -> None:
-    async with running_complete(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+@pytest.mark.parametrize(
+    ("arguments", "headers", "why"),
+    [
+        (
+            {"region": "us-west1"},
+            {},
+            "the Mcp-Param-Region header is required: the body sets 'region'",
+        ),
+        (
+            {"region": "us-west1"},
+            {"mcp-param-region": "eu-west1"},
+            "Mcp-Param-Region header value 'eu-west1' does not match body value 'us-west1'",
+        ),
+        (
+            {"region": "Hello"},
+            {"mcp-param-region": "=?base64?SGVsbG8?="},
+            "header value '=?base64?SGVsbG8?=' is not valid Base64 of UTF-8 text",
+        ),
+        (
+            {"region": "x", "priority": 42},
+            {"mcp-param-region": "x", "mcp-param-priority": "43"},
+            "Mcp-Param-Priority header value '43' does not match body value 42",
+        ),
+    ],
+)
+async def test_header_parameters_must_say_what_the_arguments_say(
+    arguments: dict[str, Any], headers: dict[str, str], why: str
+) -> None:
+    async with (
+        running_complete(with_header_parameters()) as server,
+        httpx2.AsyncClient(timeout=TIMEOUT) as http,
+    ):
         body = message("tools/call", name="route", arguments=arguments)
         answer = await http.post(server.url, json=body, headers={**headers_for(body), **headers})
         assert answer.status_code == 400
@@ -256,14 +383,35 @@ async def test_header_parameters_must_say_what_the_arguments_say(arguments: dict
 
 
 async def test_header_parameters_that_agree_are_served() -> None:
-    async with running_complete(with_header_parameters()) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
-        body = message("tools/call", name="route", arguments={"region": "Hello, 世界", "priority": 42,
-                                                             "verbose": False})
-        answer = await http.post(server.url, json=body, headers={
-            **headers_for(body), "mcp-param-region": "=?base64?" + base64.b64encode("Hello, 世界".encode()).decode()
-            + "?=", "mcp-param-priority": "42", "mcp-param-verbose": "false"})
+    async with (
+        running_complete(with_header_parameters()) as server,
+        httpx2.AsyncClient(timeout=TIMEOUT) as http,
+    ):
+        body = message(
+            "tools/call",
+            name="route",
+            arguments={"region": "Hello, 世界", "priority": 42, "verbose": False},
+        )
+        answer = await http.post(
+            server.url,
+            json=body,
+            headers={
+                **headers_for(body),
+                "mcp-param-region": "=?base64?"
+                + base64.b64encode("Hello, 世界".encode()).decode()
+                + "?=",
+                "mcp-param-priority": "42",
+                "mcp-param-verbose": "false",
+            },
+        )
         assert answer.status_code == 200
         assert answer.json()["result"]["content"][0]["text"] == "Hello, 世界 42 False"
-        body = message("tools/call", name="route", arguments={"region": "=?base64", "verbose": None})
-        answer = await http.post(server.url, json=body, headers={**headers_for(body), "mcp-param-region": "=?base64"})
-        assert answer.status_code == 200  # no suffix: a literal value; a null argument: no header expected
+        body = message(
+            "tools/call", name="route", arguments={"region": "=?base64", "verbose": None}
+        )
+        answer = await http.post(
+            server.url, json=body, headers={**headers_for(body), "mcp-param-region": "=?base64"}
+        )
+        assert (
+            answer.status_code == 200
+        )  # no suffix: a literal value; a null argument: no header expected

@@ -21,8 +21,16 @@ GET_HEADERS = {"accept": "text/event-stream"}
 
 
 def analysis(request_id: int, steps: int) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {
-        "name": "run_analysis", "arguments": {"steps": steps}, "_meta": {"progressToken": f"t{request_id}"}}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {
+            "name": "run_analysis",
+            "arguments": {"steps": steps},
+            "_meta": {"progressToken": f"t{request_id}"},
+        },
+    }
 
 
 async def test_the_announcement_channel_carries_what_the_server_says_on_its_own() -> None:
@@ -35,7 +43,10 @@ async def test_the_announcement_channel_carries_what_the_server_says_on_its_own(
             assert (priming.data, priming.retry) == ("", 20)
             server.add_tool(lambda: "hi", "hello")
             (event,) = await reader.read(1)
-            assert json.loads(event.data) == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+            assert json.loads(event.data) == {
+                "jsonrpc": "2.0",
+                "method": "notifications/tools/list_changed",
+            }
             assert event.id.rsplit("-", 1)[0] == priming.id.rsplit("-", 1)[0]  # the same stream
         await raw.ping()
 
@@ -47,7 +58,9 @@ async def test_the_two_channels_at_once_each_message_on_one_stream() -> None:
         async with raw.http.stream("GET", http.url, headers=raw.headers(**GET_HEADERS)) as get:
             announcements = SSEReader(get)
             await announcements.read(1)  # priming
-            async with raw.http.stream("POST", http.url, json=analysis(2, 10), headers=raw.headers()) as post:
+            async with raw.http.stream(
+                "POST", http.url, json=analysis(2, 10), headers=raw.headers()
+            ) as post:
                 task = SSEReader(post)
                 await task.read(3)  # priming, progress 1, progress 2
                 server.add_tool(lambda: "hi", "hello")  # while the task is running
@@ -60,16 +73,31 @@ async def test_the_two_channels_at_once_each_message_on_one_stream() -> None:
 
 async def test_a_dropped_post_stream_is_resumed_with_exactly_what_it_missed() -> None:
     async with running(build_server(step_delay=0.02)) as http, raw_session(http.url) as raw:
-        async with raw.http.stream("POST", http.url, json=analysis(2, 8), headers=raw.headers()) as post:
-            seen = await SSEReader(post).read(3)  # priming, progress 1, progress 2: then the cable breaks
+        async with raw.http.stream(
+            "POST", http.url, json=analysis(2, 8), headers=raw.headers()
+        ) as post:
+            seen = await SSEReader(post).read(
+                3
+            )  # priming, progress 1, progress 2: then the cable breaks
         last_id = seen[-1].id
         await asyncio.sleep(0.1)  # meanwhile the task goes on, and its events are stored
         headers = raw.headers(**GET_HEADERS, last_event_id=last_id)
         async with raw.http.stream("GET", http.url, headers=headers) as resumed:
             assert resumed.status_code == 200
-            replayed = await SSEReader(resumed).read()  # to the end: the stream closes after the answer
+            replayed = await SSEReader(
+                resumed
+            ).read()  # to the end: the stream closes after the answer
         got = messages(seen) + messages(replayed)
-        assert [m["params"]["progress"] for m in got[:-1]] == [1, 2, 3, 4, 5, 6, 7, 8]  # none lost, none twice
+        assert [m["params"]["progress"] for m in got[:-1]] == [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+        ]  # none lost, none twice
         assert got[-1]["id"] == 2 and "result" in got[-1]
         ids = [event.id for event in seen + replayed]
         assert len(ids) == len(set(ids))
@@ -78,7 +106,9 @@ async def test_a_dropped_post_stream_is_resumed_with_exactly_what_it_missed() ->
 
 async def test_a_finished_stream_can_still_be_resumed_for_its_answer() -> None:
     async with running(build_server(step_delay=0.01)) as http, raw_session(http.url) as raw:
-        async with raw.http.stream("POST", http.url, json=analysis(2, 3), headers=raw.headers()) as post:
+        async with raw.http.stream(
+            "POST", http.url, json=analysis(2, 3), headers=raw.headers()
+        ) as post:
             (priming,) = await SSEReader(post).read(1)
         await asyncio.sleep(0.2)  # the task finished while nobody listened
         headers = raw.headers(**GET_HEADERS, last_event_id=priming.id)
@@ -110,7 +140,9 @@ async def test_the_newest_connection_to_a_stream_wins() -> None:
         async with raw.http.stream("GET", http.url, headers=raw.headers(**GET_HEADERS)) as first:
             old = SSEReader(first)
             await old.read(1)
-            async with raw.http.stream("GET", http.url, headers=raw.headers(**GET_HEADERS)) as second:
+            async with raw.http.stream(
+                "GET", http.url, headers=raw.headers(**GET_HEADERS)
+            ) as second:
                 new = SSEReader(second)
                 await new.read(1)
                 assert await old.read() == []  # the first connection was closed
@@ -122,19 +154,29 @@ async def test_the_newest_connection_to_a_stream_wins() -> None:
 @pytest.mark.parametrize("last_event_id", ["nonsense", "ffffffffffff-0", "ffffffffffff-x"])
 async def test_resuming_a_stream_that_is_not_ours_gets_400(last_event_id: str) -> None:
     async with running() as http, raw_session(http.url) as raw:
-        response = await raw.http.get(http.url, headers=raw.headers(**GET_HEADERS, last_event_id=last_event_id))
+        response = await raw.http.get(
+            http.url, headers=raw.headers(**GET_HEADERS, last_event_id=last_event_id)
+        )
         assert response.status_code == 400
-        assert response.json()["error"]["message"] == (f"Bad Request: Last-Event-ID {last_event_id!r} names "
-                                                       "no stream of this session")
+        assert response.json()["error"]["message"] == (
+            f"Bad Request: Last-Event-ID {last_event_id!r} names no stream of this session"
+        )
         await raw.ping()
 
 
 async def test_another_sessions_stream_cannot_be_resumed() -> None:
-    async with running(build_server(step_delay=0.01)) as http, raw_session(http.url) as a, \
-            raw_session(http.url) as b:
-        async with a.http.stream("POST", http.url, json=analysis(2, 2), headers=a.headers()) as post:
+    async with (
+        running(build_server(step_delay=0.01)) as http,
+        raw_session(http.url) as a,
+        raw_session(http.url) as b,
+    ):
+        async with a.http.stream(
+            "POST", http.url, json=analysis(2, 2), headers=a.headers()
+        ) as post:
             (priming,) = await SSEReader(post).read(1)
-        response = await b.http.get(http.url, headers=b.headers(**GET_HEADERS, last_event_id=priming.id))
+        response = await b.http.get(
+            http.url, headers=b.headers(**GET_HEADERS, last_event_id=priming.id)
+        )
         assert response.status_code == 400
         await a.ping()
         await b.ping()
@@ -142,11 +184,18 @@ async def test_another_sessions_stream_cannot_be_resumed() -> None:
 
 async def test_events_the_store_forgot_cannot_be_replayed_and_the_server_says_so() -> None:
     store = MemoryEventStore(max_events=2)
-    async with running(build_server(step_delay=0.01), event_store=store) as http, raw_session(http.url) as raw:
-        async with raw.http.stream("POST", http.url, json=analysis(2, 6), headers=raw.headers()) as post:
+    async with (
+        running(build_server(step_delay=0.01), event_store=store) as http,
+        raw_session(http.url) as raw,
+    ):
+        async with raw.http.stream(
+            "POST", http.url, json=analysis(2, 6), headers=raw.headers()
+        ) as post:
             (priming,) = await SSEReader(post).read(1)
         await asyncio.sleep(0.3)
-        response = await raw.http.get(http.url, headers=raw.headers(**GET_HEADERS, last_event_id=priming.id))
+        response = await raw.http.get(
+            http.url, headers=raw.headers(**GET_HEADERS, last_event_id=priming.id)
+        )
         assert response.status_code == 400
         assert "cannot resume" in response.json()["error"]["message"]
         await raw.ping()
@@ -166,8 +215,12 @@ async def test_the_server_may_close_a_stream_and_the_client_resumes_it() -> None
         return "done"
 
     async with running(server) as http, raw_session(http.url) as raw:
-        body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "long_job", "arguments": {}, "_meta": {"progressToken": "t"}}}
+        body = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "long_job", "arguments": {}, "_meta": {"progressToken": "t"}},
+        }
         async with raw.http.stream("POST", http.url, json=body, headers=raw.headers()) as post:
             reader = SSEReader(post)
             first = await reader.read()  # to the end of this connection
@@ -209,7 +262,12 @@ async def test_a_question_back_to_the_client_travels_on_the_requests_stream() ->
         return "the client answered"
 
     async with running(server) as http, raw_session(http.url) as raw:
-        body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "check_client"}}
+        body = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "check_client"},
+        }
         async with raw.http.stream("POST", http.url, json=body, headers=raw.headers()) as post:
             reader = SSEReader(post)
             _, question = await reader.read(2)
@@ -232,13 +290,17 @@ async def test_a_broadcast_from_inside_a_request_goes_to_every_announcement_chan
         return "added"
 
     async with running(server) as http, raw_session(http.url) as a, raw_session(http.url) as b:
-        async with a.http.stream("GET", http.url, headers=a.headers(**GET_HEADERS)) as a_get, \
-                b.http.stream("GET", http.url, headers=b.headers(**GET_HEADERS)) as b_get:
+        async with (
+            a.http.stream("GET", http.url, headers=a.headers(**GET_HEADERS)) as a_get,
+            b.http.stream("GET", http.url, headers=b.headers(**GET_HEADERS)) as b_get,
+        ):
             a_channel, b_channel = SSEReader(a_get), SSEReader(b_get)
             await a_channel.read(1)
             await b_channel.read(1)
             answer = await a.call(2, "tools/call", {"name": "add_one"})
-            assert answer["result"]["content"][0]["text"] == "added"  # plain JSON: nothing else on it
+            assert (
+                answer["result"]["content"][0]["text"] == "added"
+            )  # plain JSON: nothing else on it
             for channel in (a_channel, b_channel):
                 (event,) = await channel.read(1)
                 assert json.loads(event.data)["method"] == "notifications/tools/list_changed"
@@ -258,9 +320,13 @@ def numbers(events: list[Any]) -> list[int]:
 
 async def test_with_a_slow_store_the_priming_event_still_comes_first_and_nothing_is_lost() -> None:
     """Messages sent while a stream's priming event is being stored must come after it, in order."""
-    async with running(build_server(step_delay=0), event_store=SlowStore()) as http, \
-            raw_session(http.url) as raw:
-        async with raw.http.stream("POST", http.url, json=analysis(2, 5), headers=raw.headers()) as post:
+    async with (
+        running(build_server(step_delay=0), event_store=SlowStore()) as http,
+        raw_session(http.url) as raw,
+    ):
+        async with raw.http.stream(
+            "POST", http.url, json=analysis(2, 5), headers=raw.headers()
+        ) as post:
             events = await SSEReader(post).read()
         assert events[0].data == "" and numbers(events) == list(range(7))
         got = messages(events)
@@ -268,7 +334,9 @@ async def test_with_a_slow_store_the_priming_event_still_comes_first_and_nothing
         assert got[-1]["id"] == 2
 
 
-async def test_with_a_slow_store_announcements_racing_the_get_come_after_its_priming_event() -> None:
+async def test_with_a_slow_store_announcements_racing_the_get_come_after_its_priming_event() -> (
+    None
+):
     server = build_server()
     async with running(server, event_store=SlowStore()) as http, raw_session(http.url) as raw:
         sent = 0

@@ -37,9 +37,12 @@ from minimcp.session.client_cancellation import cancellation  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0
-MODEL_ANSWER = {"role": "assistant", "content": {"type": "text", "text": "Paris."}, "model": "rules",
-                "stopReason": "endTurn"}
-
+MODEL_ANSWER = {
+    "role": "assistant",
+    "content": {"type": "text", "text": "Paris."},
+    "model": "rules",
+    "stopReason": "endTurn",
+}
 
 
 @asynccontextmanager
@@ -51,8 +54,9 @@ async def sdk_asking(cable: str, **options: Any) -> AsyncIterator[Client]:
             yield client
         return
     port = free_port()
-    process = await asyncio.create_subprocess_exec(*command, "--http", str(port), cwd=str(ROOT),
-                                                   stderr=asyncio.subprocess.PIPE)
+    process = await asyncio.create_subprocess_exec(
+        *command, "--http", str(port), cwd=str(ROOT), stderr=asyncio.subprocess.PIPE
+    )
     try:
         assert process.stderr is not None
         while (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).strip() != b"ready":
@@ -78,13 +82,31 @@ async def test_minimcp_answers_every_question_of_an_sdk_server(cable: str, tmp_p
         asked.append(request)
         return MODEL_ANSWER
 
-    async with sdk_asking(cable, answers=ClientAnswers(sampling=model, elicitation=lambda request: {
-            "action": "accept", "content": {"github_user": "octocat"}} if request.get("mode") != "url"
-            else {"action": "accept"}, elicitation_modes=("form", "url"), roots=[tmp_path]),
-            on_elicitation_complete=completed.append) as client:
-        assert text(await client.call_tool("ask_model", {"question": "Capital of France?"}, timeout=TIMEOUT)) \
+    async with sdk_asking(
+        cable,
+        answers=ClientAnswers(
+            sampling=model,
+            elicitation=lambda request: (
+                {"action": "accept", "content": {"github_user": "octocat"}}
+                if request.get("mode") != "url"
+                else {"action": "accept"}
+            ),
+            elicitation_modes=("form", "url"),
+            roots=[tmp_path],
+        ),
+        on_elicitation_complete=completed.append,
+    ) as client:
+        assert (
+            text(
+                await client.call_tool(
+                    "ask_model", {"question": "Capital of France?"}, timeout=TIMEOUT
+                )
+            )
             == "rules: Paris."
-        assert asked[0]["messages"] == [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}]
+        )
+        assert asked[0]["messages"] == [
+            {"role": "user", "content": {"type": "text", "text": "Capital of France?"}}
+        ]
         assert asked[0]["systemPrompt"] == "Be brief." and asked[0]["maxTokens"] == 50
         # The form's "public" has a default the handler left out: minimcp's client filled it in.
         assert text(await client.call_tool("ask_github", timeout=TIMEOUT)) == "octocat public=True"
@@ -94,11 +116,16 @@ async def test_minimcp_answers_every_question_of_an_sdk_server(cable: str, tmp_p
         assert text(await client.call_tool("where", timeout=TIMEOUT)) == tmp_path.resolve().as_uri()
 
 
-async def test_a_question_minimcp_never_offered_fails_the_sdk_tool_and_the_session_goes_on() -> None:
+async def test_a_question_minimcp_never_offered_fails_the_sdk_tool_and_the_session_goes_on() -> (
+    None
+):
     async with sdk_asking("stdio") as client:
         with pytest.raises(RpcError) as refused:  # the SDK passes our answer on as its call's error
             await client.call_tool("ask_model", {"question": "?"}, timeout=TIMEOUT)
-        assert (refused.value.code, refused.value.message) == (-32601, "Method not found: sampling/createMessage")
+        assert (refused.value.code, refused.value.message) == (
+            -32601,
+            "Method not found: sampling/createMessage",
+        )
         assert await client.list_tools(timeout=TIMEOUT)  # still serving
 
 
@@ -113,16 +140,24 @@ async def test_minimcp_gives_up_and_the_sdk_tool_is_cancelled(tmp_path: Path) ->
 
 
 # -- 2. the SDK's client answers minimcp's server ---------------------------------------------------------------
-async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+async def sampling(
+    context: Any, params: types.CreateMessageRequestParams
+) -> types.CreateMessageResult:
     assert params.system_prompt == "You convert XML documents to JSON. Answer with the JSON only."
-    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text='{"a": "1"}'),
-                                     model="sdk-model", stop_reason="endTurn")
+    return types.CreateMessageResult(
+        role="assistant",
+        content=types.TextContent(type="text", text='{"a": "1"}'),
+        model="sdk-model",
+        stop_reason="endTurn",
+    )
 
 
 async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
     if params.message == "What is your GitHub user?":
         return types.ElicitResult(action="accept", content={"github_user": "octocat"})
-    return types.ElicitResult(action="accept", content={"date": "2026-12-01"})  # book_meeting: defaults apply
+    return types.ElicitResult(
+        action="accept", content={"date": "2026-12-01"}
+    )  # book_meeting: defaults apply
 
 
 # logging/setLevel is what a 2025-11-25 session uses; the SDK warns that 2026-07-28 deprecates it.
@@ -133,9 +168,17 @@ async def test_the_sdk_client_answers_the_assistant_server_over_stdio() -> None:
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         lines.append((params.level, params.data))
 
-    server = StdioServerParameters(command=sys.executable, args=["-m", "minimcp", "serve", "--example", "assistant"])
-    async with SdkClient(server, mode="legacy", read_timeout_seconds=TIMEOUT, sampling_callback=sampling,
-                         elicitation_callback=elicitation, logging_callback=on_log) as client:
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "minimcp", "serve", "--example", "assistant"]
+    )
+    async with SdkClient(
+        server,
+        mode="legacy",
+        read_timeout_seconds=TIMEOUT,
+        sampling_callback=sampling,
+        elicitation_callback=elicitation,
+        logging_callback=on_log,
+    ) as client:
         await client.set_logging_level("info")
         result = await client.call_tool("xml_to_json", {"xml": "<a>1</a>"})
         assert result.content[0].text == '{"a": "1"}'
@@ -145,10 +188,14 @@ async def test_the_sdk_client_answers_the_assistant_server_over_stdio() -> None:
         # The SDK's client does not fill in defaults: the server checks the answer, and the form's
         # required "confirm" is missing, so the tool fails with a message the model can read.
         assert result.is_error is True
-        assert result.content[0].text == ("The client's answer does not fit the requested schema: "
-                                          "'confirm' is a required property")
-        completion = await client.complete(types.PromptReference(type="ref/prompt", name="plan-meeting"),
-                                           {"name": "room", "value": "l"})
+        assert result.content[0].text == (
+            "The client's answer does not fit the requested schema: "
+            "'confirm' is a required property"
+        )
+        completion = await client.complete(
+            types.PromptReference(type="ref/prompt", name="plan-meeting"),
+            {"name": "room", "value": "l"},
+        )
         assert completion.completion.values == ["Lisbon", "London"]
     assert ("info", "asking the client's model to translate the XML") in lines
     assert ("notice", "linked octocat") in lines
@@ -160,11 +207,14 @@ async def test_the_sdk_client_gives_its_roots_to_a_folder_that_honours_them(tmp_
         (tmp_path / name).write_text(name)
 
     async def roots(context: Any) -> types.ListRootsResult:
-        return types.ListRootsResult(roots=[types.Root(uri=(tmp_path / "notes").as_uri(), name="notes")])
+        return types.ListRootsResult(
+            roots=[types.Root(uri=(tmp_path / "notes").as_uri(), name="notes")]
+        )
 
     async with running_complete(build_server(workspace=tmp_path)) as http:
-        async with SdkClient(http.url, mode="legacy", read_timeout_seconds=TIMEOUT,
-                             list_roots_callback=roots) as client:
+        async with SdkClient(
+            http.url, mode="legacy", read_timeout_seconds=TIMEOUT, list_roots_callback=roots
+        ) as client:
             listed = await client.list_resources()
     assert [resource.name for resource in listed.resources] == ["notes/plan.md"]
 
@@ -191,4 +241,6 @@ async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
                 await client.call_tool("wait_forever", {}, read_timeout_seconds=0.5)
             await until(lambda: bool(events))
             assert events == ["cancelled"]
-            assert (await client.list_tools()).tools[0].name == "wait_forever"  # the session goes on
+            assert (await client.list_tools()).tools[
+                0
+            ].name == "wait_forever"  # the session goes on

@@ -26,7 +26,12 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.server.auth.provider import AccessToken  # noqa: E402
 from mcp.server.auth.settings import AuthSettings  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken  # noqa: E402
+from mcp.shared.auth import (  # noqa: E402
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthToken,
+)
 
 from minimcp.auth import InvalidToken, OAuth, TokenVerifier, protect  # noqa: E402
 from minimcp.auth.authorization_server import start_authorization_server  # noqa: E402
@@ -60,23 +65,36 @@ async def test_the_sdk_client_gets_in_through_the_course_authorization_server() 
     authorization = await start_authorization_server()
     landed: list[str] = []
 
-    async def open_in_browser(url: str) -> None:  # the scripted person consents; where does the browser land?
+    async def open_in_browser(
+        url: str,
+    ) -> None:  # the scripted person consents; where does the browser land?
         async with httpx2.AsyncClient(follow_redirects=False) as http:
             landed.append((await http.get(url)).headers["location"])
 
     async def callback() -> AuthorizationCodeResult:
         query = {name: values[0] for name, values in parse_qs(urlsplit(landed[-1]).query).items()}
-        return AuthorizationCodeResult(code=query["code"], state=query.get("state"), iss=query.get("iss"))
+        return AuthorizationCodeResult(
+            code=query["code"], state=query.get("state"), iss=query.get("iss")
+        )
 
     try:
         guard = protect(authorization.issuer, authorization.grants.public_keys(), scopes=["mcp"])
         async with running_complete(complete_server(step_delay=0.001), around=guard) as http:
             provider = OAuthClientProvider(
-                http.url, OAuthClientMetadata(redirect_uris=[REDIRECT], client_name="sdk-client",
-                                              token_endpoint_auth_method="none"),
-                Memory(), redirect_handler=open_in_browser, callback_handler=callback)
+                http.url,
+                OAuthClientMetadata(
+                    redirect_uris=[REDIRECT],
+                    client_name="sdk-client",
+                    token_endpoint_auth_method="none",
+                ),
+                Memory(),
+                redirect_handler=open_in_browser,
+                callback_handler=callback,
+            )
             async with httpx2.AsyncClient(auth=provider, timeout=30) as authed:
-                async with SdkClient(streamable_http_client(http.url, http_client=authed), mode="legacy") as client:
+                async with SdkClient(
+                    streamable_http_client(http.url, http_client=authed), mode="legacy"
+                ) as client:
                     result = await client.call_tool("read_events", {"date": "2025-03-21"})
                     assert result.content[0].text.startswith("Events for 2025-03-21:")
         assert len(landed) == 1 and landed[0].startswith(REDIRECT + "?code=")
@@ -97,18 +115,32 @@ class CourseTokens:
             claims = self.verifier.verify(token)
         except InvalidToken:
             return None
-        return AccessToken(token=token, client_id=claims.get("client_id", ""), scopes=claims.get("scope", "").split(),
-                           expires_at=claims["exp"], resource=claims["aud"], subject=claims["sub"])
+        return AccessToken(
+            token=token,
+            client_id=claims.get("client_id", ""),
+            scopes=claims.get("scope", "").split(),
+            expires_at=claims["exp"],
+            resource=claims["aud"],
+            subject=claims["sub"],
+        )
 
 
 async def test_minimcp_gets_in_to_an_sdk_server_protected_by_the_sdks_own_auth() -> None:
     authorization = await start_authorization_server()
     sock = bind("127.0.0.1", 0)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
-    sdk = MCPServer("sdk-protected", token_verifier=CourseTokens(TokenVerifier(
-        authorization.issuer, url, authorization.grants.public_keys())), auth=AuthSettings(
-        issuer_url=authorization.issuer, resource_server_url=url, required_scopes=["mcp"],
-        validate_token_resource=True))  # the SDK checks the audience too (minimcp's verifier already does)
+    sdk = MCPServer(
+        "sdk-protected",
+        token_verifier=CourseTokens(
+            TokenVerifier(authorization.issuer, url, authorization.grants.public_keys())
+        ),
+        auth=AuthSettings(
+            issuer_url=authorization.issuer,
+            resource_server_url=url,
+            required_scopes=["mcp"],
+            validate_token_resource=True,
+        ),
+    )  # the SDK checks the audience too (minimcp's verifier already does)
 
     @sdk.tool()
     def whoami() -> str:

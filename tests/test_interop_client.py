@@ -43,11 +43,20 @@ async def test_list_and_call_a_tool_with_progress(client: Client) -> None:
     assert tools[0]["inputSchema"]["required"] == ["date"]
 
     progress: list[tuple[Any, ...]] = []
-    result = await client.call_tool("read_events", {"date": "2025-03-21"},
-                                    progress=lambda *args: progress.append(args), timeout=10)
+    result = await client.call_tool(
+        "read_events",
+        {"date": "2025-03-21"},
+        progress=lambda *args: progress.append(args),
+        timeout=10,
+    )
     assert result["isError"] is False
-    assert result["content"] == [{"type": "text", "text": "Events for 2025-03-21:\n- 09:00 Daily meeting"}]
-    assert progress == [(1, 2, "step 1 of 2"), (2, 2, "step 2 of 2")]  # our progressToken, understood
+    assert result["content"] == [
+        {"type": "text", "text": "Events for 2025-03-21:\n- 09:00 Daily meeting"}
+    ]
+    assert progress == [
+        (1, 2, "step 1 of 2"),
+        (2, 2, "step 2 of 2"),
+    ]  # our progressToken, understood
 
 
 async def test_list_and_read_a_resource(client: Client) -> None:
@@ -56,12 +65,17 @@ async def test_list_and_read_a_resource(client: Client) -> None:
     result = await client.read_resource("courses://all", timeout=10)
     (content,) = result["contents"]
     assert content["uri"] == "courses://all"
-    assert json.loads(content["text"]) == [{"id": "v1ws", "name": "Views"}, {"id": "c4ch", "name": "Cache"}]
+    assert json.loads(content["text"]) == [
+        {"id": "v1ws", "name": "Views"},
+        {"id": "c4ch", "name": "Cache"},
+    ]
 
 
 async def test_list_a_template_and_read_through_it(client: Client) -> None:
     templates = await client.list_resource_templates(timeout=10)
-    assert [(t["uriTemplate"], t["name"]) for t in templates] == [("courses://{id}", "course-details")]
+    assert [(t["uriTemplate"], t["name"]) for t in templates] == [
+        ("courses://{id}", "course-details")
+    ]
     uri = templates[0]["uriTemplate"].replace("{id}", "c4ch")  # the client fills in the template
     (content,) = (await client.read_resource(uri, timeout=10))["contents"]
     assert content["uri"] == "courses://c4ch"
@@ -71,8 +85,11 @@ async def test_list_a_template_and_read_through_it(client: Client) -> None:
 async def test_list_and_get_a_prompt_with_arguments(client: Client) -> None:
     prompts = await client.list_prompts(timeout=10)
     assert [(p["name"], p["arguments"]) for p in prompts] == [
-        ("course-similar-by-name", [{"name": "names", "required": True}])]
-    result = await client.get_prompt("course-similar-by-name", {"names": "caché, vistas"}, timeout=10)
+        ("course-similar-by-name", [{"name": "names", "required": True}])
+    ]
+    result = await client.get_prompt(
+        "course-similar-by-name", {"names": "caché, vistas"}, timeout=10
+    )
     expected = "Given the following course names: caché, vistas, look up their IDs and find similar courses."
     assert result["messages"] == [{"role": "user", "content": {"type": "text", "text": expected}}]
 
@@ -95,5 +112,7 @@ async def test_the_host_drives_the_sdk_server() -> None:
     assert [m.resource for m in host.messages if m.resource] == ["courses://all"]
     assert host.messages[2].tool_call is not None
     assert (host.messages[2].tool_call.name, host.messages[2].tool_call.arguments) == (
-        "sdk/read_events", {"date": "2025-03-21"})
+        "sdk/read_events",
+        {"date": "2025-03-21"},
+    )
     assert answer.endswith("Events for 2025-03-21:\n- 09:00 Daily meeting")

@@ -37,10 +37,14 @@ async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_ur
                 assert "run_analysis" in [tool.name for tool in tools.tools]
                 progress: list[Any] = []
 
-                async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                async def on_progress(
+                    done: float, total: float | None, message: str | None
+                ) -> None:
                     progress.append((done, total, message))
 
-                result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
+                result = await client.call_tool(
+                    "run_analysis", {"steps": 3}, progress_callback=on_progress
+                )
                 assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
                 assert "Analysed 12 courses" in result.content[0].text
 
@@ -51,7 +55,9 @@ async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_ur
                 (course,) = (await client.read_resource("courses://AI101")).contents
                 assert course.text.startswith('{"id": "AI101"')
             sent = balancer.sent_to
-            assert all(a != b for a, b in zip(sent, sent[1:], strict=False))  # never the same worker twice in a row
+            assert all(
+                a != b for a, b in zip(sent, sent[1:], strict=False)
+            )  # never the same worker twice in a row
             assert len(set(sent)) == 3
         finally:
             await stop()
@@ -65,8 +71,11 @@ def asking_course_server(key: bytes) -> Any:
     @server.tool()
     async def greet(context: RequestContext) -> str:
         """Asks the user's name."""
-        answer = await elicit(context, "Your name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+        answer = await elicit(
+            context, "Your name?", {"type": "object", "properties": {"name": {"type": "string"}}}
+        )
         return f"Hello, {answer['content']['name']}!"
+
     return server
 
 
@@ -82,14 +91,21 @@ async def test_in_2026_any_worker_serves_any_request_with_nothing_in_redis(redis
                 assert client.protocol_version == "2026-07-28"
                 progress: list[float] = []
 
-                async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                async def on_progress(
+                    done: float, total: float | None, message: str | None
+                ) -> None:
                     progress.append(done)
-                result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
+
+                result = await client.call_tool(
+                    "run_analysis", {"steps": 3}, progress_callback=on_progress
+                )
                 assert progress == [1, 2, 3] and "Analysed 12 courses" in result.content[0].text
             answer = {"action": "accept", "content": {"name": "Ada"}}
             answers = ClientAnswers(elicitation=lambda params: answer)
-            async with asyncio.timeout(TIMEOUT), modern_http_client(url, Mode.AUTO, answers=answers) \
-                    as mini:
+            async with (
+                asyncio.timeout(TIMEOUT),
+                modern_http_client(url, Mode.AUTO, answers=answers) as mini,
+            ):
                 assert (await mini.call_tool("greet"))["content"][0]["text"] == "Hello, Ada!"
             assert len(set(balancer.sent_to)) == 3
             redis = connect(redis_url)

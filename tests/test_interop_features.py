@@ -59,18 +59,25 @@ async def test_the_sdk_lists_and_calls_every_tool() -> None:
 
         for tool in listing.tools:
             callback = on_progress if tool.name == "run_analysis" else None
-            result = await client.call_tool(tool.name, TOOL_CALLS[tool.name], progress_callback=callback)
+            result = await client.call_tool(
+                tool.name, TOOL_CALLS[tool.name], progress_callback=callback
+            )
             assert not result.is_error, (tool.name, result)
             results[tool.name] = result
 
         assert results["read_events"].content[0].text == (
-            "Events for 2025-03-21:\n- 09:00 Doctor appointment\n- 12:30 Team meeting\n- 18:00 Gym session")
+            "Events for 2025-03-21:\n- 09:00 Doctor appointment\n- 12:30 Team meeting\n- 18:00 Gym session"
+        )
         similar = results["find_similar_courses"]
         assert similar.structured_content is not None
         assert similar.structured_content["similar"][0]["id"] == "rd1s"
         assert json.loads(similar.content[0].text) == similar.structured_content
         assert results["run_analysis"].content[0].text.startswith("Analysed 12 courses in 3 steps")
-        assert progress == [(1.0, 3.0, "Step 1 of 3"), (2.0, 3.0, "Step 2 of 3"), (3.0, 3.0, "Step 3 of 3")]
+        assert progress == [
+            (1.0, 3.0, "Step 1 of 3"),
+            (2.0, 3.0, "Step 2 of 3"),
+            (3.0, 3.0, "Step 3 of 3"),
+        ]
 
         # Errors: a bad date is a result the model reads; an unknown tool is a JSON-RPC error.
         bad = await client.call_tool("read_events", {"date": "21/03/2025"})
@@ -93,7 +100,9 @@ async def test_the_sdk_reads_every_resource_and_gets_every_prompt() -> None:
         templates = await client.list_resource_templates()
         assert {t.uri_template for t in templates.resource_templates} == set(TEMPLATE_URIS)
         for template in templates.resource_templates:
-            (contents,) = (await client.read_resource(TEMPLATE_URIS[template.uri_template])).contents
+            (contents,) = (
+                await client.read_resource(TEMPLATE_URIS[template.uri_template])
+            ).contents
             assert json.loads(contents.text)["id"] == "AI101"
         with pytest.raises(MCPError) as caught:
             await client.read_resource("courses://NOPE")

@@ -52,8 +52,12 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
             assert client.server_info.name == "course-server"
             assert (client.session.initialize_result is not None) == (mode == "legacy")
             tools = await client.list_tools()
-            assert [tool.name for tool in tools.tools] == ["read_events", "find_similar_courses",
-                                                           "run_analysis", "long_job"]
+            assert [tool.name for tool in tools.tools] == [
+                "read_events",
+                "find_similar_courses",
+                "run_analysis",
+                "long_job",
+            ]
             result = await client.call_tool("read_events", {"date": "2025-03-21"})
             assert result.content[0].text.startswith("Events for 2025-03-21:")
 
@@ -62,7 +66,9 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
             async def on_progress(done: float, total: float | None, message: str | None) -> None:
                 progress.append((done, total, message))
 
-            result = await client.call_tool("run_analysis", {"steps": 3}, progress_callback=on_progress)
+            result = await client.call_tool(
+                "run_analysis", {"steps": 3}, progress_callback=on_progress
+            )
             assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
             assert "Analysed 12 courses" in result.content[0].text
 
@@ -84,12 +90,18 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
         assert http.app.sessions == {}  # the SDK's client sent DELETE when it closed
 
 
-
-async def test_minimcp_client_runs_the_sdk_server_over_http_and_resumes_its_stream(repo_root) -> None:
+async def test_minimcp_client_runs_the_sdk_server_over_http_and_resumes_its_stream(
+    repo_root,
+) -> None:
     port = free_port()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.servers.sdk_http_server", str(port), cwd=str(repo_root),
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "tests.servers.sdk_http_server",
+        str(port),
+        cwd=str(repo_root),
+        stderr=asyncio.subprocess.PIPE,
+    )
     trace: list[str] = []
 
     async def scenario() -> None:
@@ -99,14 +111,24 @@ async def test_minimcp_client_runs_the_sdk_server_over_http_and_resumes_its_stre
             assert client.server_info["name"] == "sdk-http"
             assert client.protocol_version == "2025-11-25"
             progress: list[Any] = []
-            result = await client.call_tool("read_events", {"date": "2025-03-21"}, timeout=TIMEOUT,
-                                            progress=lambda *args: progress.append(args))
-            assert result["content"] == [{"type": "text", "text": "Events for 2025-03-21:\n- 09:00 Daily meeting"}]
+            result = await client.call_tool(
+                "read_events",
+                {"date": "2025-03-21"},
+                timeout=TIMEOUT,
+                progress=lambda *args: progress.append(args),
+            )
+            assert result["content"] == [
+                {"type": "text", "text": "Events for 2025-03-21:\n- 09:00 Daily meeting"}
+            ]
             assert progress == [(n, 3, f"step {n} of 3") for n in (1, 2, 3)]
-            assert [r["uri"] for r in await client.list_resources(timeout=TIMEOUT)] == ["courses://all"]
+            assert [r["uri"] for r in await client.list_resources(timeout=TIMEOUT)] == [
+                "courses://all"
+            ]
             (content,) = (await client.read_resource("courses://c4ch", timeout=TIMEOUT))["contents"]
             assert content["text"] == '{"id": "c4ch"}'
-            prompt = await client.get_prompt("course-similar-by-name", {"names": "Cache"}, timeout=TIMEOUT)
+            prompt = await client.get_prompt(
+                "course-similar-by-name", {"names": "Cache"}, timeout=TIMEOUT
+            )
             assert prompt["messages"][0]["content"]["text"] == "Find courses similar to: Cache."
 
     try:

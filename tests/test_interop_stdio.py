@@ -32,7 +32,9 @@ SDK_SERVER = python_command("-m", "tests.servers.sdk_stdio_server")
 
 
 def minimcp_server(repo_root) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "minimcp", "serve"], cwd=str(repo_root))
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "minimcp", "serve"], cwd=str(repo_root)
+    )
 
 
 # -- the SDK's client, minimcp's server -------------------------------------------------------------
@@ -41,7 +43,10 @@ async def test_sdk_client_in_legacy_mode_completes_the_handshake_and_pings(repo_
         async with Client(minimcp_server(repo_root), mode="legacy") as client:
             assert client.protocol_version == "2025-11-25"
             assert client.server_info is not None
-            assert (client.server_info.name, client.server_info.version) == ("course-server", "0.1.0")
+            assert (client.server_info.name, client.server_info.version) == (
+                "course-server",
+                "0.1.0",
+            )
             assert client.server_info.title == "MCP from Scratch: course server"
             assert client.instructions and "course server" in client.instructions
             assert client.session.initialize_result is not None
@@ -55,16 +60,31 @@ async def test_sdk_client_in_legacy_mode_completes_the_handshake_and_pings(repo_
     await asyncio.wait_for(scenario(), TIMEOUT)
 
 
-async def test_sdk_client_in_auto_mode_speaks_2026_with_no_handshake_on_the_wire(repo_root, tmp_path) -> None:
+async def test_sdk_client_in_auto_mode_speaks_2026_with_no_handshake_on_the_wire(
+    repo_root, tmp_path
+) -> None:
     """mode="auto" probes with server/discover; minimcp answers it, so the SDK never sends initialize."""
     wire = tmp_path / "client-to-server.jsonl"
-    server = StdioServerParameters(command=sys.executable, cwd=str(repo_root), args=[
-        str(repo_root / "tests" / "stdio_wiretap.py"), str(wire), sys.executable, "-m", "minimcp", "serve"])
+    server = StdioServerParameters(
+        command=sys.executable,
+        cwd=str(repo_root),
+        args=[
+            str(repo_root / "tests" / "stdio_wiretap.py"),
+            str(wire),
+            sys.executable,
+            "-m",
+            "minimcp",
+            "serve",
+        ],
+    )
 
     async def scenario() -> None:
         async with Client(server, mode="auto") as client:
             assert client.protocol_version == "2026-07-28"
-            assert client.session.initialize_result is None and client.session.discover_result is not None
+            assert (
+                client.session.initialize_result is None
+                and client.session.discover_result is not None
+            )
             assert client.server_info is not None and client.server_info.name == "course-server"
             assert client.instructions and "course server" in client.instructions
             result = await client.call_tool("read_events", {"date": "2025-03-21"})
@@ -77,17 +97,24 @@ async def test_sdk_client_in_auto_mode_speaks_2026_with_no_handshake_on_the_wire
     sent = [json.loads(line) for line in wire.read_text().splitlines()]
     methods = [message.get("method") for message in sent]
     assert methods[0] == "server/discover" and "initialize" not in methods, methods
-    assert all(message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
-               for message in sent if "id" in message)
+    assert all(
+        message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+        for message in sent
+        if "id" in message
+    )
 
 
 async def test_sdk_client_sees_minimcp_errors(repo_root) -> None:
     async def scenario() -> None:
         async with Client(minimcp_server(repo_root), mode="legacy") as client:
             with pytest.raises(MCPError) as caught:
-                await client.session.send_request(Request(method="no/such/method", params=None), EmptyResult)
-            assert (caught.value.code, caught.value.message) == (METHOD_NOT_FOUND,
-                                                                 "Method not found: no/such/method")
+                await client.session.send_request(
+                    Request(method="no/such/method", params=None), EmptyResult
+                )
+            assert (caught.value.code, caught.value.message) == (
+                METHOD_NOT_FOUND,
+                "Method not found: no/such/method",
+            )
             assert isinstance(await client.session.send_ping(), EmptyResult)  # still serving
 
     await asyncio.wait_for(scenario(), TIMEOUT)
@@ -97,7 +124,10 @@ async def test_sdk_client_sees_minimcp_errors(repo_root) -> None:
 async def test_minimcp_client_in_auto_mode_speaks_2026_to_the_sdk_server(repo_root) -> None:
     async def scenario() -> None:
         async with modern_stdio_client(SDK_SERVER, Mode.AUTO, cwd=str(repo_root)) as client:
-            assert (client.protocol_version, client.session.conversation.era) == ("2026-07-28", "modern")
+            assert (client.protocol_version, client.session.conversation.era) == (
+                "2026-07-28",
+                "modern",
+            )
             assert client.server_info["name"] == "sdk-oracle"
             assert [tool["name"] for tool in await client.list_tools()] == ["add"]
             result = await client.call_tool("add", {"a": 2, "b": 3})
@@ -117,8 +147,9 @@ async def test_minimcp_client_talks_to_the_sdk_server(repo_root) -> None:
             tools = await client.request("tools/list", timeout=TIMEOUT)
             assert [tool["name"] for tool in tools["tools"]] == ["add"]
             assert tools["tools"][0]["inputSchema"]["properties"].keys() == {"a", "b"}
-            result = await client.request("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}},
-                                          timeout=TIMEOUT)
+            result = await client.request(
+                "tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}}, timeout=TIMEOUT
+            )
             assert result["content"][0]["text"] == "5"
             assert result.get("isError", False) is False
             with pytest.raises(RpcError) as caught:

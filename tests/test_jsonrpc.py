@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 
-from minimcp.rpc import Connection, ErrorResponse, Notification, Request, Response, RpcError, encode, parse
+from minimcp.rpc import (
+    Connection,
+    ErrorResponse,
+    Notification,
+    Request,
+    Response,
+    RpcError,
+    encode,
+    parse,
+)
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -56,15 +65,18 @@ def error_of(text: str | bytes) -> RpcError:
 
 
 # -- parse on its own ---------------------------------------------------------------------------
-@pytest.mark.parametrize("text", [
-    '{"jsonrpc": "2.0", "id": 1, "method": "ping"',
-    "not json",
-    "",
-    "{'jsonrpc': '2.0'}",
-    b"\xff\xfe\xfd",
-    b'{"jsonrpc":"2.0","id":1,"method":"\xc3\x28"}',
-    "[" * 100_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"jsonrpc": "2.0", "id": 1, "method": "ping"',
+        "not json",
+        "",
+        "{'jsonrpc': '2.0'}",
+        b"\xff\xfe\xfd",
+        b'{"jsonrpc":"2.0","id":1,"method":"\xc3\x28"}',
+        "[" * 100_000,
+    ],
+)
 def test_parse_error(text: str | bytes) -> None:
     err = error_of(text)
     assert (err.code, err.id, err.answerable) == (PARSE_ERROR, None, True)
@@ -85,12 +97,15 @@ def test_batches_are_refused(text: str) -> None:
     assert err.message.startswith("Batches are not supported")
 
 
-@pytest.mark.parametrize("obj, expected_id", [
-    ({"id": 1, "method": "ping"}, 1),
-    ({"jsonrpc": "1.0", "id": 1, "method": "ping"}, 1),
-    ({"jsonrpc": 2.0, "id": "a", "method": "ping"}, "a"),
-    ({"jsonrpc": None, "method": "ping"}, None),
-])
+@pytest.mark.parametrize(
+    "obj, expected_id",
+    [
+        ({"id": 1, "method": "ping"}, 1),
+        ({"jsonrpc": "1.0", "id": 1, "method": "ping"}, 1),
+        ({"jsonrpc": 2.0, "id": "a", "method": "ping"}, "a"),
+        ({"jsonrpc": None, "method": "ping"}, None),
+    ],
+)
 def test_wrong_or_missing_jsonrpc_member(obj: dict[str, Any], expected_id: Any) -> None:
     err = error_of(json.dumps(obj))
     assert (err.code, err.id, err.answerable) == (INVALID_REQUEST, expected_id, True)
@@ -102,11 +117,14 @@ def test_request_id_must_be_a_string_or_an_integer(bad_id: Any) -> None:
     assert (err.code, err.id, err.answerable) == (INVALID_REQUEST, None, True)
 
 
-@pytest.mark.parametrize("obj, expected_id", [
-    ({"jsonrpc": "2.0", "id": 3, "method": 42}, 3),
-    ({"jsonrpc": "2.0", "id": "x", "method": None}, "x"),
-    ({"jsonrpc": "2.0", "method": ["ping"]}, None),
-])
+@pytest.mark.parametrize(
+    "obj, expected_id",
+    [
+        ({"jsonrpc": "2.0", "id": 3, "method": 42}, 3),
+        ({"jsonrpc": "2.0", "id": "x", "method": None}, "x"),
+        ({"jsonrpc": "2.0", "method": ["ping"]}, None),
+    ],
+)
 def test_method_must_be_a_string(obj: dict[str, Any], expected_id: Any) -> None:
     err = error_of(json.dumps(obj))
     assert (err.code, err.id, err.answerable) == (INVALID_REQUEST, expected_id, True)
@@ -122,30 +140,40 @@ def test_params_must_be_an_object(params: Any) -> None:
     assert (err.code, err.answerable) == (INVALID_PARAMS, False)
 
 
-@pytest.mark.parametrize("obj", [
-    {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}},
-    {"jsonrpc": "2.0", "id": 1, "error": "broken"},
-    {"jsonrpc": "2.0", "id": 1, "error": {"message": "no code"}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": "1", "message": "m"}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": 1.5, "message": "m"}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": True, "message": "m"}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": 1}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": 1, "message": 2}},
-    {"jsonrpc": "2.0", "id": 1.5, "error": {"code": 1, "message": "m"}},
-    {"jsonrpc": "2.0", "id": None, "result": {}},
-    {"jsonrpc": "2.0", "id": False, "result": {}},
-    {"jsonrpc": "2.0", "result": {}},
-    {"id": 1, "result": {}},
-    {"jsonrpc": "1.0", "id": 1, "result": {}},
-    {"jsonrpc": "1.0", "id": 1, "error": {"code": 1, "message": "m"}},
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}},
+        {"jsonrpc": "2.0", "id": 1, "error": "broken"},
+        {"jsonrpc": "2.0", "id": 1, "error": {"message": "no code"}},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": "1", "message": "m"}},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": 1.5, "message": "m"}},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": True, "message": "m"}},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": 1}},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": 1, "message": 2}},
+        {"jsonrpc": "2.0", "id": 1.5, "error": {"code": 1, "message": "m"}},
+        {"jsonrpc": "2.0", "id": None, "result": {}},
+        {"jsonrpc": "2.0", "id": False, "result": {}},
+        {"jsonrpc": "2.0", "result": {}},
+        {"id": 1, "result": {}},
+        {"jsonrpc": "1.0", "id": 1, "result": {}},
+        {"jsonrpc": "1.0", "id": 1, "error": {"code": 1, "message": "m"}},
+    ],
+)
 def test_a_broken_response_is_invalid_and_never_answered(obj: dict[str, Any]) -> None:
     err = error_of(json.dumps(obj))
     assert (err.code, err.answerable) == (INVALID_REQUEST, False)
 
 
-@pytest.mark.parametrize("obj, expected_id", [({"jsonrpc": "2.0", "id": 4}, 4), ({"jsonrpc": "2.0"}, None),
-                                               ({}, None), ({"foo": "bar"}, None)])
+@pytest.mark.parametrize(
+    "obj, expected_id",
+    [
+        ({"jsonrpc": "2.0", "id": 4}, 4),
+        ({"jsonrpc": "2.0"}, None),
+        ({}, None),
+        ({"foo": "bar"}, None),
+    ],
+)
 def test_neither_a_request_nor_a_response(obj: dict[str, Any], expected_id: Any) -> None:
     err = error_of(json.dumps(obj))
     assert (err.code, err.id, err.answerable) == (INVALID_REQUEST, expected_id, True)
@@ -160,7 +188,10 @@ def test_to_response_carries_code_message_data_and_id() -> None:
     err = RpcError(INVALID_PARAMS, "bad", {"field": "x"}, id=9)
     assert err.to_response() == ErrorResponse(9, INVALID_PARAMS, "bad", {"field": "x"})
     assert json.loads(encode(err.to_response())) == {
-        "jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "bad", "data": {"field": "x"}}}
+        "jsonrpc": "2.0",
+        "id": 9,
+        "error": {"code": -32602, "message": "bad", "data": {"field": "x"}},
+    }
 
 
 # -- encode and parse round trip -----------------------------------------------------------------
@@ -194,8 +225,11 @@ def test_encode_keeps_only_the_members_of_each_kind() -> None:
     assert to_dict(Request(1, "ping")) == {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     assert to_dict(Notification("n")) == {"jsonrpc": "2.0", "method": "n"}
     assert to_dict(Response(1, {})) == {"jsonrpc": "2.0", "id": 1, "result": {}}
-    assert to_dict(ErrorResponse(None, -1, "m")) == {"jsonrpc": "2.0", "id": None,
-                                                     "error": {"code": -1, "message": "m"}}
+    assert to_dict(ErrorResponse(None, -1, "m")) == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -1, "message": "m"},
+    }
     assert encode(Request(1, "ping")) == '{"jsonrpc":"2.0","id":1,"method":"ping"}'
 
 
@@ -233,7 +267,9 @@ ANSWERED = [
 
 
 @pytest.mark.parametrize("text, code, answer_id", ANSWERED)
-async def test_bad_input_is_answered_with_the_right_code(peer, text: str, code: int, answer_id: Any) -> None:
+async def test_bad_input_is_answered_with_the_right_code(
+    peer, text: str, code: int, answer_id: Any
+) -> None:
     await peer.send(text)
     answer = await peer.recv()
     assert answer["jsonrpc"] == "2.0"
@@ -248,7 +284,10 @@ async def test_messages_of_method_not_found_and_internal_error(peer) -> None:
     assert answer["error"] == {"code": METHOD_NOT_FOUND, "message": "Method not found: tools/nope"}
     answer = await peer.call({"jsonrpc": "2.0", "id": 2, "method": "boom"})
     # The peer learns that the handler failed, not why: the exception's text stays in our log.
-    assert answer["error"] == {"code": INTERNAL_ERROR, "message": "Internal error while handling 'boom'"}
+    assert answer["error"] == {
+        "code": INTERNAL_ERROR,
+        "message": "Internal error while handling 'boom'",
+    }
     await peer.echo()
 
 
@@ -258,8 +297,11 @@ async def test_default_handler_answers_method_not_found_and_keeps_serving(raw_pa
     connection.start()
     for request_id in (1, 2):
         answer = await peer.call({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"})
-        assert answer == {"jsonrpc": "2.0", "id": request_id,
-                          "error": {"code": METHOD_NOT_FOUND, "message": "Method not found: tools/list"}}
+        assert answer == {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "error": {"code": METHOD_NOT_FOUND, "message": "Method not found: tools/list"},
+        }
     await connection.close()
 
 

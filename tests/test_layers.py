@@ -48,7 +48,9 @@ def upward_imports(graph: dict[str, dict[str, int]], layers: dict[str, int]) -> 
             target_level, target_home = layer_of(target, layers)
             if target_home == home or target_level < level:
                 continue
-            problems.append(f"{module} (layer {level}, line {line}) imports {target} (layer {target_level})")
+            problems.append(
+                f"{module} (layer {level}, line {line}) imports {target} (layer {target_level})"
+            )
     return problems
 
 
@@ -92,7 +94,11 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
 @pytest.fixture(scope="module")
 def layers() -> dict[str, int]:
     manifest = load_course_tool().load()
-    return {package: level for level, packages in enumerate(manifest["layers"]["order"]) for package in packages}
+    return {
+        package: level
+        for level, packages in enumerate(manifest["layers"]["order"])
+        for package in packages
+    }
 
 
 def test_no_module_imports_a_higher_layer(layers: dict[str, int]) -> None:
@@ -115,11 +121,15 @@ def test_the_checks_can_fail(tmp_path: Path, layers: dict[str, int]) -> None:
     (package / "server").mkdir()
     for init in (package, package / "rpc", package / "server"):
         (init / "__init__.py").write_text("")
-    (package / "rpc" / "connection.py").write_text("def f():\n    from minimcp.server import tools\n")
+    (package / "rpc" / "connection.py").write_text(
+        "def f():\n    from minimcp.server import tools\n"
+    )
     (package / "server" / "server.py").write_text("from .tools import Tool\n")
     (package / "server" / "tools.py").write_text(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .server import Server\n")
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .server import Server\n"
+    )
     graph = import_graph(package)
     assert upward_imports(graph, layers) == [
-        "minimcp.rpc.connection (layer 1, line 2) imports minimcp.server.tools (layer 4)"]
+        "minimcp.rpc.connection (layer 1, line 2) imports minimcp.server.tools (layer 4)"
+    ]
     assert cycles(graph) == [["minimcp.server.server", "minimcp.server.tools"]]

@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[^\n]*\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
-                   re.S | re.M)
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[^\n]*\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
+    re.S | re.M,
+)
 
 SCHEMATIC = re.compile(r"\.\.\.|…|<[a-z][^>]*>")
 
@@ -52,7 +54,7 @@ def page_messages(page: str) -> list[str]:
             for line in body.splitlines():
                 if '"jsonrpc"' in line and "{" in line:
                     start, end = line.index("{"), line.rfind("}")
-                    found.append(line[start: end + 1] if end > start else line[start:])
+                    found.append(line[start : end + 1] if end > start else line[start:])
         else:
             found.append(body)
     outside = FENCE.sub("", page)  # inline code, e.g. in a table
@@ -62,7 +64,9 @@ def page_messages(page: str) -> list[str]:
 
 
 def lessons() -> list[Path]:
-    return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md"))  # a lesson may have several pages
+    return sorted(
+        p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md")
+    )  # a lesson may have several pages
 
 
 @pytest.mark.parametrize("page", lessons(), ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -75,16 +79,22 @@ def test_every_message_on_the_page_comes_from_the_notebook(page: Path) -> None:
     assert notebooks, f"{page.parent.name} shows messages but has no notebook"
     outputs = notebook_outputs(notebooks[0])
     missing = [m for m in messages if squeeze(m) not in outputs]
-    assert not missing, (f"{len(missing)} message(s) on {page.relative_to(ROOT)} are not in "
-                         f"{notebooks[0].relative_to(ROOT)}'s outputs:\n" + "\n".join(m[:160] for m in missing))
+    assert not missing, (
+        f"{len(missing)} message(s) on {page.relative_to(ROOT)} are not in "
+        f"{notebooks[0].relative_to(ROOT)}'s outputs:\n" + "\n".join(m[:160] for m in missing)
+    )
 
 
 def test_the_checker_sees_messages() -> None:
     """The extraction itself: a one-line trace, a pretty-printed block and inline code are all found."""
-    page = ('```text\n-> {"jsonrpc":"2.0","id":1,"method":"ping"}\n```\n\n'
-            '```json\n{\n  "jsonrpc": "2.0",\n  "id": 1,\n  "result": {}\n}\n```\n'
-            '| ping | `{"jsonrpc":"2.0","id":2,"result":{}}` |\n'
-            '| shape | `{"jsonrpc": "2.0", "id": <the same>, "result": ...}` |\n')
+    page = (
+        '```text\n-> {"jsonrpc":"2.0","id":1,"method":"ping"}\n```\n\n'
+        '```json\n{\n  "jsonrpc": "2.0",\n  "id": 1,\n  "result": {}\n}\n```\n'
+        '| ping | `{"jsonrpc":"2.0","id":2,"result":{}}` |\n'
+        '| shape | `{"jsonrpc": "2.0", "id": <the same>, "result": ...}` |\n'
+    )
     assert [squeeze(m) for m in page_messages(page)] == [
-        '{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"result":{}}',
-        '{"jsonrpc":"2.0","id":2,"result":{}}']
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":1,"result":{}}',
+        '{"jsonrpc":"2.0","id":2,"result":{}}',
+    ]

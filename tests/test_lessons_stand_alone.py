@@ -19,10 +19,14 @@ from support import load_course_tool
 COURSE = load_course_tool()
 ROOT = Path(__file__).resolve().parents[1]
 
+
 def later_modules(number: str) -> set[str]:
     graph = COURSE.import_graph(ROOT / "minimcp")
     entry = COURSE.lesson(number)
-    return {name.removeprefix("minimcp.") for name in COURSE.later_modules(entry, graph, COURSE.owners())}
+    return {
+        name.removeprefix("minimcp.")
+        for name in COURSE.later_modules(entry, graph, COURSE.owners())
+    }
 
 
 LESSONS_WITH_CODE = [entry["number"] for entry in COURSE.lessons() if entry.get("modules")]
@@ -47,9 +51,15 @@ def test_the_check_can_fail(tmp_path: Path) -> None:
     (package / "server" / "tools.py").write_text("")
     (package / "server" / "__init__.py").write_text("from minimcp.server.tools import Tool\n")
     graph = COURSE.import_graph(package)
-    owner = {"minimcp.rpc.connection": "01", "minimcp.server.core": "03", "minimcp.server.tools": "04",
-             "minimcp.session.cancellation": "09"}
-    assert COURSE.later_modules({"number": "01", "modules": ["minimcp/rpc/connection.py"]}, graph, owner) == [
-        "minimcp.session.cancellation"]
-    assert COURSE.later_modules({"number": "03", "modules": ["minimcp/server/core.py"]}, graph, owner) == [
-        "minimcp.server.tools"]
+    owner = {
+        "minimcp.rpc.connection": "01",
+        "minimcp.server.core": "03",
+        "minimcp.server.tools": "04",
+        "minimcp.session.cancellation": "09",
+    }
+    assert COURSE.later_modules(
+        {"number": "01", "modules": ["minimcp/rpc/connection.py"]}, graph, owner
+    ) == ["minimcp.session.cancellation"]
+    assert COURSE.later_modules(
+        {"number": "03", "modules": ["minimcp/server/core.py"]}, graph, owner
+    ) == ["minimcp.server.tools"]

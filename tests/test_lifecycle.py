@@ -7,7 +7,11 @@ import pytest
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, RpcError
 from minimcp.session.lifecycle import LATEST_PROTOCOL_VERSION, Lifecycle, negotiate_version
 
-GOOD = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}
+GOOD = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "c", "version": "1"},
+}
 
 
 def test_the_three_states() -> None:
@@ -26,9 +30,13 @@ def test_only_initialize_and_ping_before_initialize() -> None:
     with pytest.raises(RpcError) as caught:
         lifecycle.check_request("tools/list")
     assert (caught.value.code, caught.value.message) == (
-        INVALID_REQUEST, "Received 'tools/list' before initialization: send 'initialize' first")
+        INVALID_REQUEST,
+        "Received 'tools/list' before initialization: send 'initialize' first",
+    )
     lifecycle.initialize(GOOD)
-    lifecycle.check_request("tools/list")  # answered once initialize was: initialized may still be on its way
+    lifecycle.check_request(
+        "tools/list"
+    )  # answered once initialize was: initialized may still be on its way
 
 
 def test_initialized_may_overtake_its_initialize() -> None:
@@ -44,7 +52,10 @@ def test_a_second_initialize_is_refused_and_changes_nothing() -> None:
     lifecycle.initialize(GOOD)
     with pytest.raises(RpcError) as caught:
         lifecycle.initialize(GOOD)
-    assert (caught.value.code, caught.value.message) == (INVALID_REQUEST, "The session is already initialized")
+    assert (caught.value.code, caught.value.message) == (
+        INVALID_REQUEST,
+        "The session is already initialized",
+    )
     assert lifecycle.state == "initializing"
 
 
@@ -52,11 +63,17 @@ def test_bad_params_leave_the_session_new() -> None:
     lifecycle = Lifecycle()
     with pytest.raises(RpcError) as caught:
         lifecycle.initialize({**GOOD, "capabilities": []})
-    assert (caught.value.code, caught.value.message) == (INVALID_PARAMS, 'initialize needs "capabilities" (an object)')
+    assert (caught.value.code, caught.value.message) == (
+        INVALID_PARAMS,
+        'initialize needs "capabilities" (an object)',
+    )
     assert lifecycle.state == "new"
     assert lifecycle.initialize(GOOD).client_info == {"name": "c", "version": "1"}
 
 
 def test_an_unknown_version_gets_the_server_latest() -> None:
     assert negotiate_version("1999-01-01") == LATEST_PROTOCOL_VERSION
-    assert Lifecycle().initialize({**GOOD, "protocolVersion": "1999-01-01"}).protocol_version == LATEST_PROTOCOL_VERSION
+    assert (
+        Lifecycle().initialize({**GOOD, "protocolVersion": "1999-01-01"}).protocol_version
+        == LATEST_PROTOCOL_VERSION
+    )

@@ -24,7 +24,11 @@ def chatty_server() -> Server:
     @server.tool()
     async def chatter(context: RequestContext) -> str:
         """Log at every level."""
-        sent = [level for level in LEVELS if await log(context, level, f"a {level} message", logger="chatty")]
+        sent = [
+            level
+            for level in LEVELS
+            if await log(context, level, f"a {level} message", logger="chatty")
+        ]
         await log(context, "emergency", {"structured": True, "count": 2})
         return ",".join(sent)
 
@@ -69,15 +73,28 @@ async def test_set_level_accepts_every_rfc5424_level_and_answers_an_empty_result
             assert await client.request("logging/setLevel", {"level": level}, TIMEOUT) == {}
 
 
-@pytest.mark.parametrize("params", [{"level": "verbose"}, {"level": "DEBUG"}, {"level": 3}, {"level": None},
-                                    {"level": ["info"]}, {}])
-async def test_an_invalid_level_is_invalid_params_and_the_session_goes_on(params: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"level": "verbose"},
+        {"level": "DEBUG"},
+        {"level": 3},
+        {"level": None},
+        {"level": ["info"]},
+        {},
+    ],
+)
+async def test_an_invalid_level_is_invalid_params_and_the_session_goes_on(
+    params: dict[str, Any],
+) -> None:
     async with connected(chatty_server()) as client:
         with pytest.raises(RpcError) as caught:
             await client.request("logging/setLevel", params, TIMEOUT)
         assert caught.value.code == INVALID_PARAMS
-        assert caught.value.message == (f"Invalid log level {params.get('level')!r}: use one of debug, info, "
-                                        "notice, warning, error, critical, alert, emergency")
+        assert caught.value.message == (
+            f"Invalid log level {params.get('level')!r}: use one of debug, info, "
+            "notice, warning, error, critical, alert, emergency"
+        )
         await still_answers(client)
 
 
@@ -89,10 +106,15 @@ async def test_messages_arrive_with_level_logger_and_data_before_the_result() ->
         result = await client.call_tool("chatter", timeout=TIMEOUT)
         assert result["content"][0]["text"] == ",".join(LEVELS)
         messages = logged(notes)  # already here: they travelled before the answer
-    assert messages[:2] == [{"level": "debug", "logger": "chatty", "data": "a debug message"},
-                            {"level": "info", "logger": "chatty", "data": "a info message"}]
+    assert messages[:2] == [
+        {"level": "debug", "logger": "chatty", "data": "a debug message"},
+        {"level": "info", "logger": "chatty", "data": "a info message"},
+    ]
     assert [m["level"] for m in messages] == [*LEVELS, "emergency"]
-    assert messages[-1] == {"level": "emergency", "data": {"structured": True, "count": 2}}  # no logger
+    assert messages[-1] == {
+        "level": "emergency",
+        "data": {"structured": True, "count": 2},
+    }  # no logger
 
 
 async def test_only_messages_at_least_as_severe_as_the_level_are_sent() -> None:
@@ -106,7 +128,13 @@ async def test_only_messages_at_least_as_severe_as_the_level_are_sent() -> None:
         await client.set_logging_level("error", timeout=TIMEOUT)
         result = await client.call_tool("chatter", timeout=TIMEOUT)
         assert result["content"][0]["text"] == "error,critical,alert,emergency"
-        assert [m["level"] for m in logged(notes)] == ["error", "critical", "alert", "emergency", "emergency"]
+        assert [m["level"] for m in logged(notes)] == [
+            "error",
+            "critical",
+            "alert",
+            "emergency",
+            "emergency",
+        ]
 
         await client.set_logging_level("emergency", timeout=TIMEOUT)
         await client.call_tool("chatter", timeout=TIMEOUT)
@@ -122,13 +150,19 @@ async def test_each_session_keeps_its_own_level() -> None:
         await loud.set_logging_level("debug", timeout=TIMEOUT)
         await quiet.call_tool("chatter", timeout=TIMEOUT)
         await loud.call_tool("chatter", timeout=TIMEOUT)
-        assert [m["level"] for m in logged(quiet_notes)] == ["critical", "alert", "emergency", "emergency"]
+        assert [m["level"] for m in logged(quiet_notes)] == [
+            "critical",
+            "alert",
+            "emergency",
+            "emergency",
+        ]
         assert len(logged(loud_notes)) == len(LEVELS) + 1
 
 
 # -- mistakes in the server ---------------------------------------------------------------------------
 async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool_not_the_server(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     server = Server("forgetful")  # never calls enable_logging()
 
     @server.tool()
@@ -139,9 +173,20 @@ async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool
 
     async with connected(server) as client:
         result = await client.call_tool("careless", timeout=TIMEOUT)
-        assert result == {"isError": True, "content": [{"type": "text", "text": (
-            "Tool careless failed with an internal error (the server's log has the details)")}]}
-        assert "this server did not declare the logging capability" in caplog.text  # the details: our log
+        assert result == {
+            "isError": True,
+            "content": [
+                {
+                    "type": "text",
+                    "text": (
+                        "Tool careless failed with an internal error (the server's log has the details)"
+                    ),
+                }
+            ],
+        }
+        assert (
+            "this server did not declare the logging capability" in caplog.text
+        )  # the details: our log
         await client.ping(TIMEOUT)
 
     server.enable_logging()
@@ -156,7 +201,8 @@ async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool
         result = await client.call_tool("misspelt", timeout=TIMEOUT)
         assert result["isError"] is True
         assert result["content"][0]["text"] == (
-            "Tool misspelt failed with an internal error (the server's log has the details)")
+            "Tool misspelt failed with an internal error (the server's log has the details)"
+        )
         assert "unknown log level 'warn': use one of debug, info, notice, warning" in caplog.text
         await still_answers(client)
 

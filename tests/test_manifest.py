@@ -58,7 +58,11 @@ def is_lesson_module(path: str) -> bool:
     (``minimcp/cli.py``, ``minimcp/__main__.py``), and ``minimcp/examples/`` (the conformance
     server and the demonstrations use every lesson's work at once). A lesson may still name one.
     """
-    if path.endswith("/__init__.py") or path in ("minimcp/__main__.py", "minimcp/cli.py", "minimcp/lazy.py"):
+    if path.endswith("/__init__.py") or path in (
+        "minimcp/__main__.py",
+        "minimcp/cli.py",
+        "minimcp/lazy.py",
+    ):
         return False
     return not path.startswith("minimcp/examples/")
 
@@ -82,7 +86,9 @@ def test_lesson_numbers_are_unique() -> None:
 @pytest.mark.parametrize("entry", LESSONS, ids=[entry["number"] for entry in LESSONS])
 def test_every_named_path_exists(entry: dict[str, Any]) -> None:
     missing = [path for path in named_paths(entry) if not (ROOT / path).is_file()]
-    assert not missing, f"course.toml, lesson {entry['number']} names files that do not exist: {missing}"
+    assert not missing, (
+        f"course.toml, lesson {entry['number']} names files that do not exist: {missing}"
+    )
 
 
 @pytest.mark.parametrize("pattern", LESSON_FILES)
@@ -97,12 +103,20 @@ def test_every_module_is_named_by_exactly_one_lesson() -> None:
     for entry in LESSONS:
         for module in entry.get("modules", []):
             owners.setdefault(module, []).append(entry["number"])
-    planned = set(load_course_tool().load().get("planned", {}).get("modules", []))  # lessons to come
-    unnamed = [module for module in lesson_modules_on_disk() if module not in owners and module not in planned]
+    planned = set(
+        load_course_tool().load().get("planned", {}).get("modules", [])
+    )  # lessons to come
+    unnamed = [
+        module
+        for module in lesson_modules_on_disk()
+        if module not in owners and module not in planned
+    ]
     twice = {module: numbers for module, numbers in owners.items() if len(numbers) > 1}
     problems = []
     if unnamed:
-        problems.append(f"named by no lesson's `modules` (add each to the lesson that builds it): {unnamed}")
+        problems.append(
+            f"named by no lesson's `modules` (add each to the lesson that builds it): {unnamed}"
+        )
     if twice:
         problems.append(f"named by more than one lesson (module: lessons): {twice}")
     assert not problems, "course.toml: " + "\n".join(problems)

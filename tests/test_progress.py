@@ -14,14 +14,25 @@ from minimcp.server.sampling import create_message, text_of
 from minimcp.session import RequestContext
 from minimcp.session.progress import ProgressRouter, progress_notice
 
-MODEL_ANSWER = {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "rules",
-                "stopReason": "endTurn"}
+MODEL_ANSWER = {
+    "role": "assistant",
+    "content": {"type": "text", "text": "ok"},
+    "model": "rules",
+    "stopReason": "endTurn",
+}
 
 
 def test_a_notice_names_the_request_token_or_is_not_sent() -> None:
     assert progress_notice({"_meta": {"progressToken": 7}}, 1, 3, "one") == {
-        "progressToken": 7, "progress": 1, "total": 3, "message": "one"}
-    assert progress_notice({"_meta": {"progressToken": "t"}}, 0.5) == {"progressToken": "t", "progress": 0.5}
+        "progressToken": 7,
+        "progress": 1,
+        "total": 3,
+        "message": "one",
+    }
+    assert progress_notice({"_meta": {"progressToken": "t"}}, 0.5) == {
+        "progressToken": "t",
+        "progress": 0.5,
+    }
     for params in (None, {}, {"_meta": {}}, {"_meta": {"progressToken": True}}, {"_meta": "x"}):
         assert progress_notice(params, 1) is None
 
@@ -30,7 +41,10 @@ async def test_the_router_gives_fresh_tokens_and_drops_what_it_must() -> None:
     router, heard = ProgressRouter(), []
     first: dict[str, Any] = {"_meta": {"trace": "kept"}}
     with router.watching(first, lambda *notice: heard.append(notice)) as token:
-        assert first["_meta"] == {"trace": "kept", "progressToken": "progress-1"} and token == "progress-1"
+        assert (
+            first["_meta"] == {"trace": "kept", "progressToken": "progress-1"}
+            and token == "progress-1"
+        )
         with router.watching({}, lambda *notice: None) as other:
             assert other == "progress-2"  # unique among the requests in flight
         assert await router.deliver({"progressToken": token, "progress": 1, "total": 3})
@@ -57,9 +71,13 @@ def progress_server() -> Server:
     async def ask_model(context: RequestContext) -> str:
         """Ask the client's model, and listen to how far the client got."""
         heard: list[str] = []
-        answer = await create_message(context, "Say ok", max_tokens=5, timeout=TIMEOUT,
-                                      progress=lambda progress, total, message: heard.append(
-                                          f"{progress}/{total} {message}"))
+        answer = await create_message(
+            context,
+            "Say ok",
+            max_tokens=5,
+            timeout=TIMEOUT,
+            progress=lambda progress, total, message: heard.append(f"{progress}/{total} {message}"),
+        )
         return f"{text_of(answer)} after {heard}"
 
     return server
@@ -68,7 +86,9 @@ def progress_server() -> Server:
 async def test_the_client_hears_only_growing_progress() -> None:
     heard: list[tuple[Any, ...]] = []
     async with connected(progress_server()) as client:
-        result = await client.call_tool("wobbly", progress=lambda *notice: heard.append(notice), timeout=TIMEOUT)
+        result = await client.call_tool(
+            "wobbly", progress=lambda *notice: heard.append(notice), timeout=TIMEOUT
+        )
     assert result["content"][0]["text"] == "done"
     assert heard == [(1, 3, None), (2, 3, None), (3, 3, None)]
 

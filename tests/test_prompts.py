@@ -10,7 +10,14 @@ from support import TIMEOUT, Notes, connected
 
 from minimcp.client import Client
 from minimcp.rpc import RpcError
-from minimcp.server import PromptArgument, PromptServer, assistant, embedded_resource, image_content, user
+from minimcp.server import (
+    PromptArgument,
+    PromptServer,
+    assistant,
+    embedded_resource,
+    image_content,
+    user,
+)
 
 
 async def get(client: Client, name: str, arguments: Any = None) -> dict[str, Any]:
@@ -20,7 +27,9 @@ async def get(client: Client, name: str, arguments: Any = None) -> dict[str, Any
     return await client.request("prompts/get", params, TIMEOUT)
 
 
-async def assert_invalid(client: Client, name: Any, arguments: Any, message: str | None = None) -> None:
+async def assert_invalid(
+    client: Client, name: Any, arguments: Any, message: str | None = None
+) -> None:
     """prompts/get fails with -32602 (and the given message), and the server answers on afterwards."""
     with pytest.raises(RpcError) as caught:
         await client.request("prompts/get", {"name": name, "arguments": arguments}, TIMEOUT)
@@ -47,7 +56,11 @@ def writer() -> PromptServer:
     def explain_file(path: str) -> list[dict[str, Any]]:
         """Embeds a file and asks about it; the model's answer is started for it."""
         return [
-            user(embedded_resource(f"file:///project/{path}", text="print('hi')", mime_type="text/x-python")),
+            user(
+                embedded_resource(
+                    f"file:///project/{path}", text="print('hi')", mime_type="text/x-python"
+                )
+            ),
             user("What does this file do?"),
             assistant("This file"),
         ]
@@ -65,22 +78,38 @@ async def test_list_shows_arguments_with_required_flags() -> None:
         assert client.server_capabilities["prompts"] == {"listChanged": True}
         prompts = (await client.request("prompts/list", {}, TIMEOUT))["prompts"]
     assert prompts[:2] == [
-        {"name": "code_review", "title": "Request Code Review",
-         "description": "Asks the LLM to analyze code quality and suggest improvements.",
-         "arguments": [{"name": "code", "description": "The code to review", "required": True},
-                       {"name": "language", "required": False}]},
-        {"name": "general-summary", "description": "Summarize content"},  # no arguments: no "arguments"
+        {
+            "name": "code_review",
+            "title": "Request Code Review",
+            "description": "Asks the LLM to analyze code quality and suggest improvements.",
+            "arguments": [
+                {"name": "code", "description": "The code to review", "required": True},
+                {"name": "language", "required": False},
+            ],
+        },
+        {
+            "name": "general-summary",
+            "description": "Summarize content",
+        },  # no arguments: no "arguments"
     ]
-    assert [p["name"] for p in prompts] == ["code_review", "general-summary", "explain-file",
-                                            "describe-picture"]
+    assert [p["name"] for p in prompts] == [
+        "code_review",
+        "general-summary",
+        "explain-file",
+        "describe-picture",
+    ]
 
 
 async def test_get_fills_in_the_arguments() -> None:
     async with connected(writer()) as client:
         assert await get(client, "code_review", {"code": "x = 1"}) == {
             "description": "Asks the LLM to analyze code quality and suggest improvements.",
-            "messages": [{"role": "user",
-                          "content": {"type": "text", "text": "Please review this Python code:\nx = 1"}}],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": {"type": "text", "text": "Please review this Python code:\nx = 1"},
+                }
+            ],
         }
         result = await get(client, "code_review", {"code": "x := 1", "language": "Go"})
         assert result["messages"][0]["content"]["text"] == "Please review this Go code:\nx := 1"
@@ -89,8 +118,10 @@ async def test_get_fills_in_the_arguments() -> None:
 async def test_get_without_arguments() -> None:
     async with connected(writer()) as client:
         text = "Summarize the following content in a concise way."
-        expected = {"description": "Summarize content",
-                    "messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
+        expected = {
+            "description": "Summarize content",
+            "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+        }
         assert await get(client, "general-summary") == expected
         assert await get(client, "general-summary", {}) == expected
 
@@ -99,14 +130,27 @@ async def test_messages_carry_roles_and_embedded_resources() -> None:
     async with connected(writer()) as client:
         messages = (await get(client, "explain-file", {"path": "main.py"}))["messages"]
         assert messages == [
-            {"role": "user", "content": {"type": "resource", "resource": {
-                "uri": "file:///project/main.py", "mimeType": "text/x-python", "text": "print('hi')"}}},
+            {
+                "role": "user",
+                "content": {
+                    "type": "resource",
+                    "resource": {
+                        "uri": "file:///project/main.py",
+                        "mimeType": "text/x-python",
+                        "text": "print('hi')",
+                    },
+                },
+            },
             {"role": "user", "content": {"type": "text", "text": "What does this file do?"}},
             {"role": "assistant", "content": {"type": "text", "text": "This file"}},
         ]
         picture = (await get(client, "describe-picture"))["messages"]
-        assert picture == [{"role": "user",
-                            "content": {"type": "image", "data": "iVBORw==", "mimeType": "image/png"}}]
+        assert picture == [
+            {
+                "role": "user",
+                "content": {"type": "image", "data": "iVBORw==", "mimeType": "image/png"},
+            }
+        ]
 
 
 async def test_an_unknown_prompt_is_invalid_params() -> None:
@@ -117,17 +161,24 @@ async def test_an_unknown_prompt_is_invalid_params() -> None:
 
 async def test_a_missing_required_argument_is_invalid_params() -> None:
     async with connected(writer()) as client:
-        await assert_invalid(client, "code_review", {},
-                             "Missing required argument(s) for prompt code_review: code")
-        await assert_invalid(client, "code_review", {"language": "Go"},
-                             "Missing required argument(s) for prompt code_review: code")
+        await assert_invalid(
+            client, "code_review", {}, "Missing required argument(s) for prompt code_review: code"
+        )
+        await assert_invalid(
+            client,
+            "code_review",
+            {"language": "Go"},
+            "Missing required argument(s) for prompt code_review: code",
+        )
         with pytest.raises(RpcError) as caught:  # no "arguments" at all
             await client.request("prompts/get", {"name": "code_review"}, TIMEOUT)
         assert caught.value.code == -32602
         await client.ping(TIMEOUT)
 
 
-@pytest.mark.parametrize("arguments", [{"code": 42}, ["x = 1"], "code=x", {"code": "x", "colour": "red"}])
+@pytest.mark.parametrize(
+    "arguments", [{"code": 42}, ["x = 1"], "code=x", {"code": "x", "colour": "red"}]
+)
 async def test_bad_arguments_are_invalid_params(arguments: Any) -> None:
     async with connected(writer()) as client:
         await assert_invalid(client, "code_review", arguments)
@@ -151,13 +202,19 @@ async def test_a_failing_prompt_is_an_internal_error_and_the_server_lives_on() -
 
 async def test_explicit_arguments() -> None:
     server = PromptServer("explicit")
-    server.add_prompt(lambda **arguments: f"Hello {arguments.get('who', 'world')}", "hello",
-                      arguments=[PromptArgument("who", "Who to greet", required=False)])
+    server.add_prompt(
+        lambda **arguments: f"Hello {arguments.get('who', 'world')}",
+        "hello",
+        arguments=[PromptArgument("who", "Who to greet", required=False)],
+    )
     async with connected(server) as client:
         assert (await client.request("prompts/list", {}, TIMEOUT))["prompts"][0]["arguments"] == [
-            {"name": "who", "description": "Who to greet", "required": False}]
+            {"name": "who", "description": "Who to greet", "required": False}
+        ]
         assert (await get(client, "hello"))["messages"][0]["content"]["text"] == "Hello world"
-        assert (await get(client, "hello", {"who": "Ana"}))["messages"][0]["content"]["text"] == "Hello Ana"
+        assert (await get(client, "hello", {"who": "Ana"}))["messages"][0]["content"][
+            "text"
+        ] == "Hello Ana"
 
 
 async def test_prompts_list_is_paginated() -> None:
@@ -176,7 +233,9 @@ async def test_prompts_list_is_paginated() -> None:
             params = {"cursor": page["nextCursor"]}
         assert names == [f"prompt-{i}" for i in range(7)]
         with pytest.raises(RpcError) as caught:
-            await client.request("prompts/list", {"cursor": "eyJwYWdlIjogM30="}, TIMEOUT)  # not one of ours
+            await client.request(
+                "prompts/list", {"cursor": "eyJwYWdlIjogM30="}, TIMEOUT
+            )  # not one of ours
         assert caught.value.code == -32602
         await client.ping(TIMEOUT)
 
@@ -187,7 +246,13 @@ async def test_adding_a_prompt_tells_live_sessions() -> None:
     async with connected(server, notes) as client:
         await client.ping(TIMEOUT)
         server.add_prompt(lambda: "new", "late")
-        assert await asyncio.wait_for(notes.get(), TIMEOUT) == ("notifications/prompts/list_changed", {})
+        assert await asyncio.wait_for(notes.get(), TIMEOUT) == (
+            "notifications/prompts/list_changed",
+            {},
+        )
         server.remove_prompt("late")
-        assert await asyncio.wait_for(notes.get(), TIMEOUT) == ("notifications/prompts/list_changed", {})
+        assert await asyncio.wait_for(notes.get(), TIMEOUT) == (
+            "notifications/prompts/list_changed",
+            {},
+        )
         await assert_invalid(client, "late", {}, "Unknown prompt: late")

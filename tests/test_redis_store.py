@@ -22,8 +22,10 @@ from support import free_port
 from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
 from minimcp.transports.event_store import UnknownEventId
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
-                                reason="needs redis-server (CI installs it: apt-get install redis-server)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None,
+    reason="needs redis-server (CI installs it: apt-get install redis-server)",
+)
 
 
 @pytest_asyncio.fixture
@@ -41,36 +43,52 @@ async def test_ids_read_like_lesson_08s_and_a_replay_is_exact(store: RedisEventS
     assert ids == ["abc123-0", "abc123-1", "abc123-2"]
     stream, events = await store.events_after("abc123-0")
     assert (stream, [(event.id, event.data) for event in events]) == (
-        "abc123", [("abc123-1", "message 1"), ("abc123-2", "message 2")])
+        "abc123",
+        [("abc123-1", "message 1"), ("abc123-2", "message 2")],
+    )
     assert (await store.events_after("abc123-2"))[1] == []  # the client saw everything
 
 
-async def test_another_worker_replays_what_one_stored(store: RedisEventStore, redis_url: str) -> None:
+async def test_another_worker_replays_what_one_stored(
+    store: RedisEventStore, redis_url: str
+) -> None:
     other = RedisEventStore(redis_url)
     try:
         await store.append("s1", "")  # a priming event
         await store.append("s1", '{"jsonrpc":"2.0","method":"notifications/progress"}')
         stream, events = await other.events_after("s1-0")
         assert (stream, [(event.id, event.data) for event in events]) == (
-            "s1", [("s1-1", '{"jsonrpc":"2.0","method":"notifications/progress"}')])
+            "s1",
+            [("s1-1", '{"jsonrpc":"2.0","method":"notifications/progress"}')],
+        )
         assert await other.append("s1", "from the other worker") == "s1-2"  # one sequence for both
     finally:
         await other.close()
 
 
-@pytest.mark.parametrize(("event_id", "message"), [
-    ("s2-7", "unknown event id 's2-7'"),  # beyond the last
-    ("nothing-0", "unknown event id 'nothing-0'"),  # no such stream
-    ("s2-x", "malformed event id 's2-x'"),
-    ("s2-0", "event id 's2-0' is too old: its successors were forgotten"),  # trimmed (max 5)
-])
-async def test_what_cannot_be_replayed_exactly_is_refused(store: RedisEventStore, event_id: str,
-                                                          message: str) -> None:
+@pytest.mark.parametrize(
+    ("event_id", "message"),
+    [
+        ("s2-7", "unknown event id 's2-7'"),  # beyond the last
+        ("nothing-0", "unknown event id 'nothing-0'"),  # no such stream
+        ("s2-x", "malformed event id 's2-x'"),
+        ("s2-0", "event id 's2-0' is too old: its successors were forgotten"),  # trimmed (max 5)
+    ],
+)
+async def test_what_cannot_be_replayed_exactly_is_refused(
+    store: RedisEventStore, event_id: str, message: str
+) -> None:
     for n in range(7):
         await store.append("s2", f"m{n}")
     with pytest.raises(UnknownEventId, match=message):
         await store.events_after(event_id)
-    assert [event.id for event in (await store.events_after("s2-1"))[1]] == ["s2-2", "s2-3", "s2-4", "s2-5", "s2-6"]
+    assert [event.id for event in (await store.events_after("s2-1"))[1]] == [
+        "s2-2",
+        "s2-3",
+        "s2-4",
+        "s2-5",
+        "s2-6",
+    ]
 
 
 async def test_forget_and_expiry(redis_url: str) -> None:
@@ -103,17 +121,43 @@ async def test_the_http_endpoint_resumes_a_stream_from_redis(redis_url: str) -> 
         client = httpx2.AsyncClient(timeout=TIMEOUT)
         headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
         answer = await client.post(http.url, json=INITIALIZE, headers=headers)
-        headers |= {"mcp-session-id": answer.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
-        await client.post(http.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
-        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "run_analysis", "arguments": {"steps": 4}, "_meta": {"progressToken": "p"}}}
+        headers |= {
+            "mcp-session-id": answer.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
+        await client.post(
+            http.url,
+            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            headers=headers,
+        )
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {
+                "name": "run_analysis",
+                "arguments": {"steps": 4},
+                "_meta": {"progressToken": "p"},
+            },
+        }
         async with client.stream("POST", http.url, json=call, headers=headers) as stream:
             first = await read_events(stream, 2)  # the priming event and step 1, then the cut
         await asyncio.sleep(0.4)  # the task goes on, its events go to Redis
-        async with client.stream("GET", http.url, headers={**headers, "last-event-id": first[-1].id}) as resumed:
+        async with client.stream(
+            "GET", http.url, headers={**headers, "last-event-id": first[-1].id}
+        ) as resumed:
             rest = await read_events(resumed)
         await client.aclose()
-    assert [event.id.rsplit("-", 1)[1] for event in rest] == ["2", "3", "4", "5"]  # steps 2-4, then the answer
-    assert [json.loads(event.data).get("params", {}).get("progress") for event in rest[:-1]] == [2, 3, 4]
+    assert [event.id.rsplit("-", 1)[1] for event in rest] == [
+        "2",
+        "3",
+        "4",
+        "5",
+    ]  # steps 2-4, then the answer
+    assert [json.loads(event.data).get("params", {}).get("progress") for event in rest[:-1]] == [
+        2,
+        3,
+        4,
+    ]
     assert '"result"' in rest[-1].data
     await store.close()

@@ -32,16 +32,23 @@ async def assert_not_found(client: Client, uri: str) -> None:
     await client.ping(TIMEOUT)
 
 
-COURSES = {"AI101": {"id": "AI101", "name": "Intro to AI"}, "café": {"id": "café", "name": "Coffee"}}
+COURSES = {
+    "AI101": {"id": "AI101", "name": "Intro to AI"},
+    "café": {"id": "café", "name": "Coffee"},
+}
 PIXEL = b"\x89PNG\r\n\x1a\n\x00\x00"
 
 
 def catalogue() -> ResourceServer:
     server = ResourceServer("catalogue")
 
-    @server.resource("courses://all", name="courses", title="All Courses",
-                     description="Complete list of courses available in the catalog",
-                     mime_type="application/json")
+    @server.resource(
+        "courses://all",
+        name="courses",
+        title="All Courses",
+        description="Complete list of courses available in the catalog",
+        mime_type="application/json",
+    )
     def all_courses() -> list[dict[str, str]]:
         return list(COURSES.values())
 
@@ -53,8 +60,9 @@ def catalogue() -> ResourceServer:
     def logo() -> bytes:
         return PIXEL
 
-    @server.template("courses://{id}", name="course-details", title="Course Detail",
-                     mime_type="application/json")
+    @server.template(
+        "courses://{id}", name="course-details", title="Course Detail", mime_type="application/json"
+    )
     def course(id: str) -> dict[str, str] | None:
         assert isinstance(id, str)
         return COURSES.get(id)
@@ -72,8 +80,13 @@ async def test_list_shows_metadata_not_contents() -> None:
         assert client.server_capabilities["resources"] == {"subscribe": True, "listChanged": True}
         listed = (await client.request("resources/list", {}, TIMEOUT))["resources"]
     assert listed == [
-        {"uri": "courses://all", "name": "courses", "title": "All Courses",
-         "description": "Complete list of courses available in the catalog", "mimeType": "application/json"},
+        {
+            "uri": "courses://all",
+            "name": "courses",
+            "title": "All Courses",
+            "description": "Complete list of courses available in the catalog",
+            "mimeType": "application/json",
+        },
         {"uri": "notes://readme", "name": "readme"},
         {"uri": "images://logo", "name": "logo", "mimeType": "image/png"},
     ]
@@ -82,31 +95,57 @@ async def test_list_shows_metadata_not_contents() -> None:
 async def test_read_text_json_and_binary() -> None:
     async with connected(catalogue()) as client:
         assert await read(client, "notes://readme") == {
-            "contents": [{"uri": "notes://readme", "mimeType": "text/plain", "text": "Read me first."}]}
-        assert await read(client, "courses://all") == {"contents": [{
-            "uri": "courses://all", "mimeType": "application/json",
-            "text": '[{"id": "AI101", "name": "Intro to AI"}, {"id": "café", "name": "Coffee"}]'}]}
+            "contents": [
+                {"uri": "notes://readme", "mimeType": "text/plain", "text": "Read me first."}
+            ]
+        }
+        assert await read(client, "courses://all") == {
+            "contents": [
+                {
+                    "uri": "courses://all",
+                    "mimeType": "application/json",
+                    "text": '[{"id": "AI101", "name": "Intro to AI"}, {"id": "café", "name": "Coffee"}]',
+                }
+            ]
+        }
         logo = (await read(client, "images://logo"))["contents"][0]
-        assert logo == {"uri": "images://logo", "mimeType": "image/png",
-                        "blob": base64.b64encode(PIXEL).decode()}
+        assert logo == {
+            "uri": "images://logo",
+            "mimeType": "image/png",
+            "blob": base64.b64encode(PIXEL).decode(),
+        }
         assert base64.b64decode(logo["blob"]) == PIXEL
 
 
 async def test_templates_are_listed_and_read_with_string_parameters() -> None:
     async with connected(catalogue()) as client:
-        templates = (await client.request("resources/templates/list", {}, TIMEOUT))["resourceTemplates"]
+        templates = (await client.request("resources/templates/list", {}, TIMEOUT))[
+            "resourceTemplates"
+        ]
         assert templates == [
-            {"uriTemplate": "courses://{id}", "name": "course-details", "title": "Course Detail",
-             "mimeType": "application/json"},
+            {
+                "uriTemplate": "courses://{id}",
+                "name": "course-details",
+                "title": "Course Detail",
+                "mimeType": "application/json",
+            },
             {"uriTemplate": "users://{user}/courses/{course}", "name": "enrolment"},
         ]
-        assert await read(client, "courses://AI101") == {"contents": [{
-            "uri": "courses://AI101", "mimeType": "application/json",
-            "text": '{"id": "AI101", "name": "Intro to AI"}'}]}
+        assert await read(client, "courses://AI101") == {
+            "contents": [
+                {
+                    "uri": "courses://AI101",
+                    "mimeType": "application/json",
+                    "text": '{"id": "AI101", "name": "Intro to AI"}',
+                }
+            ]
+        }
         # The value arrives percent-decoded: caf%C3%A9 is "café".
         cafe = (await read(client, "courses://caf%C3%A9"))["contents"][0]
         assert cafe["text"] == '{"id": "café", "name": "Coffee"}'
-        assert (await read(client, "users://u1/courses/AI101"))["contents"][0]["text"] == "u1 takes AI101"
+        assert (await read(client, "users://u1/courses/AI101"))["contents"][0][
+            "text"
+        ] == "u1 takes AI101"
 
 
 async def test_an_exact_uri_wins_over_a_template() -> None:
@@ -114,8 +153,10 @@ async def test_an_exact_uri_wins_over_a_template() -> None:
         assert (await read(client, "courses://all"))["contents"][0]["text"].startswith("[")
 
 
-@pytest.mark.parametrize("uri", ["courses://NOPE", "nothing://here", "courses://", "courses://a/b",
-                                 "users://u1/courses/"])
+@pytest.mark.parametrize(
+    "uri",
+    ["courses://NOPE", "nothing://here", "courses://", "courses://a/b", "users://u1/courses/"],
+)
 async def test_an_unknown_uri_is_resource_not_found(uri: str) -> None:
     async with connected(catalogue()) as client:
         await assert_not_found(client, uri)
@@ -157,13 +198,19 @@ def test_level_1_matching() -> None:
     assert match_template(pattern, "xcourses://AI101") is None
     assert match_template(pattern, "courses://AI101?x=1") is None
     assert match_template(compile_template("db://{table}/{column}"), "db://users/name") == {
-        "table": "users", "column": "name"}
+        "table": "users",
+        "column": "name",
+    }
     assert match_template(compile_template("db://{table}.{column}"), "db://users.name") == {
-        "table": "users", "column": "name"}  # "." in the template is a literal dot, not "any character"
+        "table": "users",
+        "column": "name",
+    }  # "." in the template is a literal dot, not "any character"
     assert match_template(compile_template("db://{table}.{column}"), "db://usersXname") is None
 
 
-@pytest.mark.parametrize("template", ["files://{+path}", "search://{?q}", "x://{id}/{id}", "x://{a", "x://}"])
+@pytest.mark.parametrize(
+    "template", ["files://{+path}", "search://{?q}", "x://{id}/{id}", "x://{a", "x://}"]
+)
 def test_templates_beyond_level_1_are_refused(template: str) -> None:
     with pytest.raises(ValueError):
         compile_template(template)
@@ -199,15 +246,26 @@ async def test_a_folder_is_listed_and_read(tree: dict[str, Path]) -> None:
     async with connected(files_server(shared)) as client:
         listed = (await client.request("resources/list", {}, TIMEOUT))["resources"]
         assert sorted(entry["name"] for entry in listed) == [
-            "alias.txt", "data.bin", "docs/guide.md", "notes.txt", "with space.txt"]  # no escape.txt
+            "alias.txt",
+            "data.bin",
+            "docs/guide.md",
+            "notes.txt",
+            "with space.txt",
+        ]  # no escape.txt
         assert {entry["uri"] for entry in listed} == {
-            (shared / name).as_uri() for name in ["alias.txt", "data.bin", "docs/guide.md", "notes.txt",
-                                                  "with space.txt"]}
+            (shared / name).as_uri()
+            for name in ["alias.txt", "data.bin", "docs/guide.md", "notes.txt", "with space.txt"]
+        }
         notes = (shared / "notes.txt").as_uri()
-        assert await read(client, notes) == {"contents": [{"uri": notes, "mimeType": "text/plain",
-                                                           "text": "inside\n"}]}
-        assert (await read(client, (shared / "with space.txt").as_uri()))["contents"][0]["text"] == "spaced\n"
-        assert (await read(client, (shared / "alias.txt").as_uri()))["contents"][0]["text"] == "inside\n"
+        assert await read(client, notes) == {
+            "contents": [{"uri": notes, "mimeType": "text/plain", "text": "inside\n"}]
+        }
+        assert (await read(client, (shared / "with space.txt").as_uri()))["contents"][0][
+            "text"
+        ] == "spaced\n"
+        assert (await read(client, (shared / "alias.txt").as_uri()))["contents"][0][
+            "text"
+        ] == "inside\n"
         guide = (await read(client, (shared / "docs" / "guide.md").as_uri()))["contents"][0]
         assert guide["text"] == "# Guide\n"
         data = (await read(client, (shared / "data.bin").as_uri()))["contents"][0]
@@ -244,7 +302,9 @@ async def test_file_resources_never_read_outside_their_folder(tree: dict[str, Pa
     async with connected(files_server(shared)) as client:
         for uri in traversal_attempts(root, shared):
             await assert_not_found(client, uri)
-        assert (await read(client, (shared / "notes.txt").as_uri()))["contents"][0]["text"] == "inside\n"
+        assert (await read(client, (shared / "notes.txt").as_uri()))["contents"][0][
+            "text"
+        ] == "inside\n"
 
 
 async def test_hidden_files_are_never_served(tree: dict[str, Path]) -> None:
@@ -264,8 +324,12 @@ def test_the_path_guard_itself(tree: dict[str, Path]) -> None:
     for uri in traversal_attempts(root, shared):
         assert resolve_inside(shared, uri) is None, uri
     assert resolve_inside(shared, (shared / "notes.txt").as_uri()) == shared / "notes.txt"
-    assert resolve_inside(shared, f"{shared.as_uri()}/docs/./guide.md") == shared / "docs" / "guide.md"
-    assert resolve_inside(shared, f"{shared.as_uri()}/docs/../notes.txt") == shared / "notes.txt"  # stays in
+    assert (
+        resolve_inside(shared, f"{shared.as_uri()}/docs/./guide.md") == shared / "docs" / "guide.md"
+    )
+    assert (
+        resolve_inside(shared, f"{shared.as_uri()}/docs/../notes.txt") == shared / "notes.txt"
+    )  # stays in
 
 
 async def test_a_symlink_that_moves_outside_later_is_refused(tree: dict[str, Path]) -> None:
@@ -301,9 +365,15 @@ async def test_updates_go_to_subscribed_sessions_only() -> None:
         assert await b.request("resources/subscribe", {"uri": "courses://AI101"}, TIMEOUT) == {}
 
         await server.resource_updated("courses://all")
-        assert await next_note(a_notes) == ("notifications/resources/updated", {"uri": "courses://all"})
+        assert await next_note(a_notes) == (
+            "notifications/resources/updated",
+            {"uri": "courses://all"},
+        )
         await server.resource_updated("courses://AI101")
-        assert await next_note(b_notes) == ("notifications/resources/updated", {"uri": "courses://AI101"})
+        assert await next_note(b_notes) == (
+            "notifications/resources/updated",
+            {"uri": "courses://AI101"},
+        )
         await server.resource_updated("notes://readme")  # nobody asked
         await a.ping(TIMEOUT)
         await b.ping(TIMEOUT)  # anything sent before the pongs has arrived by now
@@ -323,7 +393,9 @@ async def test_subscribing_to_nothing_is_resource_not_found() -> None:
         with pytest.raises(RpcError) as caught:  # the template fits, but there is no such course
             await client.request("resources/subscribe", {"uri": "courses://NOPE"}, TIMEOUT)
         assert caught.value.code == -32002
-        assert await client.request("resources/subscribe", {"uri": "courses://AI101"}, TIMEOUT) == {}
+        assert (
+            await client.request("resources/subscribe", {"uri": "courses://AI101"}, TIMEOUT) == {}
+        )
         with pytest.raises(RpcError) as caught:
             await client.request("resources/subscribe", {}, TIMEOUT)
         assert caught.value.code == -32602
@@ -340,7 +412,10 @@ async def test_a_session_that_left_is_forgotten() -> None:
         # The first session was dropped when it left: only the second is left to tell.
         assert [session.subscriptions for session in server.sessions] == [{"courses://all"}]
         await server.resource_updated("courses://all")
-        assert await next_note(notes) == ("notifications/resources/updated", {"uri": "courses://all"})
+        assert await next_note(notes) == (
+            "notifications/resources/updated",
+            {"uri": "courses://all"},
+        )
     assert server.sessions == set()  # and so was the second, with its subscriptions
 
 
@@ -377,9 +452,15 @@ async def test_resources_and_templates_are_paginated() -> None:
         server.add_template(f"items{i}://{{id}}", lambda id: id, f"family-{i}")
     async with connected(server) as client:
         assert await walk(client, "resources/list", "resources") == [
-            ["items://0", "items://1"], ["items://2", "items://3"], ["items://4"]]
+            ["items://0", "items://1"],
+            ["items://2", "items://3"],
+            ["items://4"],
+        ]
         assert await walk(client, "resources/templates/list", "resourceTemplates") == [
-            ["items0://{id}", "items1://{id}"], ["items2://{id}", "items3://{id}"], ["items4://{id}"]]
+            ["items0://{id}", "items1://{id}"],
+            ["items2://{id}", "items3://{id}"],
+            ["items4://{id}"],
+        ]
         for method in ("resources/list", "resources/templates/list"):
             with pytest.raises(RpcError) as caught:
                 await client.request(method, {"cursor": "bogus!"}, TIMEOUT)

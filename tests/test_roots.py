@@ -53,11 +53,17 @@ def test_only_file_roots_count(tmp_path: Path) -> None:
     roots = [{"uri": (tmp_path / "notes").as_uri()}, {"uri": "https://example.com/"}, "not a root"]
     assert inside_roots(tmp_path / "notes" / "plan.md", roots)  # type: ignore[arg-type]
     assert not inside_roots(tmp_path / "code" / "main.py", roots)  # type: ignore[arg-type]
-    assert not inside_roots(tmp_path / "notes-old" / "x.md", roots)  # a prefix of the text is not inside
+    assert not inside_roots(
+        tmp_path / "notes-old" / "x.md", roots
+    )  # a prefix of the text is not inside
 
 
-async def test_a_folder_shows_what_lies_inside_the_roots_and_follows_their_changes(workspace: Path) -> None:
-    async with connected(file_server(workspace), answers=ClientAnswers(roots=[workspace / "notes"])) as client:
+async def test_a_folder_shows_what_lies_inside_the_roots_and_follows_their_changes(
+    workspace: Path,
+) -> None:
+    async with connected(
+        file_server(workspace), answers=ClientAnswers(roots=[workspace / "notes"])
+    ) as client:
         asked = counting(client)
         assert names(await client.list_resources()) == ["notes/ideas.md", "notes/plan.md"]
         plan = (workspace / "notes" / "plan.md").as_uri()
@@ -74,7 +80,11 @@ async def test_a_folder_shows_what_lies_inside_the_roots_and_follows_their_chang
 
 async def test_a_client_without_roots_sees_the_whole_folder(workspace: Path) -> None:
     async with connected(file_server(workspace)) as client:
-        assert names(await client.list_resources()) == ["code/main.py", "notes/ideas.md", "notes/plan.md"]
+        assert names(await client.list_resources()) == [
+            "code/main.py",
+            "notes/ideas.md",
+            "notes/plan.md",
+        ]
 
 
 async def test_roots_that_never_announce_changes_are_asked_for_every_time(workspace: Path) -> None:
@@ -84,7 +94,9 @@ async def test_roots_that_never_announce_changes_are_asked_for_every_time(worksp
         asked.append(method)
         return {"roots": [{"uri": (workspace / "code").as_uri()}]}
 
-    async with connected(file_server(workspace), capabilities={"roots": {}}, on_request=on_request) as client:
+    async with connected(
+        file_server(workspace), capabilities={"roots": {}}, on_request=on_request
+    ) as client:
         for _ in range(2):  # refresh: past the client's own cache of the list
             assert names(await client.list_resources(refresh=True)) == ["code/main.py"]
     assert asked == ["roots/list", "roots/list"]  # once per request, never kept
@@ -97,7 +109,9 @@ def roots_tool_server() -> Server:
     @server.tool()
     async def where(context: RequestContext) -> str:
         """The client's roots, by name."""
-        return ", ".join(root.get("name", "?") for root in await cache.roots(context, timeout=TIMEOUT))
+        return ", ".join(
+            root.get("name", "?") for root in await cache.roots(context, timeout=TIMEOUT)
+        )
 
     return server
 
@@ -106,8 +120,10 @@ async def test_a_server_may_not_ask_a_client_without_roots() -> None:
     async with connected(roots_tool_server()) as client:
         result = await client.call_tool("where")
         assert result["isError"] is True
-        assert result["content"][0]["text"] == ("The client did not declare the 'roots' capability, so this "
-                                                "server cannot send it roots/list")
+        assert result["content"][0]["text"] == (
+            "The client did not declare the 'roots' capability, so this "
+            "server cannot send it roots/list"
+        )
         await client.ping()
 
 
@@ -115,8 +131,11 @@ async def test_a_broken_roots_answer_fails_the_tool_and_the_session_goes_on() ->
     async def on_request(method: str, params: dict[str, Any]) -> Any:
         return {"folders": []}
 
-    async with connected(roots_tool_server(), capabilities={"roots": {}}, on_request=on_request) as client:
+    async with connected(
+        roots_tool_server(), capabilities={"roots": {}}, on_request=on_request
+    ) as client:
         result = await client.call_tool("where")
-        assert result["content"][0]["text"] == ("The client's answer to roots/list has no list of roots: "
-                                                "{'folders': []}")
+        assert result["content"][0]["text"] == (
+            "The client's answer to roots/list has no list of roots: {'folders': []}"
+        )
         await client.ping()

@@ -60,11 +60,17 @@ class App:
         self.notifications.append((notification.method, notification.params or {}))
 
 
-def initialize_request(request_id: Any = 1, version: Any = LATEST_PROTOCOL_VERSION, **params: Any) -> dict:
+def initialize_request(
+    request_id: Any = 1, version: Any = LATEST_PROTOCOL_VERSION, **params: Any
+) -> dict:
     body = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
     body.update(params)
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
-            "params": {k: v for k, v in body.items() if v is not ...}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "initialize",
+        "params": {k: v for k, v in body.items() if v is not ...},
+    }
 
 
 @pytest.fixture
@@ -115,19 +121,26 @@ async def test_handshake_both_sides(live) -> None:
     assert server_session.client_info == CLIENT_INFO
     assert server_session.client_capabilities == {"roots": {"listChanged": True}}
     assert app.notifications == []  # notifications/initialized is the session's, not the app's
-    assert await client.request("demo/echo", {"x": 1}, timeout=TIMEOUT) == {"params": {"x": 1}, "meta": {},
-                                                                          "state": "ready"}
+    assert await client.request("demo/echo", {"x": 1}, timeout=TIMEOUT) == {
+        "params": {"x": 1},
+        "meta": {},
+        "state": "ready",
+    }
 
 
 async def test_handshake_on_the_wire(server) -> None:
     session, peer = server
     answer = await peer.call(initialize_request(1))
-    assert answer == {"jsonrpc": "2.0", "id": 1, "result": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"tools": {"listChanged": True}},
-        "serverInfo": {"name": "test-server", "version": "1.2.3"},
-        "instructions": "Ask me to echo.",
-    }}
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {"listChanged": True}},
+            "serverInfo": {"name": "test-server", "version": "1.2.3"},
+            "instructions": "Ask me to echo.",
+        },
+    }
     assert session.state == "initializing"
     await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     await peer.ping()  # notifications are never answered: the ping's answer comes next
@@ -200,10 +213,16 @@ async def test_client_refuses_a_version_it_did_not_offer(raw_pair) -> None:
     handshake = asyncio.ensure_future(client.initialize(timeout=TIMEOUT))
     request = await peer.recv()
     assert request["method"] == "initialize"
-    assert request["params"] == {"protocolVersion": "2025-11-25", "capabilities": {},
-                                 "clientInfo": {"name": "minimcp", "version": "0.1.0"}}
-    future = {"protocolVersion": "2030-01-01", "capabilities": {},
-              "serverInfo": {"name": "future", "version": "1"}}
+    assert request["params"] == {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "minimcp", "version": "0.1.0"},
+    }
+    future = {
+        "protocolVersion": "2030-01-01",
+        "capabilities": {},
+        "serverInfo": {"name": "future", "version": "1"},
+    }
     await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": future})
     with pytest.raises(UnsupportedVersion):
         await handshake
@@ -211,12 +230,19 @@ async def test_client_refuses_a_version_it_did_not_offer(raw_pair) -> None:
     assert await asyncio.wait_for(peer.transport.receive(), TIMEOUT) is None
 
 
-@pytest.mark.parametrize("result", [
-    {"protocolVersion": "2025-11-25", "capabilities": {}},
-    {"protocolVersion": "2025-11-25", "serverInfo": {"name": "x", "version": "1"}},
-    {"protocolVersion": "2025-11-25", "capabilities": [], "serverInfo": {"name": "x", "version": "1"}},
-    [],
-])
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"protocolVersion": "2025-11-25", "capabilities": {}},
+        {"protocolVersion": "2025-11-25", "serverInfo": {"name": "x", "version": "1"}},
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": [],
+            "serverInfo": {"name": "x", "version": "1"},
+        },
+        [],
+    ],
+)
 async def test_client_refuses_a_malformed_initialize_result(raw_pair, result: Any) -> None:
     peer, transport = raw_pair()
     client = ClientSession(transport)
@@ -231,14 +257,26 @@ async def test_client_refuses_a_malformed_initialize_result(raw_pair, result: An
 async def test_client_sends_initialized_after_the_result(raw_pair) -> None:
     peer, transport = raw_pair()
     client = ClientSession(transport)
-    handshake = asyncio.ensure_future(client.initialize(timeout=TIMEOUT, protocol_version="2025-03-26"))
+    handshake = asyncio.ensure_future(
+        client.initialize(timeout=TIMEOUT, protocol_version="2025-03-26")
+    )
     request = await peer.recv()
     assert request["params"]["protocolVersion"] == "2025-03-26"
-    await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {
-        "protocolVersion": "2024-11-05", "capabilities": {"logging": {}},
-        "serverInfo": {"name": "older", "version": "1"}}})
+    await peer.send(
+        {
+            "jsonrpc": "2.0",
+            "id": request["id"],
+            "result": {
+                "protocolVersion": "2024-11-05",
+                "capabilities": {"logging": {}},
+                "serverInfo": {"name": "older", "version": "1"},
+            },
+        }
+    )
     result = await handshake
-    assert result["protocolVersion"] == client.protocol_version == "2024-11-05"  # the server's choice wins
+    assert (
+        result["protocolVersion"] == client.protocol_version == "2024-11-05"
+    )  # the server's choice wins
     assert client.instructions is None
     assert await peer.recv() == {"jsonrpc": "2.0", "method": "notifications/initialized"}
     await client.close()
@@ -250,8 +288,11 @@ async def test_initialize_twice_is_an_invalid_request(server) -> None:
     assert "result" in await peer.call(initialize_request(1))
     for request_id, version in ((2, "2025-11-25"), (3, "2024-11-05")):
         answer = await peer.call(initialize_request(request_id, version))
-        assert answer == {"jsonrpc": "2.0", "id": request_id, "error": {
-            "code": INVALID_REQUEST, "message": "The session is already initialized"}}
+        assert answer == {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "error": {"code": INVALID_REQUEST, "message": "The session is already initialized"},
+        }
     assert session.protocol_version == "2025-11-25"  # the second initialize changed nothing
     await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     answer = await peer.call(initialize_request(4))
@@ -264,25 +305,30 @@ CLIENT_INFO_MESSAGE = 'initialize needs "clientInfo" with a "name" and a "versio
 CAPABILITIES_MESSAGE = 'initialize needs "capabilities" (an object)'
 
 
-@pytest.mark.parametrize("params, message", [
-    ("no params member", PROTOCOL_VERSION_MESSAGE),
-    ("empty params", PROTOCOL_VERSION_MESSAGE),
-    ({"protocolVersion": ...}, PROTOCOL_VERSION_MESSAGE),
-    ({"protocolVersion": None}, PROTOCOL_VERSION_MESSAGE),
-    ({"protocolVersion": 20251125}, PROTOCOL_VERSION_MESSAGE),
-    ({"protocolVersion": ["2025-11-25"]}, PROTOCOL_VERSION_MESSAGE),
-    ({"clientInfo": ...}, CLIENT_INFO_MESSAGE),
-    ({"clientInfo": "test-client"}, CLIENT_INFO_MESSAGE),
-    ({"clientInfo": {"name": "x"}}, CLIENT_INFO_MESSAGE),
-    ({"clientInfo": {"version": "1"}}, CLIENT_INFO_MESSAGE),
-    ({"clientInfo": {"name": "x", "version": 1}}, CLIENT_INFO_MESSAGE),
-    ({"clientInfo": {"name": None, "version": "1"}}, CLIENT_INFO_MESSAGE),
-    ({"capabilities": ...}, CAPABILITIES_MESSAGE),
-    ({"capabilities": None}, CAPABILITIES_MESSAGE),
-    ({"capabilities": []}, CAPABILITIES_MESSAGE),
-    ({"capabilities": "all"}, CAPABILITIES_MESSAGE),
-])
-async def test_initialize_with_bad_params_is_invalid_params(server, params: Any, message: str) -> None:
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ("no params member", PROTOCOL_VERSION_MESSAGE),
+        ("empty params", PROTOCOL_VERSION_MESSAGE),
+        ({"protocolVersion": ...}, PROTOCOL_VERSION_MESSAGE),
+        ({"protocolVersion": None}, PROTOCOL_VERSION_MESSAGE),
+        ({"protocolVersion": 20251125}, PROTOCOL_VERSION_MESSAGE),
+        ({"protocolVersion": ["2025-11-25"]}, PROTOCOL_VERSION_MESSAGE),
+        ({"clientInfo": ...}, CLIENT_INFO_MESSAGE),
+        ({"clientInfo": "test-client"}, CLIENT_INFO_MESSAGE),
+        ({"clientInfo": {"name": "x"}}, CLIENT_INFO_MESSAGE),
+        ({"clientInfo": {"version": "1"}}, CLIENT_INFO_MESSAGE),
+        ({"clientInfo": {"name": "x", "version": 1}}, CLIENT_INFO_MESSAGE),
+        ({"clientInfo": {"name": None, "version": "1"}}, CLIENT_INFO_MESSAGE),
+        ({"capabilities": ...}, CAPABILITIES_MESSAGE),
+        ({"capabilities": None}, CAPABILITIES_MESSAGE),
+        ({"capabilities": []}, CAPABILITIES_MESSAGE),
+        ({"capabilities": "all"}, CAPABILITIES_MESSAGE),
+    ],
+)
+async def test_initialize_with_bad_params_is_invalid_params(
+    server, params: Any, message: str
+) -> None:
     session, peer = server
     if isinstance(params, dict):
         request = initialize_request(1, **params)
@@ -291,7 +337,11 @@ async def test_initialize_with_bad_params_is_invalid_params(server, params: Any,
     else:
         request = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
     answer = await peer.call(request)
-    assert answer == {"jsonrpc": "2.0", "id": 1, "error": {"code": INVALID_PARAMS, "message": message}}
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": INVALID_PARAMS, "message": message},
+    }
     assert session.state == "new"
     await peer.ping()
     # The session is still waiting for a proper initialize, and takes one.
@@ -302,9 +352,14 @@ async def test_requests_before_initialize(server) -> None:
     _, peer = server
     await peer.ping("ping-first")  # ping works in every state
     answer = await peer.call({"jsonrpc": "2.0", "id": 1, "method": "demo/echo", "params": {"x": 1}})
-    assert answer == {"jsonrpc": "2.0", "id": 1, "error": {
-        "code": INVALID_REQUEST,
-        "message": "Received 'demo/echo' before initialization: send 'initialize' first"}}
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {
+            "code": INVALID_REQUEST,
+            "message": "Received 'demo/echo' before initialization: send 'initialize' first",
+        },
+    }
     answer = await peer.call({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
     assert answer["error"] == {"code": METHOD_NOT_FOUND, "message": "Method not found: tools/list"}
     assert "result" in await peer.call(initialize_request(3))
@@ -335,9 +390,14 @@ async def test_server_discover_is_method_not_found(server, initialized: bool) ->
     if initialized:
         assert "result" in await peer.call(initialize_request("init"))
         await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    answer = await peer.call({"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {}})
-    assert answer == {"jsonrpc": "2.0", "id": "d", "error": {
-        "code": METHOD_NOT_FOUND, "message": "Method not found: server/discover"}}
+    answer = await peer.call(
+        {"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {}}
+    )
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": "d",
+        "error": {"code": METHOD_NOT_FOUND, "message": "Method not found: server/discover"},
+    }
     await peer.ping()
 
 
@@ -366,7 +426,9 @@ async def test_the_session_offers_seams_for_later_lessons(server) -> None:
     session.front = EchoFront()
     session.notification_handlers["notifications/progress"] = on_progress
     session.after_each.append(after_each)
-    answer = await peer.call({"jsonrpc": "2.0", "id": 1, "method": "demo/front"})  # before initialize
+    answer = await peer.call(
+        {"jsonrpc": "2.0", "id": 1, "method": "demo/front"}
+    )  # before initialize
     assert answer == {"jsonrpc": "2.0", "id": 1, "result": {"served": "by the front"}}
     assert "result" in await peer.call(initialize_request(2))
     await peer.send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}})
@@ -389,14 +451,19 @@ async def test_server_requests_reach_the_clients_callback(live) -> None:
     await client.initialize(timeout=TIMEOUT)
     with pytest.raises(RpcError) as caught:  # without a callback, the client knows only ping
         await server_session.request("roots/list", timeout=TIMEOUT)
-    assert (caught.value.code, caught.value.message) == (METHOD_NOT_FOUND, "Method not found: roots/list")
+    assert (caught.value.code, caught.value.message) == (
+        METHOD_NOT_FOUND,
+        "Method not found: roots/list",
+    )
 
     async def on_request(method: str, params: dict[str, Any]) -> Any:
         return {"roots": [{"uri": "file:///tmp", "name": method}], "echo": params}
 
     client.on_request = on_request
     assert await server_session.request("roots/list", {"a": 1}, timeout=TIMEOUT) == {
-        "roots": [{"uri": "file:///tmp", "name": "roots/list"}], "echo": {"a": 1}}
+        "roots": [{"uri": "file:///tmp", "name": "roots/list"}],
+        "echo": {"a": 1},
+    }
 
 
 async def test_notifications_both_ways(live) -> None:
@@ -419,7 +486,9 @@ async def test_notifications_both_ways(live) -> None:
 async def test_request_context_exposes_params_and_meta(live) -> None:
     client, _, _, _ = live
     await client.initialize(timeout=TIMEOUT)
-    result = await client.request("demo/echo", {"a": 1, "_meta": {"progressToken": "t1"}}, timeout=TIMEOUT)
+    result = await client.request(
+        "demo/echo", {"a": 1, "_meta": {"progressToken": "t1"}}, timeout=TIMEOUT
+    )
     assert result["meta"] == {"progressToken": "t1"}
     result = await client.request("demo/echo", {"_meta": "not an object"}, timeout=TIMEOUT)
     assert result["meta"] == {}

@@ -43,25 +43,39 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built with ``mkdocs build --strict`` into a temporary folder."""
     site = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
-                           cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     assert built.returncode == 0, built.stderr
     return site
 
 
 def test_every_in_page_link_of_the_built_site_resolves(site: Path) -> None:
     dead = []
-    pages = [page for page in sorted(site.rglob("*.html")) if "assets" not in page.parts and page.name != "404.html"]
+    pages = [
+        page
+        for page in sorted(site.rglob("*.html"))
+        if "assets" not in page.parts and page.name != "404.html"
+    ]
     assert len(pages) > 10, "the site has lessons and notebooks"
     for page in pages:
         anchors = Anchors()
         anchors.feed(page.read_text(encoding="utf-8", errors="replace"))
-        dead += [f"{page.relative_to(site)}#{link}" for link in anchors.links if link not in anchors.ids]
+        dead += [
+            f"{page.relative_to(site)}#{link}" for link in anchors.links if link not in anchors.ids
+        ]
     assert dead == []
 
 
 def test_search_ranks_lessons_above_notebooks_and_indexes_no_prompts(site: Path) -> None:
-    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))[
+        "docs"
+    ]
     notebooks = [e for e in entries if e["location"].startswith("notebooks/")]
     lessons = [e for e in entries if not e["location"].startswith("notebooks/")]
     assert notebooks and lessons

@@ -47,8 +47,14 @@ def run_on_snapshot(folder: Path, *arguments: str) -> subprocess.CompletedProces
     # repository, with the whole package) before it: PYTHONSAFEPATH stops that, in this process and
     # in every child a test starts (the repository stays on the path, after the copy, for tests/).
     environment = {**os.environ, "PYTHONPATH": f"{folder}{os.pathsep}{ROOT}", "PYTHONSAFEPATH": "1"}
-    return subprocess.run([sys.executable, *arguments], cwd=ROOT, env=environment, capture_output=True,
-                          text=True, timeout=1200)
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
 
 
 @pytest.mark.parametrize("number", SNAPSHOTS)
@@ -57,7 +63,9 @@ def test_a_lesson_runs_on_the_code_of_the_lessons_up_to_it(number: str, tmp_path
     without_the_editable_hook(tmp_path)
     assert left_out, "a snapshot leaves the later lessons out"
     where = run_on_snapshot(tmp_path, "-c", "import minimcp; print(minimcp.__file__)")
-    assert where.stdout.strip() == str(tmp_path / "minimcp" / "__init__.py")  # the copy, not the tree
+    assert where.stdout.strip() == str(
+        tmp_path / "minimcp" / "__init__.py"
+    )  # the copy, not the tree
     tests = run_on_snapshot(tmp_path, "-m", "pytest", "-q", "-x", *files_up_to(number))
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
 

@@ -15,13 +15,15 @@ def parse_all(data: bytes, step: int | None = None) -> list[Event]:
     step = step or len(data) or 1
     events: list[Event] = []
     for start in range(0, len(data), step):
-        events += parser.feed(data[start:start + step])
+        events += parser.feed(data[start : start + step])
     return events
 
 
 def test_format_event_writes_fields_then_a_blank_line() -> None:
     assert format_event('{"a":1}', id="s-1") == b'id: s-1\ndata: {"a":1}\n\n'
-    assert format_event("", id="s-0", retry=1000) == b"id: s-0\nretry: 1000\ndata:\n\n"  # a priming event
+    assert (
+        format_event("", id="s-0", retry=1000) == b"id: s-0\nretry: 1000\ndata:\n\n"
+    )  # a priming event
     assert format_event(retry=500) == b"retry: 500\n\n"
     assert format_event("one\ntwo", event="note") == b"event: note\ndata: one\ndata: two\n\n"
     assert format_comment("keep-alive") == b": keep-alive\n\n"
@@ -34,10 +36,16 @@ def test_the_standards_examples() -> None:
     stream = b"data: YHOO\ndata: +2\ndata: 10\n\n"
     assert parse_all(stream) == [Event("YHOO\n+2\n10")]
     stream = b": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n"
-    assert parse_all(stream) == [Event("first event", "1"), Event("second event", ""),
-                                 Event(" third event", "")]
+    assert parse_all(stream) == [
+        Event("first event", "1"),
+        Event("second event", ""),
+        Event(" third event", ""),
+    ]
     stream = b"data\n\ndata\ndata\n\ndata:"
-    assert parse_all(stream) == [Event(""), Event("\n")]  # the unterminated last one is not dispatched
+    assert parse_all(stream) == [
+        Event(""),
+        Event("\n"),
+    ]  # the unterminated last one is not dispatched
 
 
 def test_every_line_ending_and_every_cut() -> None:
@@ -55,7 +63,9 @@ def test_utf8_cut_in_the_middle_of_a_character_and_a_byte_order_mark() -> None:
 
 
 def test_id_retry_and_event_fields() -> None:
-    stream = b"id: a\x00b\ndata: x\n\nretry: soon\ndata: y\n\nretry: 250\nevent: custom\ndata: z\n\n"
+    stream = (
+        b"id: a\x00b\ndata: x\n\nretry: soon\ndata: y\n\nretry: 250\nevent: custom\ndata: z\n\n"
+    )
     parser = SSEParser()
     events = parser.feed(stream)
     assert events == [Event("x", None), Event("y", None), Event("z", None, "custom", 250)]
@@ -78,8 +88,10 @@ def test_an_event_over_the_limit_is_an_error() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.text(), st.one_of(st.none(), st.text(alphabet="abc-0123", min_size=1)))),
-       st.integers(min_value=1, max_value=50))
+@given(
+    st.lists(st.tuples(st.text(), st.one_of(st.none(), st.text(alphabet="abc-0123", min_size=1)))),
+    st.integers(min_value=1, max_value=50),
+)
 def test_what_is_written_is_read_back(items: list[tuple[str, str | None]], step: int) -> None:
     stream = b"".join(format_event(data, id=event_id) for data, event_id in items)
     events = parse_all(stream, step)

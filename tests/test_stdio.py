@@ -26,7 +26,9 @@ from minimcp.transports.stdio import PipeTransport
 TIMEOUT = 10.0
 ECHO_SERVER = python_command("-m", "minimcp.examples.echo")
 MISBEHAVING = python_command("-m", "tests.servers.misbehaving")
-POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM and SIGKILL are POSIX signals")
+POSIX_ONLY = pytest.mark.skipif(
+    sys.platform == "win32", reason="SIGTERM and SIGKILL are POSIX signals"
+)
 
 threads = pytest.mark.parametrize("use_threads", [False, True], ids=["asyncio", "threads"])
 
@@ -60,9 +62,16 @@ async def write_raw(transport: PipeTransport, data: bytes) -> None:
 
 
 async def assert_echo_works(transport: PipeTransport, request_id: Any = "after") -> None:
-    await transport.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "echo",
-                                     "params": {"still": "here"}}))
-    assert await receive_json(transport) == {"jsonrpc": "2.0", "id": request_id, "result": {"still": "here"}}
+    await transport.send(
+        json.dumps(
+            {"jsonrpc": "2.0", "id": request_id, "method": "echo", "params": {"still": "here"}}
+        )
+    )
+    assert await receive_json(transport) == {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "result": {"still": "here"},
+    }
 
 
 def returncode(transport: ProcessTransport) -> int | None:
@@ -85,7 +94,9 @@ class BytesWriter:
         self.closed = True
 
 
-def pipe(data: bytes, framing: str = "ndjson", max_frame: int = 64) -> tuple[PipeTransport, BytesWriter]:
+def pipe(
+    data: bytes, framing: str = "ndjson", max_frame: int = 64
+) -> tuple[PipeTransport, BytesWriter]:
     reader = asyncio.StreamReader()
     reader.feed_data(data)
     reader.feed_eof()
@@ -118,8 +129,10 @@ async def test_pipe_transport_sends_whole_frames() -> None:
 
 
 async def test_pipe_transport_content_length() -> None:
-    transport, writer = pipe(b"Content-Length: 2\r\n\r\n{}Content-Length: 4\r\n\r\n\xc3\xa9\xc3\xa9",
-                             framing="content-length")
+    transport, writer = pipe(
+        b"Content-Length: 2\r\n\r\n{}Content-Length: 4\r\n\r\n\xc3\xa9\xc3\xa9",
+        framing="content-length",
+    )
     assert await transport.receive() == "{}"
     assert await transport.receive() == "éé"
     assert await transport.receive() is None
@@ -130,10 +143,16 @@ async def test_pipe_transport_content_length() -> None:
 async def test_a_connection_answers_a_frame_that_is_not_utf8() -> None:
     transport, writer = pipe(b'\xc3\x28\n{"jsonrpc":"2.0","id":1,"method":"x"}\n')
     connection = Connection(transport)
-    await asyncio.wait_for(connection.run(), TIMEOUT)  # the request right before EOF is answered too
+    await asyncio.wait_for(
+        connection.run(), TIMEOUT
+    )  # the request right before EOF is answered too
     first, second = (json.loads(line) for line in bytes(writer.data).splitlines())
     assert first["id"] is None and first["error"]["code"] == PARSE_ERROR
-    assert second == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found: x"}}
+    assert second == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32601, "message": "Method not found: x"},
+    }
 
 
 # -- A real child: python -m minimcp.examples.echo -------------------------------------------------
@@ -164,32 +183,46 @@ async def test_echo_round_trip_with_content_length_framing(start) -> None:
 @threads
 async def test_bad_lines_are_answered_and_the_server_goes_on(start, use_threads: bool) -> None:
     transport = await start(ECHO_SERVER, use_threads=use_threads)
-    for bad in (b"this is not json\n", b"\xff\xfe\xfd\n", b'{"jsonrpc":"2.0","id":1,"method":"echo"\n'):
+    for bad in (
+        b"this is not json\n",
+        b"\xff\xfe\xfd\n",
+        b'{"jsonrpc":"2.0","id":1,"method":"echo"\n',
+    ):
         await write_raw(transport, bad)
         answer = await receive_json(transport)
         assert answer["id"] is None and answer["error"]["code"] == PARSE_ERROR, bad
         await assert_echo_works(transport)
     await write_raw(transport, b'{"jsonrpc":"2.0","id":5,"method":"nope"}\n')
     answer = await receive_json(transport)
-    assert answer == {"jsonrpc": "2.0", "id": 5,
-                      "error": {"code": -32601, "message": "Method not found: nope"}}
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "error": {"code": -32601, "message": "Method not found: nope"},
+    }
     await assert_echo_works(transport)
 
 
 async def test_an_oversized_line_is_refused_and_the_server_goes_on(start) -> None:
     transport = await start(ECHO_SERVER)
-    huge = '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"x":"' + "x" * (5 * 1024 * 1024) + '"}}'
+    huge = (
+        '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"x":"' + "x" * (5 * 1024 * 1024) + '"}}'
+    )
     await transport.send(huge)
     answer = await receive_json(transport)
     assert answer["id"] is None
-    assert answer["error"] == {"code": INVALID_REQUEST, "message": "Message larger than 4194304 bytes"}
+    assert answer["error"] == {
+        "code": INVALID_REQUEST,
+        "message": "Message larger than 4194304 bytes",
+    }
     await assert_echo_works(transport)
 
 
 async def test_a_large_message_under_the_limit_goes_through(start) -> None:
     transport = await start(ECHO_SERVER)
     text = "y" * (3 * 1024 * 1024)
-    await transport.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "echo", "params": {"text": text}}))
+    await transport.send(
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "echo", "params": {"text": text}})
+    )
     assert (await receive_json(transport))["result"]["text"] == text
 
 
@@ -248,7 +281,9 @@ async def test_a_server_flooding_stderr_still_answers(start, use_threads: bool) 
 
 
 @threads
-async def test_garbage_on_the_servers_stdout_does_not_break_the_client(start, use_threads: bool) -> None:
+async def test_garbage_on_the_servers_stdout_does_not_break_the_client(
+    start, use_threads: bool
+) -> None:
     transport = await start(MISBEHAVING, use_threads=use_threads)
     connection = Connection(transport)
     connection.start()
@@ -257,17 +292,25 @@ async def test_garbage_on_the_servers_stdout_does_not_break_the_client(start, us
     await connection.close()
     # The client answered each unreadable line with a parse error (id null), as JSON-RPC asks,
     # and said nothing about the stray answer for an id it never used.
-    sent = [json.loads(line[len("got: "):]) for line in transport.stderr_tail if line.startswith("got: ")]
+    sent = [
+        json.loads(line[len("got: ") :])
+        for line in transport.stderr_tail
+        if line.startswith("got: ")
+    ]
     errors = [m for m in sent if "error" in m]
-    assert [(m["id"], m["error"]["code"]) for m in errors] == [(None, PARSE_ERROR), (None, PARSE_ERROR)]
+    assert [(m["id"], m["error"]["code"]) for m in errors] == [
+        (None, PARSE_ERROR),
+        (None, PARSE_ERROR),
+    ]
     assert [m["method"] for m in sent if "method" in m] == ["garbage", "echo"]
 
 
 @POSIX_ONLY
 @threads
 async def test_a_server_that_ignores_stdin_eof_gets_sigterm(start, use_threads: bool) -> None:
-    transport = await start(python_command("-m", "tests.servers.misbehaving", "--ignore-eof"),
-                            use_threads=use_threads)
+    transport = await start(
+        python_command("-m", "tests.servers.misbehaving", "--ignore-eof"), use_threads=use_threads
+    )
     await assert_echo_works(transport)
     began = time.monotonic()
     await asyncio.wait_for(transport.close(timeout=0.5), TIMEOUT)
@@ -291,10 +334,14 @@ async def test_a_server_that_ignores_sigterm_gets_sigkill(start, use_threads: bo
 # -- The server's side: print() must not reach the protocol stream ---------------------------------
 async def test_print_in_the_server_goes_to_stderr(start) -> None:
     lines: list[str] = []
-    transport = await start(python_command("-m", "tests.servers.printing_server"), on_stderr=lines.append)
+    transport = await start(
+        python_command("-m", "tests.servers.printing_server"), on_stderr=lines.append
+    )
     connection = Connection(transport)
     connection.start()
-    assert await connection.request("debug/print", {"text": "hi"}, timeout=TIMEOUT) == {"printed": True}
+    assert await connection.request("debug/print", {"text": "hi"}, timeout=TIMEOUT) == {
+        "printed": True
+    }
     assert await connection.request("ping", timeout=TIMEOUT) == {}
     await connection.close()
     assert returncode(transport) == 0
@@ -308,19 +355,29 @@ async def test_the_server_answers_when_its_stdout_is_a_file(tmp_path) -> None:
     # `python -m minimcp.examples.echo > answers.jsonl`: stdout is no pipe, so the server writes from a thread.
     answers = tmp_path / "answers.jsonl"
     with open(answers, "wb") as stdout:
-        process = await asyncio.create_subprocess_exec(*ECHO_SERVER, stdin=asyncio.subprocess.PIPE,
-                                                       stdout=stdout, stderr=asyncio.subprocess.DEVNULL)
+        process = await asyncio.create_subprocess_exec(
+            *ECHO_SERVER,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=stdout,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
     try:
         assert process.stdin is not None
         for n in range(3):
-            process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": n, "method": "echo",
-                                            "params": {"n": n}}).encode() + b"\n")
+            process.stdin.write(
+                json.dumps(
+                    {"jsonrpc": "2.0", "id": n, "method": "echo", "params": {"n": n}}
+                ).encode()
+                + b"\n"
+            )
         await process.stdin.drain()
         for _ in range(int(TIMEOUT / 0.05)):
             if answers.read_bytes().count(b"\n") >= 3:
                 break
             await asyncio.sleep(0.05)
-        got = sorted((json.loads(line) for line in answers.read_text().splitlines()), key=lambda a: a["id"])
+        got = sorted(
+            (json.loads(line) for line in answers.read_text().splitlines()), key=lambda a: a["id"]
+        )
         assert got == [{"jsonrpc": "2.0", "id": n, "result": {"n": n}} for n in range(3)]
         process.stdin.close()
         assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
@@ -330,8 +387,10 @@ async def test_the_server_answers_when_its_stdout_is_a_file(tmp_path) -> None:
             await process.wait()
 
 
-REQUESTS = b"".join(json.dumps({"jsonrpc": "2.0", "id": n, "method": "echo", "params": {"n": n}}).encode()
-                    + b"\n" for n in range(3))
+REQUESTS = b"".join(
+    json.dumps({"jsonrpc": "2.0", "id": n, "method": "echo", "params": {"n": n}}).encode() + b"\n"
+    for n in range(3)
+)
 ANSWERS = [{"jsonrpc": "2.0", "id": n, "result": {"n": n}} for n in range(3)]
 
 
@@ -339,7 +398,10 @@ def test_requests_piped_in_are_answered() -> None:
     # `printf '...' | python -m minimcp.examples.echo`: the requests and the end of stdin arrive together.
     done = subprocess.run(ECHO_SERVER, input=REQUESTS, capture_output=True, timeout=TIMEOUT)
     assert done.returncode == 0
-    assert sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"]) == ANSWERS
+    assert (
+        sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"])
+        == ANSWERS
+    )
 
 
 def test_requests_from_a_file_are_answered(tmp_path) -> None:
@@ -349,4 +411,7 @@ def test_requests_from_a_file_are_answered(tmp_path) -> None:
     with open(requests, "rb") as stdin:
         done = subprocess.run(ECHO_SERVER, stdin=stdin, capture_output=True, timeout=TIMEOUT)
     assert done.returncode == 0
-    assert sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"]) == ANSWERS
+    assert (
+        sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: a["id"])
+        == ANSWERS
+    )

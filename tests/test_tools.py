@@ -59,7 +59,7 @@ def calculator() -> ToolServer:
         """The square root of a non-negative number."""
         if x < 0:
             raise ToolError(f"x must be >= 0, got {x}: pass a non-negative number")
-        return x ** 0.5
+        return x**0.5
 
     return server
 
@@ -67,21 +67,34 @@ def calculator() -> ToolServer:
 # -- tools/list ---------------------------------------------------------------------------------------
 async def test_list_shows_each_tool_with_its_schema() -> None:
     server = calculator()
-    server.add_tool(lambda city: f"Sunny in {city}", "weather", title="Weather",
-                    description="The weather in a city",
-                    input_schema={"type": "object", "properties": {"city": {"type": "string"}},
-                                  "required": ["city"]},
-                    output_schema=None)
+    server.add_tool(
+        lambda city: f"Sunny in {city}",
+        "weather",
+        title="Weather",
+        description="The weather in a city",
+        input_schema={
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+        output_schema=None,
+    )
     async with connected(server) as client:
-        tools = {tool["name"]: tool for tool in (await client.request("tools/list", {}, TIMEOUT))["tools"]}
+        tools = {
+            tool["name"]: tool
+            for tool in (await client.request("tools/list", {}, TIMEOUT))["tools"]
+        }
     assert list(tools) == ["add", "divide", "checked_sqrt", "weather"]
     assert tools["add"] == {
         "name": "add",
         "title": "Add two numbers",
         "description": "Add two integers.",
-        "inputSchema": {"type": "object",
-                        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-                        "required": ["a", "b"], "additionalProperties": False},
+        "inputSchema": {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+            "additionalProperties": False,
+        },
     }
     assert tools["weather"]["inputSchema"]["required"] == ["city"]
     assert "outputSchema" not in tools["weather"] and "title" not in tools["divide"]
@@ -96,10 +109,17 @@ async def test_the_handshake_announces_tools_only_once_there_are_some() -> None:
 
 
 def test_input_schema_is_derived_from_the_signature() -> None:
-    def search(query: Annotated[str, "What to look for"], limit: int = 10, ratio: float = 0.5,
-               exact: bool = False, tags: list[str] | None = None, extra: dict[str, int] | None = None,
-               order: Literal["asc", "desc"] = "asc", page: Optional[int] = None,  # noqa: UP045
-               context: RequestContext | None = None) -> str:
+    def search(
+        query: Annotated[str, "What to look for"],
+        limit: int = 10,
+        ratio: float = 0.5,
+        exact: bool = False,
+        tags: list[str] | None = None,
+        extra: dict[str, int] | None = None,
+        order: Literal["asc", "desc"] = "asc",
+        page: Optional[int] = None,  # noqa: UP045
+        context: RequestContext | None = None,
+    ) -> str:
         """Search the catalogue."""
         return query
 
@@ -110,10 +130,17 @@ def test_input_schema_is_derived_from_the_signature() -> None:
             "limit": {"type": "integer", "default": 10},
             "ratio": {"type": "number", "default": 0.5},
             "exact": {"type": "boolean", "default": False},
-            "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
-                     "default": None},
-            "extra": {"anyOf": [{"type": "object", "additionalProperties": {"type": "integer"}},
-                                {"type": "null"}], "default": None},
+            "tags": {
+                "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
+                "default": None,
+            },
+            "extra": {
+                "anyOf": [
+                    {"type": "object", "additionalProperties": {"type": "integer"}},
+                    {"type": "null"},
+                ],
+                "default": None,
+            },
             "order": {"enum": ["asc", "desc"], "type": "string", "default": "asc"},
             "page": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
         },
@@ -139,19 +166,26 @@ def _takes_a_set(values: set[int]) -> int:
 # -- tools/call -----------------------------------------------------------------------------------------
 async def test_call_sync_and_async_tools() -> None:
     async with connected(calculator()) as client:
-        assert await call(client, "add", {"a": 2, "b": 3}) == {"content": [{"type": "text", "text": "5"}]}
+        assert await call(client, "add", {"a": 2, "b": 3}) == {
+            "content": [{"type": "text", "text": "5"}]
+        }
         assert await call(client, "divide", {"a": 1, "b": 4}) == {
-            "content": [{"type": "text", "text": "0.25"}]}
+            "content": [{"type": "text", "text": "0.25"}]
+        }
 
 
-@pytest.mark.parametrize(("arguments", "complaint"), [
-    ({"a": 2, "b": "three"}, "b: 'three' is not of type 'integer'"),
-    ({"a": 2}, "'b' is a required property"),
-    ({"a": 1, "b": 2, "c": 3}, "Additional properties are not allowed ('c' was unexpected)"),
-    (None, "'a' is a required property"),
-])
-async def test_invalid_arguments_are_an_error_result_the_model_can_read(arguments: Any,
-                                                                        complaint: str) -> None:
+@pytest.mark.parametrize(
+    ("arguments", "complaint"),
+    [
+        ({"a": 2, "b": "three"}, "b: 'three' is not of type 'integer'"),
+        ({"a": 2}, "'b' is a required property"),
+        ({"a": 1, "b": 2, "c": 3}, "Additional properties are not allowed ('c' was unexpected)"),
+        (None, "'a' is a required property"),
+    ],
+)
+async def test_invalid_arguments_are_an_error_result_the_model_can_read(
+    arguments: Any, complaint: str
+) -> None:
     async with connected(calculator()) as client:
         result = await call(client, "add", arguments)
         assert result["isError"] is True
@@ -170,8 +204,10 @@ async def test_an_unknown_tool_is_a_protocol_error() -> None:
         await still_answers(client)
 
 
-@pytest.mark.parametrize("params", [{}, {"name": 42}, {"name": "add", "arguments": [1, 2]},
-                                    {"name": "add", "arguments": "a=1"}])
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"name": 42}, {"name": "add", "arguments": [1, 2]}, {"name": "add", "arguments": "a=1"}],
+)
 async def test_a_malformed_call_is_a_protocol_error(params: dict[str, Any]) -> None:
     async with connected(calculator()) as client:
         with pytest.raises(RpcError) as caught:
@@ -181,24 +217,31 @@ async def test_a_malformed_call_is_a_protocol_error(params: dict[str, Any]) -> N
 
 
 async def test_an_exception_inside_a_tool_is_an_error_result_not_a_dead_server(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async with connected(calculator()) as client:
         result = await call(client, "divide", {"a": 1, "b": 0})
         assert result["isError"] is True
         # The model learns that the tool failed; what failed (paths, values) stays in the server's log.
         assert result["content"][0]["text"] == (
-            "Tool divide failed with an internal error (the server's log has the details)")
+            "Tool divide failed with an internal error (the server's log has the details)"
+        )
         assert "ZeroDivisionError: division by zero" in caplog.text
         await still_answers(client)
         assert await call(client, "divide", {"a": 9, "b": 3}) == {
-            "content": [{"type": "text", "text": "3.0"}]}
+            "content": [{"type": "text", "text": "3.0"}]
+        }
 
 
 async def test_a_tool_error_speaks_to_the_model() -> None:
     async with connected(calculator()) as client:
         result = await call(client, "checked_sqrt", {"x": -4})
-        assert result == {"content": [{"type": "text", "text": "x must be >= 0, got -4: pass a non-negative "
-                                                                "number"}], "isError": True}
+        assert result == {
+            "content": [
+                {"type": "text", "text": "x must be >= 0, got -4: pass a non-negative number"}
+            ],
+            "isError": True,
+        }
         await still_answers(client)
 
 
@@ -213,29 +256,50 @@ async def test_every_kind_of_content_block() -> None:
             "some text",
             image_content(png, "image/png"),
             audio_content(wav, "audio/wav"),
-            resource_link("courses://AI101", "AI101", title="Intro to AI", mime_type="application/json"),
+            resource_link(
+                "courses://AI101", "AI101", title="Intro to AI", mime_type="application/json"
+            ),
             embedded_resource("notes://today", text="Buy milk"),
-            embedded_resource("blobs://one", blob=b"\x00\x01", mime_type="application/octet-stream"),
+            embedded_resource(
+                "blobs://one", blob=b"\x00\x01", mime_type="application/octet-stream"
+            ),
         ]
 
     async with connected(server) as client:
         result = await call(client, "everything", {})
-    assert result == {"content": [
-        {"type": "text", "text": "some text"},
-        {"type": "image", "data": base64.b64encode(png).decode(), "mimeType": "image/png"},
-        {"type": "audio", "data": base64.b64encode(wav).decode(), "mimeType": "audio/wav"},
-        {"type": "resource_link", "uri": "courses://AI101", "name": "AI101", "title": "Intro to AI",
-         "mimeType": "application/json"},
-        {"type": "resource", "resource": {"uri": "notes://today", "mimeType": "text/plain",
-                                          "text": "Buy milk"}},
-        {"type": "resource", "resource": {"uri": "blobs://one", "mimeType": "application/octet-stream",
-                                          "blob": "AAE="}},
-    ]}
+    assert result == {
+        "content": [
+            {"type": "text", "text": "some text"},
+            {"type": "image", "data": base64.b64encode(png).decode(), "mimeType": "image/png"},
+            {"type": "audio", "data": base64.b64encode(wav).decode(), "mimeType": "audio/wav"},
+            {
+                "type": "resource_link",
+                "uri": "courses://AI101",
+                "name": "AI101",
+                "title": "Intro to AI",
+                "mimeType": "application/json",
+            },
+            {
+                "type": "resource",
+                "resource": {"uri": "notes://today", "mimeType": "text/plain", "text": "Buy milk"},
+            },
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "blobs://one",
+                    "mimeType": "application/octet-stream",
+                    "blob": "AAE=",
+                },
+            },
+        ]
+    }
 
 
-WEATHER_OUTPUT = {"type": "object", "properties": {"temperature": {"type": "number"},
-                                                   "conditions": {"type": "string"}},
-                  "required": ["temperature", "conditions"]}
+WEATHER_OUTPUT = {
+    "type": "object",
+    "properties": {"temperature": {"type": "number"}, "conditions": {"type": "string"}},
+    "required": ["temperature", "conditions"],
+}
 
 
 async def test_structured_content_matches_the_output_schema_and_comes_as_text_too() -> None:
@@ -256,8 +320,10 @@ async def test_structured_content_matches_the_output_schema_and_comes_as_text_to
         assert listed[0]["outputSchema"] == WEATHER_OUTPUT
         result = await call(client, "weather", {"city": "Madrid"})
         structured = {"temperature": 22.5, "conditions": "Partly cloudy in Madrid"}
-        assert result == {"content": [{"type": "text", "text": json.dumps(structured)}],
-                          "structuredContent": structured}
+        assert result == {
+            "content": [{"type": "text", "text": json.dumps(structured)}],
+            "structuredContent": structured,
+        }
         broken = await call(client, "broken_weather", {"city": "Madrid"})
         assert broken["isError"] is True and "structuredContent" not in broken
         assert "does not match its outputSchema" in broken["content"][0]["text"]
@@ -270,12 +336,18 @@ async def test_a_tool_may_shape_the_whole_result() -> None:
     @server.tool()
     def soft_failure() -> ToolResult:
         """Fails politely, with two blocks."""
-        return ToolResult(content=["Could not reach the calendar.", "Try again in a minute."], is_error=True)
+        return ToolResult(
+            content=["Could not reach the calendar.", "Try again in a minute."], is_error=True
+        )
 
     async with connected(server) as client:
         assert await call(client, "soft_failure", {}) == {
-            "content": [{"type": "text", "text": "Could not reach the calendar."},
-                        {"type": "text", "text": "Try again in a minute."}], "isError": True}
+            "content": [
+                {"type": "text", "text": "Could not reach the calendar."},
+                {"type": "text", "text": "Try again in a minute."},
+            ],
+            "isError": True,
+        }
 
 
 # -- list_changed -------------------------------------------------------------------------------------------
@@ -291,7 +363,9 @@ async def test_adding_and_removing_a_tool_tells_every_live_session() -> None:
         await one.ping(TIMEOUT)
         await two.ping(TIMEOUT)  # both handshakes are complete: `initialized` has been read
 
-        server.add_tool(lambda: "pong", "late_tool", description="Added while clients are connected")
+        server.add_tool(
+            lambda: "pong", "late_tool", description="Added while clients are connected"
+        )
         assert await next_note(first) == ("notifications/tools/list_changed", {})
         assert await next_note(second) == ("notifications/tools/list_changed", {})
         names = [tool["name"] for tool in (await one.request("tools/list", {}, TIMEOUT))["tools"]]
@@ -321,7 +395,9 @@ async def test_a_tool_can_change_the_list_while_it_runs() -> None:
         await client.ping(TIMEOUT)
         await call(client, "unlock", {})
         assert await next_note(notes) == ("notifications/tools/list_changed", {})
-        assert await call(client, "unlocked", {}) == {"content": [{"type": "text", "text": "secret"}]}
+        assert await call(client, "unlocked", {}) == {
+            "content": [{"type": "text", "text": "secret"}]
+        }
 
 
 # -- pagination ---------------------------------------------------------------------------------------------
@@ -369,15 +445,21 @@ async def test_progress_notifications_arrive_in_order_before_the_result() -> Non
         assert result == {"content": [{"type": "text", "text": "crunched 4 steps"}]}
         # The notifications were sent before the answer on the same cable, so they are already here.
         received = [notes.get_nowait() for _ in range(notes.qsize())]
-        assert received == [("notifications/progress", {"progressToken": "job-1", "progress": step,
-                                                         "total": 4, "message": f"step {step}"})
-                            for step in range(1, 5)]
+        assert received == [
+            (
+                "notifications/progress",
+                {"progressToken": "job-1", "progress": step, "total": 4, "message": f"step {step}"},
+            )
+            for step in range(1, 5)
+        ]
 
 
 async def test_no_progress_token_no_progress() -> None:
     notes: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
     async with connected(slow_server(), notes) as client:
-        assert (await call(client, "crunch", {"steps": 3}))["content"][0]["text"] == "crunched 3 steps"
+        assert (await call(client, "crunch", {"steps": 3}))["content"][0][
+            "text"
+        ] == "crunched 3 steps"
         await client.ping(TIMEOUT)
         assert notes.empty()
 
@@ -431,7 +513,11 @@ def test_the_first_call_imports_jsonschema_without_stopping_the_other_sessions()
     import subprocess
     import sys
 
-    ran = subprocess.run([sys.executable, "-c", FIRST_CALL_WHILE_ANOTHER_PINGS], capture_output=True, text=True,
-                         timeout=60)
+    ran = subprocess.run(
+        [sys.executable, "-c", FIRST_CALL_WHILE_ANOTHER_PINGS],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "['ping', 'call']"

@@ -87,8 +87,16 @@ async def eventually(condition, what: str) -> None:
         await asyncio.sleep(0.01)
 
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1.0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1.0"},
+    },
+}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
@@ -98,15 +106,29 @@ async def test_handshake_and_tools_call_over_websocket(course) -> None:
     assert running.url == f"ws://127.0.0.1:{running.port}/mcp"
     async with websocket_client(running.url, name="ws-test", version="1.0") as client:
         assert client.protocol_version == "2025-11-25"
-        assert client.server_info == {"name": "course-server", "version": "0.1.0",
-                                      "title": "MCP from Scratch: course server"}
+        assert client.server_info == {
+            "name": "course-server",
+            "version": "0.1.0",
+            "title": "MCP from Scratch: course server",
+        }
         [session] = server.sessions
         assert session.client_info == {"name": "ws-test", "version": "1.0"}
         tools = await client.list_tools(timeout=TIMEOUT)
-        assert [tool["name"] for tool in tools] == ["read_events", "find_similar_courses", "run_analysis"]
+        assert [tool["name"] for tool in tools] == [
+            "read_events",
+            "find_similar_courses",
+            "run_analysis",
+        ]
         result = await client.call_tool("read_events", {"date": "2025-03-21"}, timeout=TIMEOUT)
-        assert result == {"content": [{"type": "text", "text": "Events for 2025-03-21:\n- 09:00 Doctor "
-                                       "appointment\n- 12:30 Team meeting\n- 18:00 Gym session"}]}
+        assert result == {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Events for 2025-03-21:\n- 09:00 Doctor "
+                    "appointment\n- 12:30 Team meeting\n- 18:00 Gym session",
+                }
+            ]
+        }
         await client.ping(timeout=TIMEOUT)
     await eventually(lambda: not server.sessions, "the session ended")
 
@@ -133,11 +155,29 @@ async def test_the_1x_sdk_convention_one_message_per_text_frame(course) -> None:
         answer = await recv_json(websocket)
         assert answer["id"] == 1 and answer["result"]["serverInfo"]["name"] == "course-server"
         await websocket.send(json.dumps(INITIALIZED))
-        await websocket.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "read_events", "arguments": {"date": "2025-03-20"}}}))
-        assert await recv_json(websocket) == {"jsonrpc": "2.0", "id": 2, "result": {"content": [
-            {"type": "text", "text": "Events for 2025-03-20:\n- 09:00 Daily meeting\n- 16:00 Secret project "
-            "presentation to client"}]}}
+        await websocket.send(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 2,
+                    "method": "tools/call",
+                    "params": {"name": "read_events", "arguments": {"date": "2025-03-20"}},
+                }
+            )
+        )
+        assert await recv_json(websocket) == {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "result": {
+                "content": [
+                    {
+                        "type": "text",
+                        "text": "Events for 2025-03-20:\n- 09:00 Daily meeting\n- 16:00 Secret project "
+                        "presentation to client",
+                    }
+                ]
+            },
+        }
         # A message sent in fragments (continuation frames) is still one message.
         text = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping"})
         await websocket.send([text[:10], text[10:20], text[20:]])
@@ -162,24 +202,40 @@ async def test_several_clients_at_once_each_with_its_own_session(course) -> None
     server, running = course
     updates: dict[str, list[str]] = {"alice": [], "bob": [], "carol": []}
     progress: dict[str, list[float]] = {"alice": [], "bob": [], "carol": []}
-    async with websocket_client(running.url, name="alice") as alice, \
-            websocket_client(running.url, name="bob") as bob, \
-            websocket_client(running.url, name="carol") as carol:
+    async with (
+        websocket_client(running.url, name="alice") as alice,
+        websocket_client(running.url, name="bob") as bob,
+        websocket_client(running.url, name="carol") as carol,
+    ):
         clients = {"alice": alice, "bob": bob, "carol": carol}
-        assert sorted(session.client_info["name"] for session in server.sessions) == ["alice", "bob", "carol"]
+        assert sorted(session.client_info["name"] for session in server.sessions) == [
+            "alice",
+            "bob",
+            "carol",
+        ]
 
         # Three long calls at once, each with its own progress, each answered to its own caller.
         async def analyse(name: str, steps: int) -> str:
-            result = await clients[name].call_tool("run_analysis", {"steps": steps}, timeout=TIMEOUT,
-                                                   progress=lambda p, t, m: progress[name].append(p))
+            result = await clients[name].call_tool(
+                "run_analysis",
+                {"steps": steps},
+                timeout=TIMEOUT,
+                progress=lambda p, t, m: progress[name].append(p),
+            )
             return result["content"][0]["text"]
 
         texts = await asyncio.gather(analyse("alice", 3), analyse("bob", 5), analyse("carol", 7))
         assert [text.split(" in ")[1].split(" steps")[0] for text in texts] == ["3", "5", "7"]
-        assert progress == {"alice": [1, 2, 3], "bob": [1, 2, 3, 4, 5], "carol": [1, 2, 3, 4, 5, 6, 7]}
+        assert progress == {
+            "alice": [1, 2, 3],
+            "bob": [1, 2, 3, 4, 5],
+            "carol": [1, 2, 3, 4, 5, 6, 7],
+        }
 
         # A subscription belongs to one session: only bob hears about courses://AI101.
-        await bob.subscribe("courses://AI101", lambda uri: updates["bob"].append(uri), timeout=TIMEOUT)
+        await bob.subscribe(
+            "courses://AI101", lambda uri: updates["bob"].append(uri), timeout=TIMEOUT
+        )
         await server.resource_updated("courses://AI101")
         for client in clients.values():
             await client.ping(timeout=TIMEOUT)  # a round trip: anything sent before has arrived
@@ -197,9 +253,14 @@ async def test_push_reaches_every_ready_session(course) -> None:
     heard: dict[str, asyncio.Queue[str]] = {"alice": asyncio.Queue(), "bob": asyncio.Queue()}
     lurker = await raw(running.url)  # connected, but never sent initialize: not listening yet
     try:
-        async with websocket_client(running.url, name="alice",
-                                    on_list_changed=heard["alice"].put_nowait) as alice, \
-                websocket_client(running.url, name="bob", on_list_changed=heard["bob"].put_nowait) as bob:
+        async with (
+            websocket_client(
+                running.url, name="alice", on_list_changed=heard["alice"].put_nowait
+            ) as alice,
+            websocket_client(
+                running.url, name="bob", on_list_changed=heard["bob"].put_nowait
+            ) as bob,
+        ):
             assert len(await alice.list_tools(timeout=TIMEOUT)) == 3
             assert len(await bob.list_tools(timeout=TIMEOUT)) == 3
 
@@ -234,10 +295,14 @@ async def test_the_same_server_object_serves_two_cables_at_once(course) -> None:
     heard: list[str] = []
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
-    async with Client(client_end, name="memory",
-                      on_list_changed=lambda kind: heard.append("memory")) as local, \
-            websocket_client(running.url, name="ws",
-                             on_list_changed=lambda kind: heard.append("ws")) as remote:
+    async with (
+        Client(
+            client_end, name="memory", on_list_changed=lambda kind: heard.append("memory")
+        ) as local,
+        websocket_client(
+            running.url, name="ws", on_list_changed=lambda kind: heard.append("ws")
+        ) as remote,
+    ):
         assert len(server.sessions) == 2
         # A round trip each: the server has read `notifications/initialized` (sent just before), so
         # both sessions are ready, and only ready sessions hear a push.
@@ -254,22 +319,38 @@ async def test_a_binary_frame_closes_with_1003(course) -> None:
     server, running = course
     async with websocket_client(running.url, name="bystander") as bystander:
         websocket = await raw(running.url)
-        await websocket.send(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')  # JSON, but in a binary frame
-        assert await closed_with(websocket) == (1003, "MCP messages are JSON text: send text frames")
+        await websocket.send(
+            b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+        )  # JSON, but in a binary frame
+        assert await closed_with(websocket) == (
+            1003,
+            "MCP messages are JSON text: send text frames",
+        )
         await eventually(lambda: len(server.sessions) == 1, "the binary sender's session ended")
         await bystander.ping(timeout=TIMEOUT)
     await still_serving(running)
 
 
-@pytest.mark.parametrize(("text", "code", "message"), [
-    ("hello", PARSE_ERROR, "Parse error: Expecting value: line 1 column 1 (char 0)"),
-    ('{"jsonrpc": "2.0", "id": 1, "method": "ping"', PARSE_ERROR,
-     "Parse error: Expecting ',' delimiter: line 1 column 45 (char 44)"),
-    ("[]", INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time"),
-    ('{"id": 7, "method": "ping"}', INVALID_REQUEST, 'The member "jsonrpc" must be exactly "2.0"'),
-])
+@pytest.mark.parametrize(
+    ("text", "code", "message"),
+    [
+        ("hello", PARSE_ERROR, "Parse error: Expecting value: line 1 column 1 (char 0)"),
+        (
+            '{"jsonrpc": "2.0", "id": 1, "method": "ping"',
+            PARSE_ERROR,
+            "Parse error: Expecting ',' delimiter: line 1 column 45 (char 44)",
+        ),
+        ("[]", INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time"),
+        (
+            '{"id": 7, "method": "ping"}',
+            INVALID_REQUEST,
+            'The member "jsonrpc" must be exactly "2.0"',
+        ),
+    ],
+)
 async def test_a_text_frame_that_is_not_json_rpc_gets_an_error_and_the_session_goes_on(
-        course, text: str, code: int, message: str) -> None:
+    course, text: str, code: int, message: str
+) -> None:
     _, running = course
     websocket = await raw(running.url)
     try:
@@ -288,7 +369,9 @@ async def test_a_text_frame_that_is_not_json_rpc_gets_an_error_and_the_session_g
 async def test_a_text_frame_that_is_not_utf8_closes_with_1007(course) -> None:
     _, running = course
     websocket = await raw(running.url)
-    await websocket.send(b"\xff\xfe not UTF-8", text=True)  # a text frame with bytes that are not UTF-8
+    await websocket.send(
+        b"\xff\xfe not UTF-8", text=True
+    )  # a text frame with bytes that are not UTF-8
     code, reason = await closed_with(websocket)
     assert code == 1007
     assert reason.startswith("invalid start byte")
@@ -300,11 +383,18 @@ async def test_a_message_over_max_size_closes_with_1009_and_only_that_session_en
     async with await start_websocket(server, max_size=4096) as running:
         async with websocket_client(running.url, name="bystander") as bystander:
             websocket = await raw(running.url, max_size=None)
-            huge = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "x" * 5000}})
+            huge = json.dumps(
+                {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "x" * 5000}}
+            )
             await websocket.send(huge)
             code, reason = await closed_with(websocket)
-            assert (code, reason) == (1009, f"frame with {len(huge)} bytes exceeds limit of 4096 bytes")
-            await eventually(lambda: len(server.sessions) == 1, "the oversized sender's session ended")
+            assert (code, reason) == (
+                1009,
+                f"frame with {len(huge)} bytes exceeds limit of 4096 bytes",
+            )
+            await eventually(
+                lambda: len(server.sessions) == 1, "the oversized sender's session ended"
+            )
             # Just under the limit is fine, on the bystander's session.
             result = await bystander.call_tool("read_events", {"date": "x" * 3900}, timeout=TIMEOUT)
             assert result["isError"] is True
@@ -321,7 +411,10 @@ async def refused(url: str, **options: Any) -> tuple[int, str]:
 
 async def test_a_wrong_path_is_404(course) -> None:
     server, running = course
-    assert await refused(running.url.replace("/mcp", "/")) == (404, "Not Found: the MCP endpoint is /mcp\n")
+    assert await refused(running.url.replace("/mcp", "/")) == (
+        404,
+        "Not Found: the MCP endpoint is /mcp\n",
+    )
     assert await refused(running.url + "/more") == (404, "Not Found: the MCP endpoint is /mcp\n")
     assert not server.sessions
     websocket = await raw(running.url + "?client=raw")  # a query string does not change the path
@@ -329,9 +422,16 @@ async def test_a_wrong_path_is_404(course) -> None:
     await still_serving(running)
 
 
-FOREIGN_ORIGINS = ["http://evil.example", "https://evil.example:8765", "null",
-                   "http://localhost.evil.example", "http://127.0.0.1.evil.example",
-                   "http://127.0.0.1@evil.example", "file://", "ftp://localhost"]
+FOREIGN_ORIGINS = [
+    "http://evil.example",
+    "https://evil.example:8765",
+    "null",
+    "http://localhost.evil.example",
+    "http://127.0.0.1.evil.example",
+    "http://127.0.0.1@evil.example",
+    "file://",
+    "ftp://localhost",
+]
 
 
 @pytest.mark.parametrize("origin", FOREIGN_ORIGINS)
@@ -343,8 +443,16 @@ async def test_a_foreign_origin_is_403(course, origin: str) -> None:
     await still_serving(running)
 
 
-@pytest.mark.parametrize("origin", [None, "http://localhost:5173", "http://127.0.0.1:8000",
-                                    "https://[::1]:3000", "http://LOCALHOST"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        None,
+        "http://localhost:5173",
+        "http://127.0.0.1:8000",
+        "https://[::1]:3000",
+        "http://LOCALHOST",
+    ],
+)
 async def test_no_origin_and_local_pages_are_let_in(course, origin: str | None) -> None:
     _, running = course
     websocket = await raw(running.url, origin=origin)
@@ -352,26 +460,36 @@ async def test_no_origin_and_local_pages_are_let_in(course, origin: str | None) 
 
 
 async def test_allowed_origins_are_let_in_and_no_others() -> None:
-    async with await start_websocket(build_server(), allowed_origins=["https://app.example"]) as running:
+    async with await start_websocket(
+        build_server(), allowed_origins=["https://app.example"]
+    ) as running:
         websocket = await raw(running.url, origin="https://app.example")
         await websocket.close()
         assert await refused(running.url, origin="https://other.example") == (
-            403, "Forbidden: origin 'https://other.example' is not allowed\n")
+            403,
+            "Forbidden: origin 'https://other.example' is not allowed\n",
+        )
 
 
 async def test_two_origin_headers_are_400(course) -> None:
     _, running = course
-    assert await refused(running.url, origin="http://localhost",
-                         additional_headers=[("Origin", "http://evil.example")]) == (
-        400, "Bad Request: more than one Origin header\n")
+    assert await refused(
+        running.url,
+        origin="http://localhost",
+        additional_headers=[("Origin", "http://evil.example")],
+    ) == (400, "Bad Request: more than one Origin header\n")
 
 
 async def test_a_client_that_offers_no_mcp_subprotocol_is_400(course) -> None:
     server, running = course
     assert await refused(running.url, subprotocols=None) == (
-        400, "Failed to open a WebSocket connection: missing subprotocol.\n")
+        400,
+        "Failed to open a WebSocket connection: missing subprotocol.\n",
+    )
     assert await refused(running.url, subprotocols=["jsonrpc"]) == (
-        400, "Failed to open a WebSocket connection: invalid subprotocol; expected one of mcp.\n")
+        400,
+        "Failed to open a WebSocket connection: invalid subprotocol; expected one of mcp.\n",
+    )
     assert not server.sessions
     await still_serving(running)
 
@@ -401,8 +519,9 @@ async def test_a_client_that_vanishes_mid_request_leaves_the_server_serving(cour
             if progress == 3:
                 third.set()
 
-        call = asyncio.ensure_future(client.call_tool("run_analysis", {"steps": 40}, progress=on_progress,
-                                                      timeout=TIMEOUT))
+        call = asyncio.ensure_future(
+            client.call_tool("run_analysis", {"steps": 40}, progress=on_progress, timeout=TIMEOUT)
+        )
         await asyncio.wait_for(third.wait(), TIMEOUT)
         transport.websocket.transport.abort()  # the cable is cut: no close frame, nothing more
         with pytest.raises(ConnectionClosed):
@@ -428,14 +547,19 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
 async def test_keepalive_closes_a_peer_that_stopped_answering_with_1011() -> None:
     server = build_server()
     # close_timeout: how long websockets waits, after its close frame, for a peer that never answers.
-    async with await start_websocket(server, ping_interval=0.2, ping_timeout=0.2,
-                                     close_timeout=0.5) as running:
+    async with await start_websocket(
+        server, ping_interval=0.2, ping_timeout=0.2, close_timeout=0.5
+    ) as running:
         # A client that completes the upgrade by hand, then never answers anything (as if unplugged).
         reader, writer = await asyncio.open_connection("127.0.0.1", running.port)
         key = base64.b64encode(os.urandom(16)).decode()
-        writer.write((f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nUpgrade: websocket\r\n"
-                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                      "Sec-WebSocket-Protocol: mcp\r\n\r\n").encode())
+        writer.write(
+            (
+                f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Protocol: mcp\r\n\r\n"
+            ).encode()
+        )
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
         assert head.startswith(b"HTTP/1.1 101 Switching Protocols\r\n")
         await eventually(lambda: len(server.sessions) == 1, "the session started")

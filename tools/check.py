@@ -85,9 +85,15 @@ def print_progress(root: Path, marks: Marks, out: TextIO) -> int:
     if not lessons:
         say("  No lesson has an exercise yet.")
         return 0
-    problems = {lesson.name: (marks.bad, problem) for lesson in lessons if (problem := _copy_problem(lesson))}
+    problems = {
+        lesson.name: (marks.bad, problem)
+        for lesson in lessons
+        if (problem := _copy_problem(lesson))
+    }
     started = {lesson.name for lesson in lessons if lesson.name not in problems and _edited(lesson)}
-    say(f"  (checking {len(started)} edited cop{'y' if len(started) == 1 else 'ies'}; the others are only counted)")
+    say(
+        f"  (checking {len(started)} edited cop{'y' if len(started) == 1 else 'ies'}; the others are only counted)"
+    )
     runs = runner.run_course([lesson for lesson in lessons if lesson.test_file.is_file()], started)
     by_name = {run.lesson.name: run for run in runs}
     width = max(len(lesson.name) for lesson in lessons)
@@ -100,7 +106,9 @@ def print_progress(root: Path, marks: Marks, out: TextIO) -> int:
         done = run.count("passed") if run else 0
         passed, total = passed + done, total + len(tests)
         counts = f"{done:>3}/{len(tests):<3}" if tests else ""
-        say(f"  {lesson.name.ljust(width)}  {report.bar(done, len(tests), marks)} {counts}  {mark} {status}".rstrip())
+        say(
+            f"  {lesson.name.ljust(width)}  {report.bar(done, len(tests), marks)} {counts}  {mark} {status}".rstrip()
+        )
         if status != "done":
             not_done.append(lesson)
             if status == "in progress":
@@ -111,7 +119,9 @@ def print_progress(root: Path, marks: Marks, out: TextIO) -> int:
         say("Every exercise passes. Congratulations!")
         return 0
     next_up = (in_progress or not_done)[0]  # finish what you started first
-    say(f"Next: open {next_up.relative(next_up.stub)}, then run `python tools/check.py {next_up.number}`.")
+    say(
+        f"Next: open {next_up.relative(next_up.stub)}, then run `python tools/check.py {next_up.number}`."
+    )
     return 1
 
 
@@ -138,15 +148,28 @@ def _edited(lesson: exercises.Lesson) -> bool:
 # --------------------------------------------------------------------------------------------
 
 
-def check_lesson(lesson: exercises.Lesson, copy: str, part: int | None, verbose: bool, marks: Marks,
-                 out: TextIO, watching: bool = False) -> int:
+def check_lesson(
+    lesson: exercises.Lesson,
+    copy: str,
+    part: int | None,
+    verbose: bool,
+    marks: Marks,
+    out: TextIO,
+    watching: bool = False,
+) -> int:
     """Run and print one lesson's check; the exit code: 0 when every test checked passed."""
     target = lesson.solution if copy == "solutions" else lesson.stub
     # Printed before the tests run (they take a while), so the student can open the lesson meanwhile.
     print(report.lesson_line(lesson, marks), file=out)
-    print(f"Checking {lesson.relative(target)}{f', part {part}' if part is not None else ''} ...", file=out, flush=True)
+    print(
+        f"Checking {lesson.relative(target)}{f', part {part}' if part is not None else ''} ...",
+        file=out,
+        flush=True,
+    )
     run = run_lesson_tests(lesson, copy, part=part, extra_args=("--tb=auto",) if verbose else ())
-    following = [other for other in exercises.discover(lesson.root) if int(other.number) > int(lesson.number)]
+    following = [
+        other for other in exercises.discover(lesson.root) if int(other.number) > int(lesson.number)
+    ]
     report.print_run(run, marks, out, part, verbose, following[0] if following else None, watching)
     return 0 if run.all_passed else 1
 
@@ -160,7 +183,10 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
     try:
         import watchfiles  # only --watch needs it
     except ImportError:
-        print("error: --watch needs watchfiles: `python -m pip install -r requirements.txt`", file=sys.stderr)
+        print(
+            "error: --watch needs watchfiles: `python -m pip install -r requirements.txt`",
+            file=sys.stderr,
+        )
         return 2
 
     target = path.resolve()
@@ -182,7 +208,9 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
             # A fresh screen on a terminal; in a log, a rule that says which run this is.
             if clear:
                 print("\033[2J\033[H", end="", file=out)
-            say(f"\n{'=' * 20} check {runs}, after a save at {time.strftime('%H:%M:%S')} {'=' * 20}\n")
+            say(
+                f"\n{'=' * 20} check {runs}, after a save at {time.strftime('%H:%M:%S')} {'=' * 20}\n"
+            )
             check()
             say(waiting)
     except KeyboardInterrupt:
@@ -200,14 +228,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python tools/check.py",
         description="Check your exercise for one lesson, or list every lesson and how far you got.",
     )
-    parser.add_argument("lesson", nargs="?", help="the lesson: 03, 3 or 03-handshake (omit it to list them all)")
-    parser.add_argument("--part", type=int, metavar="N", help="check only part N of the exercise")
-    parser.add_argument("--watch", action="store_true", help="check again each time the exercise file is saved")
     parser.add_argument(
-        "--solutions", action="store_true", help="check the worked answers in solutions/ instead of your copy"
+        "lesson", nargs="?", help="the lesson: 03, 3 or 03-handshake (omit it to list them all)"
+    )
+    parser.add_argument("--part", type=int, metavar="N", help="check only part N of the exercise")
+    parser.add_argument(
+        "--watch", action="store_true", help="check again each time the exercise file is saved"
     )
     parser.add_argument(
-        "-v", "--verbose", action="store_true", help="also show pytest's own output, with full tracebacks"
+        "--solutions",
+        action="store_true",
+        help="check the worked answers in solutions/ instead of your copy",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also show pytest's own output, with full tracebacks",
     )
     parser.add_argument(
         "--root",
@@ -231,7 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root.resolve()
     out = sys.stdout
     if hasattr(out, "reconfigure"):
-        out.reconfigure(errors="replace")  # a hint with a character the console lacks must not crash
+        out.reconfigure(
+            errors="replace"
+        )  # a hint with a character the console lacks must not crash
     marks = Marks(out)
     try:
         if args.lesson is None:
@@ -245,7 +284,10 @@ def main(argv: list[str] | None = None) -> int:
         outline = runner.read_test_file(lesson.test_file)
         parts = outline.parts
         if outline.find_part(args.part) is None:
-            names = ", ".join(f"{part.number} ({part.title})" for part in parts) or "none: it is not split into parts"
+            names = (
+                ", ".join(f"{part.number} ({part.title})" for part in parts)
+                or "none: it is not split into parts"
+            )
             return _fail(f"lesson {lesson.name} has no part {args.part} (its parts: {names})")
     copy = "solutions" if args.solutions else "lessons"
 

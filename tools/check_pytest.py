@@ -39,7 +39,9 @@ class Recorder:
     def __init__(self, report: TextIO, exercise_files: list[Path]) -> None:
         self.report = report
         self.exercise_files = {path.resolve() for path in exercise_files}
-        self.running: dict[str, dict[str, Any]] = {}  # nodeid -> its result so far (setup, call, teardown)
+        self.running: dict[
+            str, dict[str, Any]
+        ] = {}  # nodeid -> its result so far (setup, call, teardown)
         self.logged_stub: BaseException | None = None  # see _StubLog
         self.root = Path.cwd()
 
@@ -61,8 +63,16 @@ class Recorder:
         params = {name: _repr(value) for name, value in callspec.params.items()} if callspec else {}
         cls = getattr(item, "cls", None)
         function = getattr(item, "originalname", item.name)
-        self.write({"event": "collected", "nodeid": item.nodeid, "file": self.relative(item.path),
-                    "cls": cls.__name__ if cls else "", "function": function, "params": params})
+        self.write(
+            {
+                "event": "collected",
+                "nodeid": item.nodeid,
+                "file": self.relative(item.path),
+                "cls": cls.__name__ if cls else "",
+                "function": function,
+                "params": params,
+            }
+        )
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -94,7 +104,9 @@ class Recorder:
     # What went wrong
     # ----------------------------------------------------------------------------------------
 
-    def describe(self, error: BaseException, item: pytest.Item, logged_stub: BaseException | None) -> dict[str, Any]:
+    def describe(
+        self, error: BaseException, item: pytest.Item, logged_stub: BaseException | None
+    ) -> dict[str, Any]:
         """What the student sees of ``error``: its message in full, and where it happened.
 
         ``logged_stub`` is a stub's NotImplementedError that a server caught and logged during the
@@ -104,12 +116,18 @@ class Recorder:
         shown = stub or error
         frames = traceback.extract_tb(shown.__traceback__)
         in_exercise = [frame for frame in frames if self.is_exercise(frame.filename)]
-        in_test = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename) == item.path]
+        in_test = [
+            frame
+            for frame in traceback.extract_tb(error.__traceback__)
+            if Path(frame.filename) == item.path
+        ]
         details: dict[str, Any] = {"stub": stub is not None, "message": _message(shown)}
         if isinstance(shown, SyntaxError) and shown.filename and self.is_exercise(shown.filename):
             details["exercise_at"] = f"{self.relative(Path(shown.filename))}:{shown.lineno}"
         elif in_exercise:
-            details["exercise_at"] = f"{self.relative(Path(in_exercise[-1].filename))}:{in_exercise[-1].lineno}"
+            details["exercise_at"] = (
+                f"{self.relative(Path(in_exercise[-1].filename))}:{in_exercise[-1].lineno}"
+            )
         if in_test:
             details["test_at"] = f"{self.relative(item.path)}:{in_test[-1].lineno}"
             details["test_line"] = (in_test[-1].line or "").strip()
@@ -178,7 +196,9 @@ def _message(error: BaseException) -> list[str]:
         lines = text.splitlines() or [name]
     else:
         lines = f"{name}: {text}".splitlines() if text else [name]
-    return [_FUNCTION_RE.sub(r"\1", line.rstrip()) for line in lines if not _WHERE_MODULE_RE.match(line)]
+    return [
+        _FUNCTION_RE.sub(r"\1", line.rstrip()) for line in lines if not _WHERE_MODULE_RE.match(line)
+    ]
 
 
 def _repr(value: object) -> str:

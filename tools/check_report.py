@@ -45,7 +45,9 @@ def bar(done: int, total: int, marks: Marks) -> str:
     """``[██████░░░░░░░░░░░░░░]``: ``done`` out of ``total``, in BAR_WIDTH characters."""
     filled = round(BAR_WIDTH * done / total) if total else 0
     if 0 < done < total:
-        filled = min(max(filled, 1), BAR_WIDTH - 1)  # some done shows; not all done never looks full
+        filled = min(
+            max(filled, 1), BAR_WIDTH - 1
+        )  # some done shows; not all done never looks full
     return f"[{marks.full * filled}{marks.empty * (BAR_WIDTH - filled)}]"
 
 
@@ -54,7 +56,11 @@ def lesson_line(lesson: Lesson, marks: Marks) -> str:
 
     ``Lesson 05 · Resources and templates — page lessons/05-resources/index.md, notebook ...``
     """
-    heading = f"Lesson {lesson.number} {marks.dot} {lesson.title}" if lesson.title else f"Lesson {lesson.name}"
+    heading = (
+        f"Lesson {lesson.number} {marks.dot} {lesson.title}"
+        if lesson.title
+        else f"Lesson {lesson.name}"
+    )
     places = [
         f"{kind} {lesson.relative(path)}"
         for kind, path in (("page", lesson.page), ("notebook", lesson.notebook))
@@ -66,7 +72,9 @@ def lesson_line(lesson: Lesson, marks: Marks) -> str:
 def lesson_status(run: Run | None, marks: Marks) -> tuple[str, str]:
     """``(mark, status)`` of a lesson in the list of them all: done, in progress or not started."""
     if run is None or not run.tests:
-        return marks.bad, "no test could run" + (f" (see `python tools/check.py {run.lesson.number}`)" if run else "")
+        return marks.bad, "no test could run" + (
+            f" (see `python tools/check.py {run.lesson.number}`)" if run else ""
+        )
     if run.all_passed:
         return marks.ok, "done"
     if run.count("not started") == len(run.tests):
@@ -93,8 +101,15 @@ def counts(results: list[Result]) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def print_run(run: Run, marks: Marks, out: TextIO, part: int | None = None, verbose: bool = False,
-              following: Lesson | None = None, watching: bool = False) -> None:
+def print_run(
+    run: Run,
+    marks: Marks,
+    out: TextIO,
+    part: int | None = None,
+    verbose: bool = False,
+    following: Lesson | None = None,
+    watching: bool = False,
+) -> None:
     """One lesson's report: its parts, a line per test, details under each failure, the next step.
 
     With ``verbose``, pytest's own output (with full tracebacks) comes first. For ``following``
@@ -130,7 +145,10 @@ def grouped(run: Run, marks: Marks) -> Iterator[tuple[str, list[Result]]]:
     for part in run.parts:
         results = [result for result in tests if result.part == part.number]
         if results:
-            yield f"Part {part.number} {marks.dot} {part.title} {marks.dash} {counts(results)}", results
+            yield (
+                f"Part {part.number} {marks.dot} {part.title} {marks.dash} {counts(results)}",
+                results,
+            )
     others = [result for result in tests if result.part is None]
     if others:
         yield f"Other tests {marks.dash} {counts(others)}", others
@@ -142,7 +160,9 @@ def collapsed(results: list[Result]) -> Iterator[Result]:
     Twelve lines of ``test_x[case]  passed`` say nothing that ``test_x (12 cases)`` does not.
     Failures stay one by one: each shows its own input.
     """
-    for (base, outcome), same in itertools.groupby(results, key=lambda result: (result.base, result.outcome)):
+    for (base, outcome), same in itertools.groupby(
+        results, key=lambda result: (result.base, result.outcome)
+    ):
         cases = list(same)
         if len(cases) > 1 and outcome in ("passed", "not started"):
             yield dataclasses.replace(cases[0], name=f"{base} ({len(cases)} cases)")
@@ -170,17 +190,28 @@ def print_result(result: Result, marks: Marks, out: TextIO) -> None:
     field("at", [result.location] if result.location else [])
 
 
-def print_summary(run: Run, marks: Marks, out: TextIO, part: int | None = None, verbose: bool = False,
-                  following: Lesson | None = None, watching: bool = False) -> None:
+def print_summary(
+    run: Run,
+    marks: Marks,
+    out: TextIO,
+    part: int | None = None,
+    verbose: bool = False,
+    following: Lesson | None = None,
+    watching: bool = False,
+) -> None:
     """The lesson's (or part's) count and progress bar, then the one next step to take.
 
     ``following`` is the next lesson with an exercise, if any: where to go once this one is done.
     """
     say = lambda text="": print(text, file=out)  # noqa: E731
     lesson, tests = run.lesson, run.tests
-    command = f"python tools/check.py {lesson.number}" + (f" --part {part}" if part is not None else "")
+    command = f"python tools/check.py {lesson.number}" + (
+        f" --part {part}" if part is not None else ""
+    )
     if run.timed_out:
-        say("The tests did not finish in time and were stopped. Does your code wait for something that never comes?")
+        say(
+            "The tests did not finish in time and were stopped. Does your code wait for something that never comes?"
+        )
     elif not tests:
         say("No test ran. pytest said:")
         say(_tail(run.output))
@@ -216,8 +247,10 @@ def _well_done(run: Run, part: int | None, following: Lesson | None) -> str:
             return f"Part {part} is done. Next: `python tools/check.py {lesson.number} --part {later[0]}`."
         return f"Part {part} is done. Now check the whole lesson: `python tools/check.py {lesson.number}`."
     if following is not None:
-        return (f"Lesson {lesson.name} is done: well done! Next: lesson {following.name}, "
-                f"checked with `python tools/check.py {following.number}`.")
+        return (
+            f"Lesson {lesson.name} is done: well done! Next: lesson {following.name}, "
+            f"checked with `python tools/check.py {following.number}`."
+        )
     return f"Lesson {lesson.name} is done: well done! That was the last exercise so far. Congratulations!"
 
 
@@ -230,7 +263,9 @@ def _where_to_start(run: Run, first: Result) -> str:
     message = first.message[0] if first.message else ""
     if message.startswith("NotImplementedError: ") and first.location:
         function = message.split(": ", 1)[1]
-        lines.append(f"Replace the `raise NotImplementedError` of {function}, at {first.location}, with your code.")
+        lines.append(
+            f"Replace the `raise NotImplementedError` of {function}, at {first.location}, with your code."
+        )
     if first.hint:
         lines.append(f"The next test to pass, {first.base}, expects this:")
         lines.extend(f"    {line}" for line in first.hint.splitlines())

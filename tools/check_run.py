@@ -74,7 +74,9 @@ class Outline:
     parts: list[Part] = field(default_factory=list)
     hints: dict[str, str] = field(default_factory=dict)  # name -> docstring
     part_of: dict[str, int] = field(default_factory=dict)  # name -> part number
-    node_ids: dict[str, str] = field(default_factory=dict)  # name -> "test_x" or "TestClass::test_x"
+    node_ids: dict[str, str] = field(
+        default_factory=dict
+    )  # name -> "test_x" or "TestClass::test_x"
 
     def find_part(self, number: int) -> Part | None:
         return next((part for part in self.parts if part.number == number), None)
@@ -102,7 +104,9 @@ def read_test_file(path: Path) -> Outline:
 
     def visit(body: list[ast.stmt], cls: str) -> None:
         for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
+                "test"
+            ):
                 name = f"{cls}.{node.name}" if cls else node.name
                 found.node_ids[name] = f"{cls}::{node.name}" if cls else node.name
                 doc = ast.get_docstring(node)
@@ -132,8 +136,12 @@ class Result:
     message: list[str] = field(default_factory=list)  # what went wrong, every line of it
     hint: str = ""  # the test's docstring
     part: int | None = None  # the part of the exercise it checks
-    params: dict[str, str] = field(default_factory=dict)  # a parametrized test's input: name -> repr
-    location: str = ""  # "lessons/02-stdio/exercise.py:57", where the error surfaced in the exercise
+    params: dict[str, str] = field(
+        default_factory=dict
+    )  # a parametrized test's input: name -> repr
+    location: str = (
+        ""  # "lessons/02-stdio/exercise.py:57", where the error surfaced in the exercise
+    )
     test_location: str = ""  # "tests/exercises/test_02_stdio.py:40", the test's line that failed
     test_line: str = ""  # the code on that line
     collection: bool = False  # the test file itself could not be collected
@@ -170,7 +178,12 @@ class Run:
     @property
     def all_passed(self) -> bool:
         tests = self.tests
-        return not self.timed_out and bool(tests) and not self.collection_errors and self.count("passed") == len(tests)
+        return (
+            not self.timed_out
+            and bool(tests)
+            and not self.collection_errors
+            and self.count("passed") == len(tests)
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -178,8 +191,13 @@ class Run:
 # --------------------------------------------------------------------------------------------
 
 
-def pytest_command(report: Path, exercise_files: Iterable[Path], targets: Iterable[str], root: Path,
-                   extra_args: Iterable[str] = ()) -> list[str]:
+def pytest_command(
+    report: Path,
+    exercise_files: Iterable[Path],
+    targets: Iterable[str],
+    root: Path,
+    extra_args: Iterable[str] = (),
+) -> list[str]:
     """The command that runs pytest on ``targets`` (files or node ids) with check_pytest's recorder."""
     return [
         sys.executable,
@@ -192,13 +210,17 @@ def pytest_command(report: Path, exercise_files: Iterable[Path], targets: Iterab
         "--color=no",
         # The project's addopts turn on nbval for the notebooks; an exercise check needs none of
         # that. Everything else in pyproject.toml (asyncio_mode, timeout) still applies.
-        "-o", "addopts=",
-        "-p", "no:nbval",
-        "-p", "no:cacheprovider",
+        "-o",
+        "addopts=",
+        "-p",
+        "no:nbval",
+        "-p",
+        "no:cacheprovider",
         f"--rootdir={root}",
         # Assertion messages in full, as `pytest -vv` shows them: the checker prints the
         # expected and the actual value whole.
-        "-o", "verbosity_assertions=2",
+        "-o",
+        "verbosity_assertions=2",
         # pytest's own tracebacks are not shown (unless --verbose): the short kind is quicker to make.
         "--tb=native",
         *extra_args,
@@ -206,7 +228,11 @@ def pytest_command(report: Path, exercise_files: Iterable[Path], targets: Iterab
 
 
 def run_pytest(
-    root: Path, copy: str, exercise_files: list[Path], targets: list[str], extra_args: Iterable[str] = (),
+    root: Path,
+    copy: str,
+    exercise_files: list[Path],
+    targets: list[str],
+    extra_args: Iterable[str] = (),
     timeout: float = RUN_TIMEOUT,
 ) -> tuple[int, str, list[dict[str, Any]], bool]:
     """Run pytest in a child process against ``copy``: ``(returncode, output, records, timed_out)``."""
@@ -220,8 +246,15 @@ def run_pytest(
         command = pytest_command(report, exercise_files, targets, root, extra_args)
         returncode, timed_out = -1, False
         try:
-            done = subprocess.run(command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=timeout)
+            done = subprocess.run(
+                command,
+                cwd=root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
+            )
             returncode, output = done.returncode, done.stdout.decode("utf-8", "replace")
         except subprocess.TimeoutExpired as expired:
             output, timed_out = (expired.stdout or b"").decode("utf-8", "replace"), True
@@ -229,8 +262,13 @@ def run_pytest(
     return returncode, output, [json.loads(line) for line in lines if line.strip()], timed_out
 
 
-def run_lesson_tests(lesson: exercises.Lesson, copy: str = "lessons", extra_args: tuple[str, ...] = (),
-                     timeout: float = RUN_TIMEOUT, part: int | None = None) -> Run:
+def run_lesson_tests(
+    lesson: exercises.Lesson,
+    copy: str = "lessons",
+    extra_args: tuple[str, ...] = (),
+    timeout: float = RUN_TIMEOUT,
+    part: int | None = None,
+) -> Run:
     """Run ``lesson``'s exercise tests (only part ``part``'s, if given) against ``copy``."""
     target = lesson.relative(lesson.test_file)
     targets = [target]
@@ -242,7 +280,9 @@ def run_lesson_tests(lesson: exercises.Lesson, copy: str = "lessons", extra_args
     return make_run(lesson, copy, records, returncode, output, timed_out)
 
 
-def run_course(lessons: list[exercises.Lesson], started: set[str], timeout: float = RUN_TIMEOUT) -> list[Run]:
+def run_course(
+    lessons: list[exercises.Lesson], started: set[str], timeout: float = RUN_TIMEOUT
+) -> list[Run]:
     """Every lesson's tests against the student's copies, in one pytest run.
 
     The tests of a lesson not in ``started`` (names) are collected, to be counted, but not run:
@@ -251,21 +291,37 @@ def run_course(lessons: list[exercises.Lesson], started: set[str], timeout: floa
     if not lessons:
         return []
     root = lessons[0].root
-    targets = [lesson.relative(lesson.test_file) for lesson in lessons if lesson.test_file.is_file()]
-    skipped = [f"--deselect={lesson.relative(lesson.test_file)}" for lesson in lessons if lesson.name not in started]
+    targets = [
+        lesson.relative(lesson.test_file) for lesson in lessons if lesson.test_file.is_file()
+    ]
+    skipped = [
+        f"--deselect={lesson.relative(lesson.test_file)}"
+        for lesson in lessons
+        if lesson.name not in started
+    ]
     # One lesson's test file that cannot even be loaded must not stop the others from running.
     options = ["--continue-on-collection-errors", *skipped]
     files = [lesson.stub for lesson in lessons]
-    returncode, output, records, timed_out = run_pytest(root, "lessons", files, targets, options, timeout)
-    return [make_run(lesson, "lessons", records, returncode, output, timed_out) for lesson in lessons]
+    returncode, output, records, timed_out = run_pytest(
+        root, "lessons", files, targets, options, timeout
+    )
+    return [
+        make_run(lesson, "lessons", records, returncode, output, timed_out) for lesson in lessons
+    ]
 
 
 def _exercise_file(lesson: exercises.Lesson, copy: str) -> Path:
     return lesson.solution if copy == "solutions" else lesson.stub
 
 
-def make_run(lesson: exercises.Lesson, copy: str, records: list[dict[str, Any]], returncode: int, output: str,
-             timed_out: bool) -> Run:
+def make_run(
+    lesson: exercises.Lesson,
+    copy: str,
+    records: list[dict[str, Any]],
+    returncode: int,
+    output: str,
+    timed_out: bool,
+) -> Run:
     """``lesson``'s :class:`Run`, from the records of check_pytest's report that concern it.
 
     A test collected but never run is "not started" when the run was whole (its lesson was left
@@ -277,18 +333,28 @@ def make_run(lesson: exercises.Lesson, copy: str, records: list[dict[str, Any]],
     run = Run(lesson, copy, returncode, parts=known.parts, output=output, timed_out=timed_out)
     for record in records:
         if record["event"] == "collection error" and record["nodeid"].split("::")[0] == file:
-            run.results.append(Result(name=file, outcome="error", message=record["message"], collection=True))
+            run.results.append(
+                Result(name=file, outcome="error", message=record["message"], collection=True)
+            )
         if record["event"] != "collected" or record["file"] != file:
             continue
         name = record["nodeid"].split("::", 1)[1].replace("::", ".")
         key = f"{record['cls']}.{record['function']}" if record["cls"] else record["function"]
-        result = Result(name=name, outcome="not started", hint=known.hints.get(key, ""),
-                        part=known.part_of.get(key), params=record["params"])
+        result = Result(
+            name=name,
+            outcome="not started",
+            hint=known.hints.get(key, ""),
+            part=known.part_of.get(key),
+            params=record["params"],
+        )
         done = outcomes.get(record["nodeid"])
         if done is not None:
             _fill(result, done)
         elif timed_out or returncode not in (0, 1, 5):
-            result.outcome, result.message = "error", ["did not run: the test run was stopped before it"]
+            result.outcome, result.message = (
+                "error",
+                ["did not run: the test run was stopped before it"],
+            )
         run.results.append(result)
     return run
 

@@ -52,7 +52,9 @@ def describe(entry: dict[str, Any]) -> str:
     lines = [f"{entry['number']} · {entry['title']}"]
     if "page" in entry:
         lines.append(f"  {'page:':10} {entry['page']}")
-    lines += [f"  {'':10} {path}" for path in entry.get("more_pages", [])]  # the same lesson, continued
+    lines += [
+        f"  {'':10} {path}" for path in entry.get("more_pages", [])
+    ]  # the same lesson, continued
     for key in ("notebook", "exercise", "solution"):
         if key in entry:
             lines.append(f"  {key + ':':10} {entry[key]}")
@@ -108,8 +110,11 @@ def import_graph(package: Path) -> dict[str, dict[str, int]]:
 # -- each lesson's code, and what importing it runs ---------------------------------------------
 def owners(root: Path = ROOT) -> dict[str, str]:
     """Module name -> the number of the lesson that builds it (from each lesson's ``modules``)."""
-    return {module_name(Path(path), Path(".")): entry["number"]
-            for entry in lessons(root) for path in entry.get("modules", [])}
+    return {
+        module_name(Path(path), Path(".")): entry["number"]
+        for entry in lessons(root)
+        for path in entry.get("modules", [])
+    }
 
 
 def closure(graph: dict[str, dict[str, int]], start: list[str]) -> set[str]:
@@ -128,7 +133,9 @@ def closure(graph: dict[str, dict[str, int]], start: list[str]) -> set[str]:
     return seen
 
 
-def later_modules(entry: dict[str, Any], graph: dict[str, dict[str, int]], owner: dict[str, str]) -> list[str]:
+def later_modules(
+    entry: dict[str, Any], graph: dict[str, dict[str, int]], owner: dict[str, str]
+) -> list[str]:
     """The modules of later lessons that importing ``entry``'s own modules runs (none, if the
     lesson stands alone). A module no lesson builds counts as later unless it is a package's
     ``__init__`` or part of the package itself (``minimcp.lazy``): those belong to every lesson."""
@@ -137,7 +144,9 @@ def later_modules(entry: dict[str, Any], graph: dict[str, dict[str, int]], owner
     def belongs_later(module: str) -> bool:
         if module in owner:
             return owner[module] > entry["number"]
-        return not (is_package(module, graph) or module.count(".") == 1 and module.endswith(".lazy"))
+        return not (
+            is_package(module, graph) or module.count(".") == 1 and module.endswith(".lazy")
+        )
 
     return sorted(module for module in closure(graph, own) if belongs_later(module))
 
@@ -151,18 +160,24 @@ def closure_table(root: Path = ROOT) -> list[str]:
     much of that comes from later lessons (``python tools/course.py closure``)."""
     graph = import_graph(root / "minimcp")
     owner = owners(root)
-    size = {name: len(path.read_text(encoding="utf-8").splitlines())
-            for name, path in all_modules(root / "minimcp").items()}
-    rows = [f"{'lesson':6} | {'its own modules':>16} | {'importing them runs':>19} | from later lessons"]
+    size = {
+        name: len(path.read_text(encoding="utf-8").splitlines())
+        for name, path in all_modules(root / "minimcp").items()
+    }
+    rows = [
+        f"{'lesson':6} | {'its own modules':>16} | {'importing them runs':>19} | from later lessons"
+    ]
     for entry in lessons(root):
         own = [module_name(Path(path), Path(".")) for path in entry.get("modules", [])]
         if not own:
             continue
         runs, later = closure(graph, own), later_modules(entry, graph, owner)
-        rows.append(f"{entry['number']:6} | {len(own):3} / {sum(size[m] for m in own):6,} lines | "
-                    f"{len(runs):3} / {sum(size[m] for m in runs):6,} lines | "
-                    f"{len(later)} / {sum(size[m] for m in later):,} lines"
-                    + (f": {', '.join(m.removeprefix('minimcp.') for m in later)}" if later else ""))
+        rows.append(
+            f"{entry['number']:6} | {len(own):3} / {sum(size[m] for m in own):6,} lines | "
+            f"{len(runs):3} / {sum(size[m] for m in runs):6,} lines | "
+            f"{len(later)} / {sum(size[m] for m in later):,} lines"
+            + (f": {', '.join(m.removeprefix('minimcp.') for m in later)}" if later else "")
+        )
     return rows
 
 
@@ -180,33 +195,52 @@ def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
     wanted = lesson(number, root)["number"]
     owner = owners(root)
     modules = all_modules(root / "minimcp")
-    kept = {name for name in modules if name in owner and owner[name] <= wanted or name == "minimcp.lazy"}
+    kept = {
+        name
+        for name in modules
+        if name in owner and owner[name] <= wanted or name == "minimcp.lazy"
+    }
     graph = import_graph(root / "minimcp")
-    examples = [name for name in modules if name.startswith("minimcp.examples.") and name not in owner]
+    examples = [
+        name for name in modules if name.startswith("minimcp.examples.") and name not in owner
+    ]
     grew = True
-    while grew:  # an example may stand on another (course.py on course_tools.py): again, until none is added
+    while (
+        grew
+    ):  # an example may stand on another (course.py on course_tools.py): again, until none is added
         grew = False
         for name in examples:
-            if name not in kept and all(other in kept or is_package(other, graph)
-                                        for other in closure(graph, [name]) - {name}):
+            if name not in kept and all(
+                other in kept or is_package(other, graph)
+                for other in closure(graph, [name]) - {name}
+            ):
                 kept.add(name)
                 grew = True
-    packages = {".".join(name.split(".")[:end]) for name in kept for end in range(1, name.count(".") + 1)}
+    packages = {
+        ".".join(name.split(".")[:end]) for name in kept for end in range(1, name.count(".") + 1)
+    }
     for name in sorted(kept | packages):
         path = modules[name]
         copy = target / path.relative_to(root)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, copy)
-    for data in (root / "minimcp").rglob("*.json"):  # the data a kept package reads (course_data.json)
+    for data in (root / "minimcp").rglob(
+        "*.json"
+    ):  # the data a kept package reads (course_data.json)
         if (target / data.relative_to(root)).parent.is_dir():
             shutil.copyfile(data, target / data.relative_to(root))
     return sorted(set(modules) - kept - packages)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python tools/course.py", description="Where a lesson's files are.")
-    parser.add_argument("lesson", nargs="?",
-                        help="a lesson number, e.g. 05 (default: every lesson); or 'closure', or 'snapshot'")
+    parser = argparse.ArgumentParser(
+        prog="python tools/course.py", description="Where a lesson's files are."
+    )
+    parser.add_argument(
+        "lesson",
+        nargs="?",
+        help="a lesson number, e.g. 05 (default: every lesson); or 'closure', or 'snapshot'",
+    )
     parser.add_argument("more", nargs="*", help="for snapshot: the lesson and the folder to write")
     args = parser.parse_args(argv)
     if args.lesson == "closure":
@@ -217,8 +251,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("usage: python tools/course.py snapshot NN DIR")
         number, folder = args.more
         left_out = snapshot(number, Path(folder))
-        print(f"minimcp as of lesson {lesson(number)['number']} in {folder}/minimcp "
-              f"({len(left_out)} modules of later lessons left out)")
+        print(
+            f"minimcp as of lesson {lesson(number)['number']} in {folder}/minimcp "
+            f"({len(left_out)} modules of later lessons left out)"
+        )
         return 0
     entries = [lesson(args.lesson)] if args.lesson else lessons()
     print("\n\n".join(describe(entry) for entry in entries))

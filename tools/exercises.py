@@ -99,7 +99,9 @@ def _function_names_by_ast(source: str) -> list[tuple[int, int, str]] | None:
     return spans
 
 
-def _enclosing_function(lines: list[str], index: int, spans: list[tuple[int, int, str]] | None) -> str:
+def _enclosing_function(
+    lines: list[str], index: int, spans: list[tuple[int, int, str]] | None
+) -> str:
     """The name of the function whose body holds ``lines[index]`` (0-based), or "this step"."""
     lineno = index + 1
     if spans is not None:
@@ -146,7 +148,9 @@ def _find_blocks(lines: list[str]) -> list[tuple[int, int, str | None]]:
             hint = (begin["hint"] or "").strip() or None
         elif end:
             if open_at is None:
-                raise ExerciseMarkerError(f"line {index + 1}: {END!r} without a matching {BEGIN!r} before it")
+                raise ExerciseMarkerError(
+                    f"line {index + 1}: {END!r} without a matching {BEGIN!r} before it"
+                )
             blocks.append((open_at, index, hint))
             open_at, hint = None, None
         elif _NEAR_MISS_RE.match(stripped):
@@ -292,7 +296,9 @@ def _load_course_tool() -> ModuleType:
     name = "mcp_course_tools_course"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / "course.py")
+    spec = importlib.util.spec_from_file_location(
+        name, Path(__file__).resolve().parent / "course.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -397,10 +403,14 @@ def main(argv: list[str] | None = None) -> int:
         description="Generate the student's exercise files (lessons/NN-slug/exercise.py) "
         "from the solutions (solutions/NN-slug/exercise.py).",
     )
-    parser.add_argument("--root", type=Path, default=ROOT, help="the repository root (default: %(default)s)")
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="the repository root (default: %(default)s)"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     gen = commands.add_parser("generate", help="rewrite the student's copies from the solutions")
-    gen.add_argument("lessons", nargs="*", help="only these lessons (e.g. 02 or 02-stdio); default: all")
+    gen.add_argument(
+        "lessons", nargs="*", help="only these lessons (e.g. 02 or 02-stdio); default: all"
+    )
     commands.add_parser("check", help="exit 1 if a student's copy is stale or missing")
     commands.add_parser("list", help="list the lessons that have an exercise")
     args = parser.parse_args(argv)
@@ -419,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
             out_of_date = stale(root)
             for lesson in out_of_date:
                 what = "stale" if lesson.stub.is_file() else "missing"
-                print(f"{what}: {lesson.relative(lesson.stub)} (from {lesson.relative(lesson.solution)})")
+                print(
+                    f"{what}: {lesson.relative(lesson.stub)} (from {lesson.relative(lesson.solution)})"
+                )
             if out_of_date:
                 print("run `python tools/exercises.py generate` to rewrite them")
                 return 1

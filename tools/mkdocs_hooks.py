@@ -103,7 +103,9 @@ def prepare_notebook_for_search(html: str, page: Page) -> str:
     ``data-search-exclude`` (it removes the mark from the page afterwards).
     """
     page.meta.setdefault("search", {}).setdefault("boost", NOTEBOOK_SEARCH_BOOST)
-    return _NOT_TEXT.sub(lambda match: match.group(0).replace("<div ", "<div data-search-exclude=\"1\" ", 1), html)
+    return _NOT_TEXT.sub(
+        lambda match: match.group(0).replace("<div ", '<div data-search-exclude="1" ', 1), html
+    )
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -38,7 +38,11 @@ from traitlets import default
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 KERNEL_NAME = "python3"
-DEFAULT_KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": KERNEL_NAME}
+DEFAULT_KERNELSPEC = {
+    "display_name": "Python 3 (ipykernel)",
+    "language": "python",
+    "name": KERNEL_NAME,
+}
 
 
 class CurrentEnvironmentKernels(KernelSpecManager):
@@ -73,10 +77,14 @@ def resolve(arguments: list[str]) -> list[Path]:
             continue
         if len(path.parts) > 1:
             raise SystemExit(f"no such notebook: {argument}")
-        matches = sorted(NOTEBOOKS.glob(f"{path.stem if path.suffix == '.ipynb' else argument}*.ipynb"))
+        matches = sorted(
+            NOTEBOOKS.glob(f"{path.stem if path.suffix == '.ipynb' else argument}*.ipynb")
+        )
         if len(matches) != 1:
             found = ", ".join(m.name for m in matches) or "none"
-            raise SystemExit(f"{argument!r} should name exactly one notebook in notebooks/ (found: {found})")
+            raise SystemExit(
+                f"{argument!r} should name exactly one notebook in notebooks/ (found: {found})"
+            )
         paths.append(matches[0])
     return paths
 
@@ -110,7 +118,9 @@ def run(path: Path, timeout: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebooks", nargs="*", help="names (01, 02-stdio) or paths; default: all")
-    parser.add_argument("--timeout", type=int, default=120, help="seconds allowed per cell (default 120)")
+    parser.add_argument(
+        "--timeout", type=int, default=120, help="seconds allowed per cell (default 120)"
+    )
     args = parser.parse_args()
 
     paths = resolve(args.notebooks)

@@ -17,6 +17,19 @@ from minimcp.auth.client import AuthorizationFailed, OAuth, follow_without_a_bro
 from minimcp.auth.resource import ProtectedEndpoint, ProtectedResource, protect, websocket_guard
 from minimcp.auth.tokens import InvalidToken, TokenVerifier, scopes_of
 
-__all__ = ["AuthorizationFailed", "InvalidToken", "MalformedAuthorization", "OAuth", "ProtectedEndpoint",
-           "ProtectedResource", "TokenVerifier", "bearer_token", "challenge", "follow_without_a_browser",
-           "in_the_browser", "protect", "scopes_of", "websocket_guard"]
+__all__ = [
+    "AuthorizationFailed",
+    "InvalidToken",
+    "MalformedAuthorization",
+    "OAuth",
+    "ProtectedEndpoint",
+    "ProtectedResource",
+    "TokenVerifier",
+    "bearer_token",
+    "challenge",
+    "follow_without_a_browser",
+    "in_the_browser",
+    "protect",
+    "scopes_of",
+    "websocket_guard",
+]

@@ -38,14 +38,19 @@ NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
 #: A browser-based client (the MCP Inspector) calls these endpoints from a page of another origin: they carry
 #: no cookie and no ambient credential, so any origin may read their answers (the consent page is not one).
 CORS = {"access-control-allow-origin": "*"}
-CORS_PREFLIGHT = {**CORS, "access-control-allow-methods": "GET, POST, OPTIONS",
-                  "access-control-allow-headers": "content-type, authorization, mcp-protocol-version"}
+CORS_PREFLIGHT = {
+    **CORS,
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    "access-control-allow-headers": "content-type, authorization, mcp-protocol-version",
+}
 
 
 class AuthorizationServer:
     """The ASGI application of the course authorization server."""
 
-    def __init__(self, grants: Grants, consent: Consent | None = None, *, page: bool = False) -> None:
+    def __init__(
+        self, grants: Grants, consent: Consent | None = None, *, page: bool = False
+    ) -> None:
         self.grants = grants
         self.consent = consent  # a scripted person (None: one who always agrees) ...
         self.page = page  # ... or a real one, on a page with two buttons
@@ -53,12 +58,23 @@ class AuthorizationServer:
 
     def metadata(self) -> dict[str, Any]:
         issuer = self.grants.issuer
-        return {"issuer": issuer, "authorization_endpoint": f"{issuer}/authorize", "token_endpoint": f"{issuer}/token",
-                "registration_endpoint": f"{issuer}/register", "jwks_uri": f"{issuer}/jwks.json",
-                "response_types_supported": ["code"], "grant_types_supported": ["authorization_code", "refresh_token"],
-                "code_challenge_methods_supported": ["S256"],
-                "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
-                "client_id_metadata_document_supported": True, "authorization_response_iss_parameter_supported": True}
+        return {
+            "issuer": issuer,
+            "authorization_endpoint": f"{issuer}/authorize",
+            "token_endpoint": f"{issuer}/token",
+            "registration_endpoint": f"{issuer}/register",
+            "jwks_uri": f"{issuer}/jwks.json",
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": [
+                "client_secret_basic",
+                "client_secret_post",
+                "none",
+            ],
+            "client_id_metadata_document_supported": True,
+            "authorization_response_iss_parameter_supported": True,
+        }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,7 +82,9 @@ class AuthorizationServer:
         request = HttpRequest.from_scope(scope)
         route = (request.method, request.path)
         try:
-            if request.method == "OPTIONS":  # a browser-based client's preflight (CORS): yes, from anywhere
+            if (
+                request.method == "OPTIONS"
+            ):  # a browser-based client's preflight (CORS): yes, from anywhere
                 await send_response(send, 204, headers=CORS_PREFLIGHT)
             elif route == ("GET", "/.well-known/oauth-authorization-server"):
                 await send_json(send, 200, self.metadata())
@@ -75,9 +93,13 @@ class AuthorizationServer:
             elif route == ("GET", "/authorize"):
                 query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
                 if self.page:
-                    await send_response(send, 200, (await self.consent_page(query)).encode(), "text/html")
+                    await send_response(
+                        send, 200, (await self.consent_page(query)).encode(), "text/html"
+                    )
                 else:
-                    await send_response(send, 302, headers={"location": await self.authorize(query)})
+                    await send_response(
+                        send, 302, headers={"location": await self.authorize(query)}
+                    )
             elif route == ("POST", "/authorize"):  # the person pressed a button on the consent page
                 form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
                 await send_response(send, 302, headers={"location": await self.decide(form)})
@@ -87,23 +109,47 @@ class AuthorizationServer:
                 await send_json(send, 200, self.grants.token(form, client), NO_STORE)
             elif route == ("POST", "/register"):
                 client = self.grants.register(json.loads(await read_body(receive, 65536) or b"{}"))
-                answer = {"client_id": client.client_id, "redirect_uris": client.redirect_uris,
-                          "client_name": client.name, "token_endpoint_auth_method": "none" if client.secret is None
-                          else "client_secret_basic"}
-                await send_json(send, 201, {**answer, "client_secret": client.secret} if client.secret else answer)
+                answer = {
+                    "client_id": client.client_id,
+                    "redirect_uris": client.redirect_uris,
+                    "client_name": client.name,
+                    "token_endpoint_auth_method": "none"
+                    if client.secret is None
+                    else "client_secret_basic",
+                }
+                await send_json(
+                    send,
+                    201,
+                    {**answer, "client_secret": client.secret} if client.secret else answer,
+                )
             else:
-                await send_json(send, 404, {"error": "not_found", "error_description": f"nothing at {request.path}"})
+                await send_json(
+                    send,
+                    404,
+                    {"error": "not_found", "error_description": f"nothing at {request.path}"},
+                )
         except OAuthError as error:
-            await send_json(send, error.status, {"error": error.error, "error_description": str(error)}, NO_STORE)
+            await send_json(
+                send,
+                error.status,
+                {"error": error.error, "error_description": str(error)},
+                NO_STORE,
+            )
         except ValueError:
-            await send_json(send, 400, {"error": "invalid_request", "error_description": "the body is not JSON"})
+            await send_json(
+                send, 400, {"error": "invalid_request", "error_description": "the body is not JSON"}
+            )
 
     async def authorize(self, query: dict[str, str]) -> str:
         """Where the browser goes back to; :class:`OAuthError` (a 400 page, no redirect) for a bad client."""
         client = await self.client(query.get("client_id", ""))
-        self.grants.redirect_uri(query, client)  # a bad client or redirect URI: refused before anyone is asked
+        self.grants.redirect_uri(
+            query, client
+        )  # a bad client or redirect URI: refused before anyone is asked
         assert client is not None
-        consented = self.consent is None or await resolve(self.consent(client, query.get("scope", "")))
+        consented = self.consent is None or await resolve(
+            self.consent(client, query.get("scope", ""))
+        )
         return self.grants.authorize(query, client, consented)
 
     # --8<-- [start:consent_page]
@@ -118,25 +164,32 @@ class AuthorizationServer:
         who = html.escape(client.name or client.client_id)
         what = html.escape(query.get("scope") or "(no particular scope)")
         where = html.escape(query.get("resource", "(any resource)"))
-        return (f"<!doctype html><title>Allow {who}?</title><h1>Allow {who}?</h1>"
-                f"<p>{who} asks to act as <b>{self.grants.subject}</b> on <code>{where}</code>, "
-                f"with the scope <code>{what}</code>.</p><form method=post action=/authorize>"
-                f"<input type=hidden name=nonce value={nonce}>"
-                "<button name=decision value=allow>Allow</button> <button name=decision value=deny>Deny</button>"
-                "</form>")
+        return (
+            f"<!doctype html><title>Allow {who}?</title><h1>Allow {who}?</h1>"
+            f"<p>{who} asks to act as <b>{self.grants.subject}</b> on <code>{where}</code>, "
+            f"with the scope <code>{what}</code>.</p><form method=post action=/authorize>"
+            f"<input type=hidden name=nonce value={nonce}>"
+            "<button name=decision value=allow>Allow</button> <button name=decision value=deny>Deny</button>"
+            "</form>"
+        )
 
     async def decide(self, form: dict[str, str]) -> str:
         query = self.pending.pop(form.get("nonce", ""), None)
         if query is None:
-            raise OAuthError("invalid_request", "this consent page is unknown or was already answered")
+            raise OAuthError(
+                "invalid_request", "this consent page is unknown or was already answered"
+            )
         client = await self.client(query.get("client_id", ""))
         return self.grants.authorize(query, client, consented=form.get("decision") == "allow")
+
     # --8<-- [end:consent_page]
 
     async def client(self, client_id: str) -> Client | None:
         """A registered client, or one described by its Client ID Metadata Document."""
         known = self.grants.clients.get(client_id)
-        if known is not None or not client_id.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+        if known is not None or not client_id.startswith(
+            ("https://", "http://127.0.0.1", "http://localhost")
+        ):
             return known
         try:
             async with httpx2.AsyncClient(timeout=10, follow_redirects=False) as http:
@@ -144,11 +197,16 @@ class AuthorizationServer:
         except (httpx2.HTTPError, ValueError):
             return None
         uris = document.get("redirect_uris") if isinstance(document, dict) else None
-        if document.get("client_id") != client_id or not isinstance(uris, list) \
-                or not all(isinstance(uri, str) and allowed_redirect(uri) for uri in uris):
+        if (
+            document.get("client_id") != client_id
+            or not isinstance(uris, list)
+            or not all(isinstance(uri, str) and allowed_redirect(uri) for uri in uris)
+        ):
             return None  # the document must name itself exactly, and its redirect URIs
         client = Client(client_id, uris, None, str(document.get("client_name", "")))
-        self.grants.clients[client_id] = client  # kept, so that its token request is recognised (a cache)
+        self.grants.clients[client_id] = (
+            client  # kept, so that its token request is recognised (a cache)
+        )
         return client
 
 
@@ -156,8 +214,12 @@ async def resolve(value: Awaitable[bool] | bool) -> bool:
     return await value if not isinstance(value, bool) else value
 
 
-async def send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-    await send_response(send, status, json.dumps(body).encode(), "application/json", {**CORS, **(headers or {})})
+async def send_json(
+    send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> None:
+    await send_response(
+        send, status, json.dumps(body).encode(), "application/json", {**CORS, **(headers or {})}
+    )
 
 
 class RunningAuthorizationServer:
@@ -172,8 +234,9 @@ class RunningAuthorizationServer:
         await asyncio.wait_for(asyncio.shield(self._task), 10)
 
 
-async def start_authorization_server(host: str = "127.0.0.1", port: int = 0, consent: Consent | None = None,
-                                     page: bool = False) -> RunningAuthorizationServer:
+async def start_authorization_server(
+    host: str = "127.0.0.1", port: int = 0, consent: Consent | None = None, page: bool = False
+) -> RunningAuthorizationServer:
     """Serve a fresh course authorization server (port 0: any free port) and return once it listens."""
     sock = bind(host, port)
     app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent, page=page)

@@ -42,8 +42,12 @@ def bearer_token(header: str | None) -> str | None:
         raise MalformedAuthorization(f"the Authorization scheme must be Bearer, not {scheme!r}")
     token = token.strip()
     if not TOKEN.fullmatch(token):
-        raise MalformedAuthorization("the bearer token is missing or has characters a token may not have")
+        raise MalformedAuthorization(
+            "the bearer token is missing or has characters a token may not have"
+        )
     return token
+
+
 # --8<-- [end:authorization]
 
 
@@ -61,12 +65,16 @@ def challenge(**params: str | None) -> str:
 def quoted(value: str) -> str:
     """A quoted-string's content (RFC 9110, section 5.6.4): a backslash before ``"`` and ``\\``."""
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
 # --8<-- [end:challenge]
 
 
 # --8<-- [start:parse_challenges]
 #: One auth-param of a challenge: ``name=token`` or ``name="quoted string"`` (RFC 9110, section 11.2).
-PARAM = re.compile(r'\s*([!#$%&\'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,"=][^\s,"]*|)\s*(?:,|$)')
+PARAM = re.compile(
+    r'\s*([!#$%&\'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,"=][^\s,"]*|)\s*(?:,|$)'
+)
 SCHEME = re.compile(r"\s*,?\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?=\s|,|$)")
 TOKEN68 = re.compile(r"\s*[A-Za-z0-9\-._~+/]+=*\s*(?:,|$)")
 
@@ -100,4 +108,6 @@ def parse_challenges(header: str) -> dict[str, dict[str, str]]:
         current = challenges.setdefault(scheme.group(1).lower(), {})
         position = scheme.end()
     return challenges
+
+
 # --8<-- [end:parse_challenges]

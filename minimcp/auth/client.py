@@ -32,7 +32,12 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx2
 
 from minimcp.auth.bearer import parse_challenges
-from minimcp.auth.discovery import authorization_server_metadata_urls, pkce_pair, resource_metadata_urls, select_scope
+from minimcp.auth.discovery import (
+    authorization_server_metadata_urls,
+    pkce_pair,
+    resource_metadata_urls,
+    select_scope,
+)
 from minimcp.transports.http.asgi import VERSION_HEADER
 
 #: ``authorize(url)`` → the URL the authorization server redirected the browser to (with ``code`` or ``error``).
@@ -49,17 +54,24 @@ async def follow_without_a_browser(url: str) -> str:
     async with httpx2.AsyncClient(follow_redirects=False, timeout=30) as http:
         response = await http.get(url)
     if "location" not in response.headers:
-        raise AuthorizationFailed(f"the authorization endpoint did not redirect (HTTP {response.status_code})")
+        raise AuthorizationFailed(
+            f"the authorization endpoint did not redirect (HTTP {response.status_code})"
+        )
     return response.headers["location"]
 
 
 # --8<-- [start:browser]
-def in_the_browser(redirect_uri: str, open_url: Callable[[str], object] = webbrowser.open,
-                   timeout: float = 300.0) -> Authorize:
+def in_the_browser(
+    redirect_uri: str, open_url: Callable[[str], object] = webbrowser.open, timeout: float = 300.0
+) -> Authorize:
     """A person's ``authorize``: listen on the loopback ``redirect_uri``, open the URL in their browser, and
     wait for the browser to come back to the listener with the code (RFC 8252's loopback redirect)."""
     parts = urlsplit(redirect_uri)
-    if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "localhost") or parts.port is None:
+    if (
+        parts.scheme != "http"
+        or parts.hostname not in ("127.0.0.1", "localhost")
+        or parts.port is None
+    ):
         raise ValueError(f"a loopback redirect URI with a port is needed, not {redirect_uri!r}")
 
     async def authorize(url: str) -> str:
@@ -70,8 +82,10 @@ def in_the_browser(redirect_uri: str, open_url: Callable[[str], object] = webbro
             target = request_line[1] if len(request_line) > 1 else "/"
             if urlsplit(target).path == parts.path and not arrived.done():
                 arrived.set_result(f"http://{parts.netloc}{target}")
-            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n"
-                         b"Done: you can close this page and go back to the application.\n")
+            writer.write(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n"
+                b"Done: you can close this page and go back to the application.\n"
+            )
             await writer.drain()
             writer.close()
 
@@ -85,21 +99,33 @@ def in_the_browser(redirect_uri: str, open_url: Callable[[str], object] = webbro
             await listener.wait_closed()
 
     return authorize
+
+
 # --8<-- [end:browser]
 
 
 class OAuth(httpx2.Auth):
     """httpx's auth hook: bearer tokens for one MCP server, and the flow that gets them."""
 
-    def __init__(self, server_url: str, *, redirect_uri: str = "http://127.0.0.1:33418/callback",
-                 client_id: str | None = None, client_secret: str | None = None,
-                 client_metadata_url: str | None = None, client_name: str = "minimcp",
-                 authorize: Authorize = follow_without_a_browser, max_step_ups: int = 2,
-                 http: httpx2.AsyncClient | None = None) -> None:
+    def __init__(
+        self,
+        server_url: str,
+        *,
+        redirect_uri: str = "http://127.0.0.1:33418/callback",
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        client_metadata_url: str | None = None,
+        client_name: str = "minimcp",
+        authorize: Authorize = follow_without_a_browser,
+        max_step_ups: int = 2,
+        http: httpx2.AsyncClient | None = None,
+    ) -> None:
         self.server_url = server_url
         self.redirect_uri = redirect_uri
         self.client_id, self.client_secret = client_id, client_secret  # pre-registered, if given
-        self.client_metadata_url = client_metadata_url  # an https URL that serves our metadata (CIMD)
+        self.client_metadata_url = (
+            client_metadata_url  # an https URL that serves our metadata (CIMD)
+        )
         self.client_name = client_name
         self.authorize = authorize
         self.max_step_ups = max_step_ups
@@ -110,20 +136,27 @@ class OAuth(httpx2.Auth):
         self.http = http or httpx2.AsyncClient(timeout=30, follow_redirects=False)
 
     # --8<-- [start:flow]
-    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         self.sign(request)
         response = yield request
         for attempt in range(1 + self.max_step_ups):
-            challenge = parse_challenges(response.headers.get("www-authenticate", "")).get("bearer", {})
+            challenge = parse_challenges(response.headers.get("www-authenticate", "")).get(
+                "bearer", {}
+            )
             if response.status_code == 401:
                 if not (attempt == 0 and await self.refresh()):
                     await self.run_flow(challenge)
             elif response.status_code == 403 and challenge.get("error") == "insufficient_scope":
-                await self.run_flow(challenge)  # step-up: ask again, for the scopes the server named
+                await self.run_flow(
+                    challenge
+                )  # step-up: ask again, for the scopes the server named
             else:
                 return
             self.sign(request)
             response = yield request
+
     # --8<-- [end:flow]
 
     async def aclose(self) -> None:
@@ -136,8 +169,9 @@ class OAuth(httpx2.Auth):
     # --8<-- [start:run_flow]
     async def run_flow(self, challenge: dict[str, str]) -> None:
         """Discovery, registration, authorization with PKCE, and the token exchange."""
-        resource_metadata = await self.first_json(resource_metadata_urls(self.server_url,
-                                                                        challenge.get("resource_metadata")))
+        resource_metadata = await self.first_json(
+            resource_metadata_urls(self.server_url, challenge.get("resource_metadata"))
+        )
         if resource_metadata is not None and resource_metadata.get("authorization_servers"):
             issuer = resource_metadata["authorization_servers"][0]
             self.resource = resource_metadata.get("resource") or self.server_url
@@ -146,16 +180,27 @@ class OAuth(httpx2.Auth):
             issuer, resource_metadata = f"{parts.scheme}://{parts.netloc}", {}
         server = await self.first_json(authorization_server_metadata_urls(issuer))
         if server is None and not resource_metadata:  # 2025-03-26 again: the default endpoints
-            server = {"issuer": issuer, "authorization_endpoint": f"{issuer}/authorize",
-                      "token_endpoint": f"{issuer}/token", "registration_endpoint": f"{issuer}/register"}
+            server = {
+                "issuer": issuer,
+                "authorization_endpoint": f"{issuer}/authorize",
+                "token_endpoint": f"{issuer}/token",
+                "registration_endpoint": f"{issuer}/register",
+            }
         if server is None:
             raise AuthorizationFailed(f"no authorization server metadata found for {issuer}")
         self.server = server
         await self.identify()
         scope = select_scope(challenge.get("scope"), resource_metadata.get("scopes_supported"))
         code, verifier = await self.authorization_code(scope)
-        await self.token_request({"grant_type": "authorization_code", "code": code, "redirect_uri": self.redirect_uri,
-                                  "code_verifier": verifier})
+        await self.token_request(
+            {
+                "grant_type": "authorization_code",
+                "code": code,
+                "redirect_uri": self.redirect_uri,
+                "code_verifier": verifier,
+            }
+        )
+
     # --8<-- [end:run_flow]
 
     async def first_json(self, urls: list[str]) -> dict[str, Any] | None:
@@ -181,15 +226,29 @@ class OAuth(httpx2.Auth):
             return
         endpoint = self.server.get("registration_endpoint")
         if not endpoint:
-            raise AuthorizationFailed("no client_id: not pre-registered, no metadata document, no registration")
-        response = await self.http.post(endpoint, json={
-            "client_name": self.client_name, "redirect_uris": [self.redirect_uri],
-            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
-            "token_endpoint_auth_method": "none"})
+            raise AuthorizationFailed(
+                "no client_id: not pre-registered, no metadata document, no registration"
+            )
+        response = await self.http.post(
+            endpoint,
+            json={
+                "client_name": self.client_name,
+                "redirect_uris": [self.redirect_uri],
+                "grant_types": ["authorization_code", "refresh_token"],
+                "response_types": ["code"],
+                "token_endpoint_auth_method": "none",
+            },
+        )
         if response.status_code not in (200, 201):
-            raise AuthorizationFailed(f"dynamic registration refused: HTTP {response.status_code} {response.text}")
+            raise AuthorizationFailed(
+                f"dynamic registration refused: HTTP {response.status_code} {response.text}"
+            )
         registered = response.json()
-        self.client_id, self.client_secret = registered["client_id"], registered.get("client_secret")
+        self.client_id, self.client_secret = (
+            registered["client_id"],
+            registered.get("client_secret"),
+        )
+
     # --8<-- [end:identify]
 
     # --8<-- [start:authorization_code]
@@ -197,21 +256,29 @@ class OAuth(httpx2.Auth):
         """Send the user to the authorization endpoint; return the code and the PKCE verifier."""
         verifier, code_challenge = pkce_pair()
         state = secrets.token_urlsafe(16)
-        query = {"response_type": "code", "client_id": self.client_id, "redirect_uri": self.redirect_uri,
-                 "code_challenge": code_challenge, "code_challenge_method": "S256", "state": state,
-                 "resource": self.resource}
+        query = {
+            "response_type": "code",
+            "client_id": self.client_id,
+            "redirect_uri": self.redirect_uri,
+            "code_challenge": code_challenge,
+            "code_challenge_method": "S256",
+            "state": state,
+            "resource": self.resource,
+        }
         if scope:
             query["scope"] = scope
         landed = await self.authorize(f"{self.server['authorization_endpoint']}?{urlencode(query)}")
         answer = {name: values[0] for name, values in parse_qs(urlsplit(landed).query).items()}
         if answer.get("state") != state:  # not the answer to our request: a forged redirect
             raise AuthorizationFailed("the authorization response's state does not match")
-        if self.server.get("authorization_response_iss_parameter_supported") and answer.get("iss") != \
-                self.server.get("issuer"):  # RFC 9207: a code meant for another server (mix-up)
+        if self.server.get("authorization_response_iss_parameter_supported") and answer.get(
+            "iss"
+        ) != self.server.get("issuer"):  # RFC 9207: a code meant for another server (mix-up)
             raise AuthorizationFailed(f"the authorization response came from {answer.get('iss')!r}")
         if "code" not in answer:
             raise AuthorizationFailed(f"authorization refused: {answer.get('error', 'no code')}")
         return answer["code"], verifier
+
     # --8<-- [end:authorization_code]
 
     # --8<-- [start:token_request]
@@ -229,7 +296,9 @@ class OAuth(httpx2.Auth):
             form["client_id"] = str(self.client_id)
         response = await self.http.post(self.server["token_endpoint"], data=form, headers=headers)
         if response.status_code != 200:
-            raise AuthorizationFailed(f"the token request was refused: HTTP {response.status_code} {response.text}")
+            raise AuthorizationFailed(
+                f"the token request was refused: HTTP {response.status_code} {response.text}"
+            )
         self.tokens = {**self.tokens, **response.json()}
 
     async def refresh(self) -> bool:
@@ -237,9 +306,12 @@ class OAuth(httpx2.Auth):
         if "refresh_token" not in self.tokens or not self.server:
             return False
         try:
-            await self.token_request({"grant_type": "refresh_token", "refresh_token": self.tokens["refresh_token"]})
+            await self.token_request(
+                {"grant_type": "refresh_token", "refresh_token": self.tokens["refresh_token"]}
+            )
         except AuthorizationFailed:
             self.tokens.pop("refresh_token", None)
             return False
         return True
+
     # --8<-- [end:token_request]

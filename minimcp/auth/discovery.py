@@ -36,10 +36,17 @@ def authorization_server_metadata_urls(issuer: str) -> list[str]:
     parts = urlsplit(issuer)
     origin, path = f"{parts.scheme}://{parts.netloc}", parts.path.rstrip("/")
     if not path:
-        return [f"{origin}/.well-known/oauth-authorization-server", f"{origin}/.well-known/openid-configuration"]
-    return [f"{origin}/.well-known/oauth-authorization-server{path}",  # RFC 8414: path inserted
-            f"{origin}/.well-known/openid-configuration{path}",  # OpenID, path inserted
-            f"{origin}{path}/.well-known/openid-configuration"]  # OpenID, path appended
+        return [
+            f"{origin}/.well-known/oauth-authorization-server",
+            f"{origin}/.well-known/openid-configuration",
+        ]
+    return [
+        f"{origin}/.well-known/oauth-authorization-server{path}",  # RFC 8414: path inserted
+        f"{origin}/.well-known/openid-configuration{path}",  # OpenID, path inserted
+        f"{origin}{path}/.well-known/openid-configuration",
+    ]  # OpenID, path appended
+
+
 # --8<-- [end:urls]
 
 
@@ -51,6 +58,8 @@ def select_scope(challenged: str | None, scopes_supported: list[str] | None) -> 
     if scopes_supported:
         return " ".join(scopes_supported)
     return None  # leave the parameter out: the authorization server decides
+
+
 # --8<-- [end:scope]
 
 
@@ -69,4 +78,6 @@ def s256(verifier: str) -> str:
     """``BASE64URL(SHA256(verifier))`` without padding (RFC 7636, section 4.2)."""
     digest = hashlib.sha256(verifier.encode("ascii")).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
 # --8<-- [end:pkce]

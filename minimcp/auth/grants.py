@@ -77,7 +77,9 @@ class Grants:
     refresh_tokens: dict[str, Grant] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)  # in memory, per run
+        self.key = rsa.generate_private_key(
+            public_exponent=65537, key_size=2048
+        )  # in memory, per run
 
     def public_keys(self) -> dict[str, Any]:
         """kid → public key: what a resource server verifies tokens with."""
@@ -92,13 +94,24 @@ class Grants:
         """Dynamic client registration (RFC 7591): a public client (``token_endpoint_auth_method`` ``none``)
         or a confidential one (it gets a secret), with https or loopback redirect URIs."""
         uris = metadata.get("redirect_uris")
-        if not (isinstance(uris, list) and uris and all(isinstance(u, str) and allowed_redirect(u) for u in uris)):
-            raise OAuthError("invalid_redirect_uri", "redirect_uris must be a list of https or loopback URLs")
+        if not (
+            isinstance(uris, list)
+            and uris
+            and all(isinstance(u, str) and allowed_redirect(u) for u in uris)
+        ):
+            raise OAuthError(
+                "invalid_redirect_uri", "redirect_uris must be a list of https or loopback URLs"
+            )
         confidential = metadata.get("token_endpoint_auth_method", "client_secret_basic") != "none"
-        client = Client(f"client-{secrets.token_hex(8)}", list(uris), secrets.token_urlsafe(24) if confidential
-                        else None, str(metadata.get("client_name", "")))
+        client = Client(
+            f"client-{secrets.token_hex(8)}",
+            list(uris),
+            secrets.token_urlsafe(24) if confidential else None,
+            str(metadata.get("client_name", "")),
+        )
         self.clients[client.client_id] = client
         return client
+
     # --8<-- [end:register]
 
     # --8<-- [start:authorize]
@@ -109,23 +122,45 @@ class Grants:
             raise OAuthError("invalid_client", f"unknown client_id {query.get('client_id')!r}")
         redirect_uri = query.get("redirect_uri", "")
         if redirect_uri not in client.redirect_uris:  # exact string match: no prefixes, no patterns
-            raise OAuthError("invalid_request", f"redirect_uri {redirect_uri!r} is not registered for this client")
+            raise OAuthError(
+                "invalid_request",
+                f"redirect_uri {redirect_uri!r} is not registered for this client",
+            )
         return redirect_uri
 
-    def authorize(self, query: Mapping[str, str], client: Client | None, consented: bool = True) -> str:
+    def authorize(
+        self, query: Mapping[str, str], client: Client | None, consented: bool = True
+    ) -> str:
         """The URL to send the browser back to: with a ``code``, or with an ``error`` (``access_denied``
         when the person said no)."""
         redirect_uri = self.redirect_uri(query, client)
         assert client is not None  # redirect_uri() refused an unknown one
         answer = {"state": query["state"]} if "state" in query else {}
-        problem = authorization_problem(query) or (None if consented else ("access_denied", "the user refused"))
+        problem = authorization_problem(query) or (
+            None if consented else ("access_denied", "the user refused")
+        )
         if problem is not None:
-            return back(redirect_uri, {"error": problem[0], "error_description": problem[1], **answer,
-                                       "iss": self.issuer})
+            return back(
+                redirect_uri,
+                {
+                    "error": problem[0],
+                    "error_description": problem[1],
+                    **answer,
+                    "iss": self.issuer,
+                },
+            )
         code = secrets.token_urlsafe(24)
-        self.codes[code] = Grant(client.client_id, redirect_uri, query.get("scope", ""), query.get("resource"),
-                                 self.subject, query["code_challenge"], time.time() + self.code_lifetime)
+        self.codes[code] = Grant(
+            client.client_id,
+            redirect_uri,
+            query.get("scope", ""),
+            query.get("resource"),
+            self.subject,
+            query["code_challenge"],
+            time.time() + self.code_lifetime,
+        )
         return back(redirect_uri, {"code": code, **answer, "iss": self.issuer})
+
     # --8<-- [end:authorize]
 
     # --8<-- [start:token]
@@ -134,32 +169,56 @@ class Grants:
         if form.get("grant_type") == "authorization_code":
             grant = self.codes.pop(form.get("code", ""), None)  # popped: a code is good once
             if grant is None or grant.expires < time.time() or grant.client_id != client.client_id:
-                raise OAuthError("invalid_grant", "the code is unknown, used, expired, or not this client's")
+                raise OAuthError(
+                    "invalid_grant", "the code is unknown, used, expired, or not this client's"
+                )
             if form.get("redirect_uri") != grant.redirect_uri:
-                raise OAuthError("invalid_grant", "redirect_uri differs from the authorization request's")
+                raise OAuthError(
+                    "invalid_grant", "redirect_uri differs from the authorization request's"
+                )
             if s256(form.get("code_verifier", "")) != grant.code_challenge:
-                raise OAuthError("invalid_grant", "the code_verifier does not match the code_challenge")
+                raise OAuthError(
+                    "invalid_grant", "the code_verifier does not match the code_challenge"
+                )
         elif form.get("grant_type") == "refresh_token":
-            grant = self.refresh_tokens.pop(form.get("refresh_token", ""), None)  # rotation: good once
+            grant = self.refresh_tokens.pop(
+                form.get("refresh_token", ""), None
+            )  # rotation: good once
             if grant is None or grant.client_id != client.client_id:
-                raise OAuthError("invalid_grant", "the refresh token is unknown, used, or not this client's")
+                raise OAuthError(
+                    "invalid_grant", "the refresh token is unknown, used, or not this client's"
+                )
         else:
-            raise OAuthError("unsupported_grant_type", f"grant_type {form.get('grant_type')!r} is not supported")
+            raise OAuthError(
+                "unsupported_grant_type", f"grant_type {form.get('grant_type')!r} is not supported"
+            )
         if form.get("resource", grant.resource) != grant.resource:
             raise OAuthError("invalid_target", "resource differs from the one authorized")
         return self.issue(grant)
 
     def issue(self, grant: Grant) -> dict[str, Any]:
         now = int(time.time())
-        claims = {"iss": self.issuer, "sub": grant.subject, "client_id": grant.client_id, "scope": grant.scope,
-                  "iat": now, "exp": now + int(self.token_lifetime), "jti": secrets.token_hex(8)}
+        claims = {
+            "iss": self.issuer,
+            "sub": grant.subject,
+            "client_id": grant.client_id,
+            "scope": grant.scope,
+            "iat": now,
+            "exp": now + int(self.token_lifetime),
+            "jti": secrets.token_hex(8),
+        }
         if grant.resource:
             claims["aud"] = grant.resource
         refresh = secrets.token_urlsafe(32)
         self.refresh_tokens[refresh] = grant
-        answer = {"access_token": jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": KID}),
-                  "token_type": "Bearer", "expires_in": int(self.token_lifetime), "refresh_token": refresh}
+        answer = {
+            "access_token": jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": KID}),
+            "token_type": "Bearer",
+            "expires_in": int(self.token_lifetime),
+            "refresh_token": refresh,
+        }
         return {**answer, "scope": grant.scope} if grant.scope else answer
+
     # --8<-- [end:token]
 
     def authenticate(self, form: Mapping[str, str], authorization: str | None) -> Client:
@@ -171,7 +230,9 @@ class Grants:
             except ValueError:
                 raise OAuthError("invalid_client", "malformed Basic credentials", 401) from None
         client = self.clients.get(client_id or "")
-        if client is None or (client.secret is not None and not secrets.compare_digest(secret or "", client.secret)):
+        if client is None or (
+            client.secret is not None and not secrets.compare_digest(secret or "", client.secret)
+        ):
             raise OAuthError("invalid_client", "unknown client, or wrong secret", 401)
         return client
 

@@ -74,7 +74,9 @@ class ProtectedResource:
         document: dict[str, Any] = {
             "resource": self.resource,
             "authorization_servers": [self.issuer],
-            "scopes_supported": sorted({*self.scopes, *(s for scopes in self.tool_scopes.values() for s in scopes)}),
+            "scopes_supported": sorted(
+                {*self.scopes, *(s for scopes in self.tool_scopes.values() for s in scopes)}
+            ),
             "bearer_methods_supported": ["header"],  # never in the body, never in the URL
         }
         if self.name:
@@ -88,6 +90,7 @@ class ProtectedResource:
 
     def metadata_url(self) -> str:
         return self.origin + self.metadata_paths()[0]
+
     # --8<-- [end:metadata]
 
 
@@ -110,13 +113,23 @@ class BearerGuard:
     def check_token(self, request: HttpRequest, query: bytes) -> dict[str, Any]:
         """The token's claims, or the refusal the spec prescribes for what is wrong with it."""
         if "access_token" in parse_qs(query.decode("latin-1")):
-            raise self.refuse(400, "invalid_request", "Access tokens go in the Authorization header, never in the URL")
+            raise self.refuse(
+                400,
+                "invalid_request",
+                "Access tokens go in the Authorization header, never in the URL",
+            )
         try:
             token = bearer_token(request.headers.get("authorization"))
         except MalformedAuthorization as error:
-            raise self.refuse(400, "invalid_request", f"Malformed Authorization header: {error}") from None
-        if token is None:  # no error code: the client simply has not authenticated yet (RFC 6750, 3.1)
-            raise self.refuse(401, None, "Authorization required: a Bearer token from the authorization server")
+            raise self.refuse(
+                400, "invalid_request", f"Malformed Authorization header: {error}"
+            ) from None
+        if (
+            token is None
+        ):  # no error code: the client simply has not authenticated yet (RFC 6750, 3.1)
+            raise self.refuse(
+                401, None, "Authorization required: a Bearer token from the authorization server"
+            )
         try:
             claims = self.resource.verifier.verify(token)
         except InvalidToken as error:
@@ -129,15 +142,26 @@ class BearerGuard:
         needed = list(needed)
         missing = [scope for scope in needed if scope not in scopes_of(claims)]
         if missing:
-            raise self.refuse(403, "insufficient_scope", f"The token lacks the scope {' '.join(missing)}",
-                              scope=" ".join(dict.fromkeys([*self.resource.scopes, *needed])))
+            raise self.refuse(
+                403,
+                "insufficient_scope",
+                f"The token lacks the scope {' '.join(missing)}",
+                scope=" ".join(dict.fromkeys([*self.resource.scopes, *needed])),
+            )
 
-    def refuse(self, status: int, error: str | None, description: str, scope: str | None = None) -> AuthRefusal:
+    def refuse(
+        self, status: int, error: str | None, description: str, scope: str | None = None
+    ) -> AuthRefusal:
         if scope is None and status == 401:
             scope = " ".join(self.resource.scopes) or None
-        header = challenge(error=error, error_description=description if error else None,
-                           resource_metadata=self.resource.metadata_url(), scope=scope)
+        header = challenge(
+            error=error,
+            error_description=description if error else None,
+            resource_metadata=self.resource.metadata_url(),
+            scope=scope,
+        )
         return AuthRefusal(status, error, description, header)
+
     # --8<-- [end:check_token]
 
 
@@ -145,24 +169,38 @@ class BearerGuard:
 class ProtectedEndpoint(BearerGuard):
     """An ASGI application that lets a request reach ``app`` only with a valid token for ``resource``."""
 
-    def __init__(self, app: App, resource: ProtectedResource, max_body: int = DEFAULT_MAX_FRAME) -> None:
+    def __init__(
+        self, app: App, resource: ProtectedResource, max_body: int = DEFAULT_MAX_FRAME
+    ) -> None:
         super().__init__(resource)
         self.app = app
         self.max_body = max_body
-        self.owners: OrderedDict[str, str] = OrderedDict()  # Mcp-Session-Id → the sub that opened it
+        self.owners: OrderedDict[str, str] = (
+            OrderedDict()
+        )  # Mcp-Session-Id → the sub that opened it
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan: nothing to guard
             await self.app(scope, receive, send)
             return
         request = HttpRequest.from_scope(scope)
-        if request.path in self.resource.metadata_paths():  # public, and readable from a browser page (CORS)
+        if (
+            request.path in self.resource.metadata_paths()
+        ):  # public, and readable from a browser page (CORS)
             if request.method == "OPTIONS":
-                await send_response(send, 204, headers={"access-control-allow-origin": "*",
-                                                        "access-control-allow-headers": VERSION_HEADER})
+                await send_response(
+                    send,
+                    204,
+                    headers={
+                        "access-control-allow-origin": "*",
+                        "access-control-allow-headers": VERSION_HEADER,
+                    },
+                )
                 return
             body = json.dumps(self.resource.metadata()).encode()
-            await send_response(send, 200, body, "application/json", {"access-control-allow-origin": "*"})
+            await send_response(
+                send, 200, body, "application/json", {"access-control-allow-origin": "*"}
+            )
             return
         if request.path != self.resource.path:  # not ours to guard: the app answers (404)
             await self.app(scope, receive, send)
@@ -171,25 +209,34 @@ class ProtectedEndpoint(BearerGuard):
             claims = self.check_token(request, scope.get("query_string", b""))
             receive = await self.check_request(request, claims, receive)
         except AuthRefusal as refusal:  # RFC 6750's JSON error body, with the challenge header
-            body = json.dumps({"error": refusal.error, "error_description": str(refusal)}
-                              if refusal.error else {"error_description": str(refusal)}).encode()
+            body = json.dumps(
+                {"error": refusal.error, "error_description": str(refusal)}
+                if refusal.error
+                else {"error_description": str(refusal)}
+            ).encode()
             await send_response(send, refusal.status, body, "application/json", refusal.headers)
             return
         except Refusal as refusal:  # what the endpoint itself would answer (a body too large, ...)
             await send_refusal(send, refusal)
             return
         await self.app({**scope, "auth": claims}, receive, self.bind_session(request, claims, send))
+
     # --8<-- [end:endpoint]
 
-
     # --8<-- [start:check_request]
-    async def check_request(self, request: HttpRequest, claims: Mapping[str, Any], receive: Receive) -> Receive:
+    async def check_request(
+        self, request: HttpRequest, claims: Mapping[str, Any], receive: Receive
+    ) -> Receive:
         """A session opened by another user is not found; a tool with scopes of its own needs them too.
 
         Reading a POST's body to find the tool consumes it, so what the app receives is a replay.
         """
         session_id = request.headers.get(SESSION_HEADER)
-        if session_id is not None and session_id in self.owners and self.owners[session_id] != claims["sub"]:
+        if (
+            session_id is not None
+            and session_id in self.owners
+            and self.owners[session_id] != claims["sub"]
+        ):
             # Exactly what an unknown session gets from the endpoint: no hint that it exists.
             raise Refusal(404, "Session not found: it expired or was ended; initialize a new one")
         if request.method != "POST" or not self.resource.tool_scopes:
@@ -197,6 +244,7 @@ class ProtectedEndpoint(BearerGuard):
         body = await read_body(receive, self.max_body)
         self.require(claims, self.resource.tool_scopes.get(tool_called(body) or "", []))
         return replay(body, receive)
+
     # --8<-- [end:check_request]
 
     def bind_session(self, request: HttpRequest, claims: Mapping[str, Any], send: Send) -> Send:
@@ -224,7 +272,11 @@ def tool_called(body: bytes) -> str | None:
         message = json.loads(body)
     except ValueError:
         return None
-    if isinstance(message, dict) and message.get("method") == "tools/call" and isinstance(message.get("params"), dict):
+    if (
+        isinstance(message, dict)
+        and message.get("method") == "tools/call"
+        and isinstance(message.get("params"), dict)
+    ):
         name = message["params"].get("name")
         return name if isinstance(name, str) else None
     return None
@@ -245,19 +297,27 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return receive_again
 
 
-def protect(issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = (),
-            tool_scopes: Mapping[str, list[str]] | None = None,
-            name: str | None = None) -> Callable[[str, App], ProtectedEndpoint]:
+def protect(
+    issuer: str,
+    keys: Mapping[str, Any],
+    *,
+    scopes: Iterable[str] = (),
+    tool_scopes: Mapping[str, list[str]] | None = None,
+    name: str | None = None,
+) -> Callable[[str, App], ProtectedEndpoint]:
     """``start_http(server, around=protect(...))``: the endpoint, guarded, once its URL is known."""
 
     def around(url: str, app: App) -> ProtectedEndpoint:
-        return ProtectedEndpoint(app, ProtectedResource(url, issuer, keys, list(scopes), dict(tool_scopes or {}), name))
+        return ProtectedEndpoint(
+            app, ProtectedResource(url, issuer, keys, list(scopes), dict(tool_scopes or {}), name)
+        )
 
     return around
 
 
-def websocket_guard(issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = ()) -> Callable[
-        [str, str, Mapping[str, str], bytes], tuple[int, dict[str, str], str] | None]:
+def websocket_guard(
+    issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = ()
+) -> Callable[[str, str, Mapping[str, str], bytes], tuple[int, dict[str, str], str] | None]:
     """``start_websocket(server, authorize=websocket_guard(...))``: the same rules for the WebSocket cable.
 
     A WebSocket's one HTTP request is its upgrade; once accepted, the socket stays open, so the token is
@@ -266,9 +326,12 @@ def websocket_guard(issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[st
     """
     guards: dict[str, BearerGuard] = {}
 
-    def authorize(url: str, path: str, headers: Mapping[str, str],
-                  query: bytes) -> tuple[int, dict[str, str], str] | None:
-        guard = guards.setdefault(url, BearerGuard(ProtectedResource(url, issuer, keys, list(scopes))))
+    def authorize(
+        url: str, path: str, headers: Mapping[str, str], query: bytes
+    ) -> tuple[int, dict[str, str], str] | None:
+        guard = guards.setdefault(
+            url, BearerGuard(ProtectedResource(url, issuer, keys, list(scopes)))
+        )
         if path in guard.resource.metadata_paths():
             return 200, {"Content-Type": "application/json"}, json.dumps(guard.resource.metadata())
         if path != guard.resource.path:

@@ -34,11 +34,15 @@ class InvalidToken(Exception):
 class TokenVerifier:
     """The checks a resource server makes on every access token."""
 
-    def __init__(self, issuer: str, audience: str, keys: Mapping[str, Any], *, leeway: float = 30.0) -> None:
+    def __init__(
+        self, issuer: str, audience: str, keys: Mapping[str, Any], *, leeway: float = 30.0
+    ) -> None:
         self.issuer = issuer
         self.audience = audience  # this server's canonical URI
         # kid → a public key: a key object, or a JWK (a dict) as an authorization server publishes it
-        self.keys = {kid: jwt.PyJWK(key).key if isinstance(key, dict) else key for kid, key in keys.items()}
+        self.keys = {
+            kid: jwt.PyJWK(key).key if isinstance(key, dict) else key for kid, key in keys.items()
+        }
         self.leeway = leeway  # seconds of clock difference forgiven around exp and nbf
 
     def verify(self, token: str) -> dict[str, Any]:
@@ -54,14 +58,22 @@ class TokenVerifier:
             raise InvalidToken("The token is signed with a key this server does not know")
         try:
             claims: dict[str, Any] = jwt.decode(
-                token, key, algorithms=list(ALGORITHMS), audience=self.audience, issuer=self.issuer,
-                leeway=self.leeway, options={"require": ["exp", "iss", "aud", "sub"]})
+                token,
+                key,
+                algorithms=list(ALGORITHMS),
+                audience=self.audience,
+                issuer=self.issuer,
+                leeway=self.leeway,
+                options={"require": ["exp", "iss", "aud", "sub"]},
+            )
         except jwt.ExpiredSignatureError:
             raise InvalidToken("The token expired") from None
         except jwt.ImmatureSignatureError:
             raise InvalidToken("The token is not valid yet") from None
         except jwt.InvalidAudienceError:
-            raise InvalidToken(f"The token is not meant for this server ({self.audience})") from None
+            raise InvalidToken(
+                f"The token is not meant for this server ({self.audience})"
+            ) from None
         except jwt.InvalidIssuerError:
             raise InvalidToken(f"The token was not issued by {self.issuer}") from None
         except jwt.InvalidSignatureError:
@@ -71,6 +83,8 @@ class TokenVerifier:
         except jwt.PyJWTError as error:
             raise InvalidToken(f"The token is malformed: {error}") from None
         return claims
+
+
 # --8<-- [end:verify]
 
 

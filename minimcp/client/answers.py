@@ -34,7 +34,13 @@ from typing import Any
 
 from minimcp.rpc.aio import call
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError, method_not_found
-from minimcp.session.forms import ACTIONS, check_form_schema, form_problems, supports_mode, with_defaults
+from minimcp.session.forms import (
+    ACTIONS,
+    check_form_schema,
+    form_problems,
+    supports_mode,
+    with_defaults,
+)
 from minimcp.session.schemas import load_jsonschema
 from minimcp.session.tool_messages import tool_message_problem
 
@@ -69,17 +75,24 @@ def to_root(root: RootLike) -> dict[str, Any]:
 class ClientAnswers:
     """The server's questions this client accepts, the capabilities that say so, and the answers."""
 
-    def __init__(self, *, sampling: SamplingHandler | None = None, sampling_tools: bool = False,
-                 elicitation: ElicitationHandler | None = None,
-                 elicitation_modes: Iterable[str] = ("form",),
-                 roots: Iterable[RootLike] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        sampling: SamplingHandler | None = None,
+        sampling_tools: bool = False,
+        elicitation: ElicitationHandler | None = None,
+        elicitation_modes: Iterable[str] = ("form",),
+        roots: Iterable[RootLike] | None = None,
+    ) -> None:
         self.sampling = sampling
         self.sampling_tools = sampling_tools
         self.elicitation = elicitation
         self.elicitation_modes = tuple(elicitation_modes)
         unknown = set(self.elicitation_modes) - {"form", "url"}
         if unknown or (elicitation is not None and not self.elicitation_modes):
-            raise ValueError(f"elicitation_modes: name 'form', 'url' or both, not {sorted(unknown) or '()'}")
+            raise ValueError(
+                f"elicitation_modes: name 'form', 'url' or both, not {sorted(unknown) or '()'}"
+            )
         self.roots = None if roots is None else [to_root(root) for root in roots]
         self._open_urls: set[str] = set()  # URL elicitations accepted, not yet said complete
 
@@ -95,9 +108,14 @@ class ClientAnswers:
         return declared
 
     def knows(self, method: str) -> bool:
-        return (method == "sampling/createMessage" and self.sampling is not None
-                or method == "elicitation/create" and self.elicitation is not None
-                or method == "roots/list" and self.roots is not None)
+        return (
+            method == "sampling/createMessage"
+            and self.sampling is not None
+            or method == "elicitation/create"
+            and self.elicitation is not None
+            or method == "roots/list"
+            and self.roots is not None
+        )
 
     async def answer(self, method: str, params: dict[str, Any]) -> Any:
         """Answer one of the server's requests, or raise the :class:`RpcError` the spec names."""
@@ -108,37 +126,55 @@ class ClientAnswers:
         if method == "elicitation/create":
             return await self.elicit(params)
         return {"roots": list(self.roots or [])}
+
     # --8<-- [end:answers]
 
     # --8<-- [start:sample]
     async def sample(self, params: dict[str, Any]) -> dict[str, Any]:
         """``sampling/createMessage``: check the request, let the handler (and its user) answer."""
         if ("tools" in params or "toolChoice" in params) and not self.sampling_tools:
-            raise RpcError(INVALID_PARAMS, "This client did not declare sampling.tools: "
-                                           "ask without tools")
+            raise RpcError(
+                INVALID_PARAMS, "This client did not declare sampling.tools: ask without tools"
+            )
         messages = params.get("messages")
-        if not (isinstance(messages, list) and messages and isinstance(params.get("maxTokens"), int)):
-            raise RpcError(INVALID_PARAMS, 'sampling/createMessage needs "messages" (a non-empty list) '
-                                           'and "maxTokens" (an integer)')
+        if not (
+            isinstance(messages, list) and messages and isinstance(params.get("maxTokens"), int)
+        ):
+            raise RpcError(
+                INVALID_PARAMS,
+                'sampling/createMessage needs "messages" (a non-empty list) '
+                'and "maxTokens" (an integer)',
+            )
         problem = tool_message_problem(messages)  # a tool loop's messages must be balanced
         if problem is not None:
             raise RpcError(INVALID_PARAMS, problem)
         try:
             result = await call(self.sampling, params)
         except Refused as refusal:
-            raise RpcError(USER_REJECTED, str(refusal) or "User rejected sampling request") from None
-        if not (isinstance(result, dict) and result.get("role") == "assistant"
-                and isinstance(result.get("content"), (dict, list)) and isinstance(result.get("model"), str)):
-            raise TypeError(f'a sampling handler returns {{"role": "assistant", "content": ..., '
-                            f'"model": ...}}, not {result!r}')
+            raise RpcError(
+                USER_REJECTED, str(refusal) or "User rejected sampling request"
+            ) from None
+        if not (
+            isinstance(result, dict)
+            and result.get("role") == "assistant"
+            and isinstance(result.get("content"), (dict, list))
+            and isinstance(result.get("model"), str)
+        ):
+            raise TypeError(
+                f'a sampling handler returns {{"role": "assistant", "content": ..., '
+                f'"model": ...}}, not {result!r}'
+            )
         return result
+
     # --8<-- [end:sample]
 
     # --8<-- [start:elicit]
     async def elicit(self, params: dict[str, Any]) -> dict[str, Any]:
         """``elicitation/create``: check the question, let the handler answer, check the answer."""
         mode = params.get("mode", "form")  # no mode means form (older servers never send one)
-        if mode not in ("form", "url") or not supports_mode(self.capabilities()["elicitation"], mode):
+        if mode not in ("form", "url") or not supports_mode(
+            self.capabilities()["elicitation"], mode
+        ):
             raise RpcError(INVALID_PARAMS, f"This client did not declare elicitation mode {mode!r}")
         schema: dict[str, Any] = params.get("requestedSchema") or {}
         if mode == "form":
@@ -147,12 +183,18 @@ class ClientAnswers:
                 check_form_schema(schema)
             except ValueError as problem:
                 raise RpcError(INVALID_PARAMS, f"This form cannot be shown: {problem}") from None
-        elif not (isinstance(params.get("url"), str) and isinstance(params.get("elicitationId"), str)):
-            raise RpcError(INVALID_PARAMS, 'a URL elicitation needs "url" and "elicitationId" (strings)')
+        elif not (
+            isinstance(params.get("url"), str) and isinstance(params.get("elicitationId"), str)
+        ):
+            raise RpcError(
+                INVALID_PARAMS, 'a URL elicitation needs "url" and "elicitationId" (strings)'
+            )
         answer = await call(self.elicitation, params)
         if not (isinstance(answer, dict) and answer.get("action") in ACTIONS):
-            raise TypeError(f'an elicitation handler returns {{"action": "accept" | "decline" | "cancel", '
-                            f'...}}, not {answer!r}')
+            raise TypeError(
+                f'an elicitation handler returns {{"action": "accept" | "decline" | "cancel", '
+                f"...}}, not {answer!r}"
+            )
         if answer["action"] != "accept":
             return {"action": answer["action"]}  # nothing the user typed leaves when they said no
         if mode == "url":
@@ -161,8 +203,11 @@ class ClientAnswers:
         content = with_defaults(schema, answer.get("content") or {})
         problems = form_problems(schema, content)
         if problems:  # the form would not have let the user submit this
-            raise RpcError(INTERNAL_ERROR, f"The answer does not fit the form: {'; '.join(problems)}")
+            raise RpcError(
+                INTERNAL_ERROR, f"The answer does not fit the form: {'; '.join(problems)}"
+            )
         return {"action": "accept", "content": content}
+
     # --8<-- [end:elicit]
 
     def completed(self, elicitation_id: Any) -> bool:
@@ -179,7 +224,9 @@ class ClientAnswers:
     def set_roots(self, roots: Iterable[RootLike]) -> bool:
         """Replace the roots; True if they changed. Only a client that declared roots may."""
         if self.roots is None:
-            raise RuntimeError("this client did not declare roots: give ClientAnswers(roots=[...]) at the start")
+            raise RuntimeError(
+                "this client did not declare roots: give ClientAnswers(roots=[...]) at the start"
+            )
         new = [to_root(root) for root in roots]
         changed, self.roots = new != self.roots, new
         return changed

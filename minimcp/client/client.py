@@ -110,16 +110,22 @@ class Answers(Protocol):
 class Client:
     """An MCP client bound to one server."""
 
-    def __init__(self, transport: Transport, *, name: str = "minimcp-client", version: str = "0.1.0",
-                 answers: Answers | None = None,
-                 on_log: LogCallback | None = None,
-                 on_elicitation_complete: Callable[[str], Awaitable[None] | None] | None = None,
-                 capabilities: dict[str, Any] | None = None,
-                 on_notification: NotificationCallback | None = None,
-                 on_request: RequestCallback | None = None,
-                 on_list_changed: ListChangedCallback | None = None,
-                 conversation: Conversation | None = None,
-                 extensions: Sequence[SessionExtension] = ()) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        name: str = "minimcp-client",
+        version: str = "0.1.0",
+        answers: Answers | None = None,
+        on_log: LogCallback | None = None,
+        on_elicitation_complete: Callable[[str], Awaitable[None] | None] | None = None,
+        capabilities: dict[str, Any] | None = None,
+        on_notification: NotificationCallback | None = None,
+        on_request: RequestCallback | None = None,
+        on_list_changed: ListChangedCallback | None = None,
+        conversation: Conversation | None = None,
+        extensions: Sequence[SessionExtension] = (),
+    ) -> None:
         # What the server may ask of us (lesson 09 plugs its answers in): they declare what they
         # answer, and raw capabilities= win.
         self.answers = answers
@@ -128,9 +134,14 @@ class Client:
         # Later lessons plug into the session: a conversation of another era (lesson 12), extensions
         # such as cancellation (lesson 09). Without them, lesson 03's handshake and nothing more.
         self.session = ClientSession(
-            transport, {"name": name, "version": version}, declared,
-            on_notification=self._on_notification, on_request=self._on_request,
-            conversation=conversation or InitializeFirst(), extensions=extensions)
+            transport,
+            {"name": name, "version": version},
+            declared,
+            on_notification=self._on_notification,
+            on_request=self._on_request,
+            conversation=conversation or InitializeFirst(),
+            extensions=extensions,
+        )
         self.on_notification = on_notification  # called for every notification, after our routing
         self.on_list_changed = on_list_changed
         self.on_log = on_log
@@ -158,10 +169,12 @@ class Client:
     async def ping(self, timeout: float | None = 10.0) -> None:
         await self.session.ping(timeout)
 
-    async def request(self, method: str, params: dict[str, Any] | None = None,
-                      timeout: float | None = 30.0) -> Any:
+    async def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = 30.0
+    ) -> Any:
         """Any request by name: the typed helpers below are built on this."""
         return await self.session.request(method, params, timeout)
+
     # --8<-- [end:client]
 
     @property
@@ -182,8 +195,14 @@ class Client:
 
     # -- lists, page by page ----------------------------------------------------------------------
     # --8<-- [start:pagination]
-    async def _list(self, method: str, key: str, capability: str, refresh: bool = False,
-                    timeout: float | None = 30.0) -> list[dict[str, Any]]:
+    async def _list(
+        self,
+        method: str,
+        key: str,
+        capability: str,
+        refresh: bool = False,
+        timeout: float | None = 30.0,
+    ) -> list[dict[str, Any]]:
         """Every item of a paginated list: follow ``nextCursor`` until the server sends none.
 
         The cursor is opaque (server/utilities/pagination): we hand it back untouched and never
@@ -210,34 +229,45 @@ class Client:
         if promised and self._changes == changes_before:
             self._cache[key] = items
         return list(items)
+
     # --8<-- [end:pagination]
 
-    async def list_tools(self, *, refresh: bool = False,
-                         timeout: float | None = 30.0) -> list[dict[str, Any]]:
+    async def list_tools(
+        self, *, refresh: bool = False, timeout: float | None = 30.0
+    ) -> list[dict[str, Any]]:
         """The server's tools (``tools/list``): name, description, inputSchema, …"""
         return await self._list("tools/list", "tools", "tools", refresh, timeout)
 
-    async def list_resources(self, *, refresh: bool = False,
-                             timeout: float | None = 30.0) -> list[dict[str, Any]]:
+    async def list_resources(
+        self, *, refresh: bool = False, timeout: float | None = 30.0
+    ) -> list[dict[str, Any]]:
         """The server's concrete resources (``resources/list``): uri, name, mimeType, …"""
         return await self._list("resources/list", "resources", "resources", refresh, timeout)
 
-    async def list_resource_templates(self, *, refresh: bool = False,
-                                      timeout: float | None = 30.0) -> list[dict[str, Any]]:
+    async def list_resource_templates(
+        self, *, refresh: bool = False, timeout: float | None = 30.0
+    ) -> list[dict[str, Any]]:
         """The server's resource templates (``resources/templates/list``): uriTemplate, name, …"""
-        return await self._list("resources/templates/list", "resourceTemplates", "resources",
-                                refresh, timeout)
+        return await self._list(
+            "resources/templates/list", "resourceTemplates", "resources", refresh, timeout
+        )
 
-    async def list_prompts(self, *, refresh: bool = False,
-                           timeout: float | None = 30.0) -> list[dict[str, Any]]:
+    async def list_prompts(
+        self, *, refresh: bool = False, timeout: float | None = 30.0
+    ) -> list[dict[str, Any]]:
         """The server's prompts (``prompts/list``): name, description, arguments, …"""
         return await self._list("prompts/list", "prompts", "prompts", refresh, timeout)
 
     # -- tools ------------------------------------------------------------------------------------
     # --8<-- [start:call_tool]
-    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
-                        progress: ProgressCallback | None = None,
-                        timeout: float | None = 30.0) -> dict[str, Any]:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        progress: ProgressCallback | None = None,
+        timeout: float | None = 30.0,
+    ) -> dict[str, Any]:
         """Call a tool and return its result: ``{"content": [...], "isError": bool, ...}``.
 
         With a ``progress`` callback, the request carries a fresh ``progressToken`` in
@@ -247,8 +277,11 @@ class Client:
         params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
         if progress is None:
             return await self.request("tools/call", params, timeout)
-        with self._progress.watching(params, progress):  # a fresh token in params._meta, while it runs
+        with self._progress.watching(
+            params, progress
+        ):  # a fresh token in params._meta, while it runs
             return await self.request("tools/call", params, timeout)
+
     # --8<-- [end:call_tool]
 
     # -- resources --------------------------------------------------------------------------------
@@ -260,8 +293,9 @@ class Client:
         """
         return await self.request("resources/read", {"uri": uri}, timeout)
 
-    async def subscribe(self, uri: str, on_updated: UpdatedCallback | None = None, *,
-                        timeout: float | None = 30.0) -> None:
+    async def subscribe(
+        self, uri: str, on_updated: UpdatedCallback | None = None, *, timeout: float | None = 30.0
+    ) -> None:
         """Ask to hear when ``uri`` changes: each ``notifications/resources/updated`` for it calls
         ``on_updated(uri)``. The server must declare ``resources.subscribe``."""
         self._subscriptions[uri] = on_updated  # before the request: an update may follow at once
@@ -278,8 +312,9 @@ class Client:
 
     # -- prompts ----------------------------------------------------------------------------------
     # --8<-- [start:get_prompt]
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *,
-                         timeout: float | None = 30.0) -> dict[str, Any]:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None = None, *, timeout: float | None = 30.0
+    ) -> dict[str, Any]:
         """Fill a prompt on the server: ``{"description": ..., "messages": [{"role", "content"}]}``.
 
         Prompt arguments are strings (unlike tool arguments, which follow a JSON Schema).
@@ -288,6 +323,7 @@ class Client:
         if arguments:
             params["arguments"] = arguments
         return await self.request("prompts/get", params, timeout)
+
     # --8<-- [end:get_prompt]
 
     # -- utilities: logging and completion (taught in "the client talks back") ---------------------
@@ -296,9 +332,16 @@ class Client:
         (``logging/setLevel``; in lesson 12's 2026-07-28, each request's envelope says it)."""
         await self.request("logging/setLevel", {"level": level}, timeout)
 
-    async def complete(self, argument: str, value: str, *, prompt: str | None = None,
-                       template: str | None = None, arguments: dict[str, str] | None = None,
-                       timeout: float | None = 30.0) -> dict[str, Any]:
+    async def complete(
+        self,
+        argument: str,
+        value: str,
+        *,
+        prompt: str | None = None,
+        template: str | None = None,
+        arguments: dict[str, str] | None = None,
+        timeout: float | None = 30.0,
+    ) -> dict[str, Any]:
         """Suggestions for ``argument`` of a prompt (``prompt=``) or a URI template (``template=``),
         given what the user typed so far: ``{"values": [...], "total": n, "hasMore": bool}``.
 
@@ -326,8 +369,13 @@ class Client:
             raise method_not_found(method)
         return await self.on_request(method, params)
 
-    async def report_progress(self, request_params: dict[str, Any], progress: float, total: float | None = None,
-                              message: str | None = None) -> None:
+    async def report_progress(
+        self,
+        request_params: dict[str, Any],
+        progress: float,
+        total: float | None = None,
+        message: str | None = None,
+    ) -> None:
         """From a handler answering the server (a sampling request a person is reviewing, say): tell the
         server how far it has got, if its request carried a ``progressToken``."""
         params = progress_notice(request_params, progress, total, message)
@@ -337,10 +385,12 @@ class Client:
     async def set_roots(self, roots: Iterable[Any]) -> None:
         """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
         if self.answers is None:
-            raise RuntimeError("this client did not declare roots: "
-                               "give it answers=ClientAnswers(roots=[...])")
+            raise RuntimeError(
+                "this client did not declare roots: give it answers=ClientAnswers(roots=[...])"
+            )
         if self.answers.set_roots(roots):  # (lesson 12's 2026-07-28 conversation does not send it)
             await self.session.notify("notifications/roots/list_changed")
+
     # --8<-- [end:answers]
 
     # -- what the server tells us -----------------------------------------------------------------
@@ -366,4 +416,5 @@ class Client:
             if self.answers is not None and self.answers.completed(params.get("elicitationId")):
                 await call(self.on_elicitation_complete, params["elicitationId"])
         await call(self.on_notification, method, params)
+
     # --8<-- [end:notifications]

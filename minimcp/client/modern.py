@@ -30,18 +30,21 @@ from minimcp.session.eras import Mode, TwoEras
 from minimcp.transports.http.modern_client import ModernHeaders
 
 
-def modern_stdio_client(command: Sequence[str], mode: Mode = Mode.AUTO,
-                        **options: Any) -> AbstractAsyncContextManager[Client]:
+def modern_stdio_client(
+    command: Sequence[str], mode: Mode = Mode.AUTO, **options: Any
+) -> AbstractAsyncContextManager[Client]:
     """``stdio_client`` in the era ``mode`` says; the verdict is remembered by the command line."""
     options.setdefault("extensions", [cancellation])
     conversation = TwoEras(mode, server_key=" ".join(command))
     return stdio_client(command, conversation=conversation, **options)
 
 
-def modern_http_client(url: str, mode: Mode = Mode.AUTO,
-                       **options: Any) -> AbstractAsyncContextManager[Client]:
+def modern_http_client(
+    url: str, mode: Mode = Mode.AUTO, **options: Any
+) -> AbstractAsyncContextManager[Client]:
     """``http_client`` in the era ``mode`` says, with the 2026-07-28 headers; the verdict is
     remembered by the URL."""
     options.setdefault("extensions", [cancellation])
-    return http_client(url, conversation=TwoEras(mode, server_key=url),
-                       request_headers=ModernHeaders(), **options)
+    return http_client(
+        url, conversation=TwoEras(mode, server_key=url), request_headers=ModernHeaders(), **options
+    )

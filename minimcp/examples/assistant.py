@@ -31,8 +31,15 @@ ROOMS = ["Lisbon", "London", "Madrid", "Online", "Paris"]
 
 GITHUB_FORM = {
     "type": "object",
-    "properties": {"github_user": {"type": "string", "title": "GitHub user", "minLength": 1, "maxLength": 39,
-                                   "pattern": "^[A-Za-z0-9-]+$"}},
+    "properties": {
+        "github_user": {
+            "type": "string",
+            "title": "GitHub user",
+            "minLength": 1,
+            "maxLength": 39,
+            "pattern": "^[A-Za-z0-9-]+$",
+        }
+    },
     "required": ["github_user"],
 }
 
@@ -40,9 +47,19 @@ GITHUB_FORM = {
 def meeting_form(date: str | None) -> dict[str, Any]:
     """The form ``book_meeting`` shows: what is missing, with sensible defaults, and a confirmation."""
     properties: dict[str, Any] = {
-        "time": {"type": "string", "title": "Start (HH:MM)", "pattern": "^[0-2][0-9]:[0-5][0-9]$",
-                 "default": "10:00"},
-        "minutes": {"type": "integer", "title": "Length in minutes", "minimum": 15, "maximum": 240, "default": 30},
+        "time": {
+            "type": "string",
+            "title": "Start (HH:MM)",
+            "pattern": "^[0-2][0-9]:[0-5][0-9]$",
+            "default": "10:00",
+        },
+        "minutes": {
+            "type": "integer",
+            "title": "Length in minutes",
+            "minimum": 15,
+            "maximum": 240,
+            "default": 30,
+        },
         "room": {"type": "string", "title": "Room", "enum": ROOMS, "default": "Online"},
         "confirm": {"type": "boolean", "title": "Book it?", "default": True},
     }
@@ -54,8 +71,12 @@ def meeting_form(date: str | None) -> dict[str, Any]:
 
 def build_server(*, workspace: str | os.PathLike[str] | None = None) -> Server:
     """A fresh assistant server; ``workspace``: a folder to serve as ``file://`` resources."""
-    server = Server("assistant", "0.1.0", title="MCP from Scratch: the assistant that asks back",
-                    instructions="Tools that ask the client's model and its user for what they need.")
+    server = Server(
+        "assistant",
+        "0.1.0",
+        title="MCP from Scratch: the assistant that asks back",
+        instructions="Tools that ask the client's model and its user for what they need.",
+    )
     server.enable_logging()
     add_sampling_tool(server)
     add_elicitation_tools(server)
@@ -69,14 +90,26 @@ def build_server(*, workspace: str | os.PathLike[str] | None = None) -> Server:
 def add_sampling_tool(server: Server) -> None:
     # --8<-- [start:xml_to_json]
     @server.tool(title="XML to JSON")
-    async def xml_to_json(xml: Annotated[str, "The XML document to convert"], context: RequestContext) -> str:
+    async def xml_to_json(
+        xml: Annotated[str, "The XML document to convert"], context: RequestContext
+    ) -> str:
         """Convert an XML document to JSON, with the client's model."""
-        await log(context, "info", "asking the client's model to translate the XML", logger="xml_to_json")
+        await log(
+            context, "info", "asking the client's model to translate the XML", logger="xml_to_json"
+        )
         answer = await create_message(
-            context, f"Translate this XML to JSON:\n{xml}", max_tokens=2000,
+            context,
+            f"Translate this XML to JSON:\n{xml}",
+            max_tokens=2000,
             system_prompt="You convert XML documents to JSON. Answer with the JSON only.",
-            model_preferences={"hints": [{"name": "small"}], "costPriority": 0.8, "speedPriority": 0.8})
+            model_preferences={
+                "hints": [{"name": "small"}],
+                "costPriority": 0.8,
+                "speedPriority": 0.8,
+            },
+        )
         return text_of(answer)
+
     # --8<-- [end:xml_to_json]
 
 
@@ -88,22 +121,30 @@ def add_elicitation_tools(server: Server) -> None:
         answer = await elicit(context, "What is your GitHub user?", GITHUB_FORM)
         if answer["action"] != "accept":  # decline: the user said no; cancel: they closed the form
             return f"Nothing linked: the user chose {answer['action']}."
-        await log(context, "notice", f"linked {answer['content']['github_user']}", logger="link_github")
+        await log(
+            context, "notice", f"linked {answer['content']['github_user']}", logger="link_github"
+        )
         return f"Linked to GitHub user {answer['content']['github_user']}."
+
     # --8<-- [end:link_github]
 
     # --8<-- [start:book_meeting]
     @server.tool(title="Book a meeting")
     async def book_meeting(title: str, context: RequestContext, date: str | None = None) -> str:
         """Book a meeting; the user confirms it and fills in what is missing."""
-        answer = await elicit(context, f"Book {title!r}{f' on {date}' if date else ''}?", meeting_form(date))
+        answer = await elicit(
+            context, f"Book {title!r}{f' on {date}' if date else ''}?", meeting_form(date)
+        )
         if answer["action"] != "accept" or not answer["content"]["confirm"]:
             return f"Not booked: {title!r}."
         chosen = {"date": date, **answer["content"]}
         del chosen["confirm"]
         await log(context, "info", {"booked": title, **chosen}, logger="book_meeting")
-        return (f"Booked {title!r} on {chosen['date']} at {chosen['time']} for {chosen['minutes']} minutes, "
-                f"room {chosen['room']}.")
+        return (
+            f"Booked {title!r} on {chosen['date']} at {chosen['time']} for {chosen['minutes']} minutes, "
+            f"room {chosen['room']}."
+        )
+
     # --8<-- [end:book_meeting]
 
 
@@ -117,4 +158,5 @@ def add_meeting_prompt(server: Server) -> None:
     @server.completion(prompt="plan-meeting", argument="room")
     def rooms(value: str) -> list[str]:
         return matching(ROOMS, value)
+
     # --8<-- [end:completion]

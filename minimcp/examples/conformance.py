@@ -64,8 +64,11 @@ from minimcp.session.server import RequestContext
 
 def build_server() -> Server:
     """Everything the suite's server scenarios ask for, under the names they use."""
-    server = Server("minimcp-conformance", title="minimcp: the conformance suite's server",
-                    instructions="For the MCP conformance suite: one of everything, by the suite's names.")
+    server = Server(
+        "minimcp-conformance",
+        title="minimcp: the conformance suite's server",
+        instructions="For the MCP conformance suite: one of everything, by the suite's names.",
+    )
     server.enable_logging()  # logging-set-level, tools-call-with-logging
     add_content_tools(server)
     add_utility_tools(server)
@@ -83,6 +86,7 @@ def elicitation_summary(answer: dict[str, Any], prefix: str) -> str:
 
 def add_content_tools(server: Server) -> None:
     """Tools whose results hold each kind of content block."""
+
     @server.tool()
     def test_simple_text() -> str:
         """Tests simple text content response"""
@@ -101,8 +105,11 @@ def add_content_tools(server: Server) -> None:
     @server.tool()
     def test_embedded_resource() -> dict[str, Any]:
         """Tests embedded resource content response"""
-        return embedded_resource("test://embedded-resource", text="This is an embedded resource content.",
-                                 mime_type="text/plain")
+        return embedded_resource(
+            "test://embedded-resource",
+            text="This is an embedded resource content.",
+            mime_type="text/plain",
+        )
 
     @server.tool()
     def test_multiple_content_types() -> list[dict[str, Any]]:
@@ -110,13 +117,17 @@ def add_content_tools(server: Server) -> None:
         return [
             text_content("Multiple content types test:"),
             image_content(PNG, "image/png"),
-            embedded_resource("test://mixed-content-resource", mime_type="application/json",
-                              text=json.dumps({"test": "data", "value": 123})),
+            embedded_resource(
+                "test://mixed-content-resource",
+                mime_type="application/json",
+                text=json.dumps({"test": "data", "value": 123}),
+            ),
         ]
 
 
 def add_utility_tools(server: Server) -> None:
     """Tools that log, report progress, end their SSE connection mid-call, or fail."""
+
     @server.tool()
     async def test_tool_with_logging(context: RequestContext) -> str:
         """Tests tool that emits log messages during execution"""
@@ -156,16 +167,21 @@ def add_utility_tools(server: Server) -> None:
 
 def add_client_tools(server: Server) -> None:
     """Tools that ask the client (sampling, elicitation), and one with a hand-written 2020-12 schema."""
+
     @server.tool()
-    async def test_sampling(prompt: Annotated[str, "The prompt to send to the LLM"],
-                            context: RequestContext) -> str:
+    async def test_sampling(
+        prompt: Annotated[str, "The prompt to send to the LLM"], context: RequestContext
+    ) -> str:
         """Tests server-initiated sampling (LLM completion request)"""
-        answer = await create_message(context, [prompt], max_tokens=100)  # refused without "sampling"
+        answer = await create_message(
+            context, [prompt], max_tokens=100
+        )  # refused without "sampling"
         return f"LLM response: {text_of(answer)}"
 
     @server.tool()
-    async def test_elicitation(message: Annotated[str, "The message to show the user"],
-                               context: RequestContext) -> str:
+    async def test_elicitation(
+        message: Annotated[str, "The message to show the user"], context: RequestContext
+    ) -> str:
         """Tests server-initiated elicitation (user input request)"""
         answer = await elicit(context, message, USER_FORM)  # refused without "elicitation"
         return elicitation_summary(answer, "User response")
@@ -183,39 +199,71 @@ def add_client_tools(server: Server) -> None:
         answer = await elicit(context, "Please select options from the enum fields", ENUMS_FORM)
         return elicitation_summary(answer, "Elicitation completed")
 
-    def json_schema_2020_12_tool(name: str | None = None, address: dict[str, str] | None = None,
-                                 contactMethod: str | None = None, phone: str | None = None,  # noqa: N803
-                                 email: str | None = None) -> str:
-        given = {key: value for key, value in (("name", name), ("address", address), ("contactMethod", contactMethod),
-                                               ("phone", phone), ("email", email)) if value is not None}
+    def json_schema_2020_12_tool(
+        name: str | None = None,
+        address: dict[str, str] | None = None,
+        contactMethod: str | None = None,
+        phone: str | None = None,  # noqa: N803
+        email: str | None = None,
+    ) -> str:
+        given = {
+            key: value
+            for key, value in (
+                ("name", name),
+                ("address", address),
+                ("contactMethod", contactMethod),
+                ("phone", phone),
+                ("email", email),
+            )
+            if value is not None
+        }
         return f"JSON Schema 2020-12 tool called with: {json.dumps(given)}"
 
     # Its schema is given, not derived: tools/list must show it exactly, $schema and $defs included.
-    server.add_tool(json_schema_2020_12_tool, input_schema=JSON_SCHEMA_2020_12,
-                    description="Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)")
+    server.add_tool(
+        json_schema_2020_12_tool,
+        input_schema=JSON_SCHEMA_2020_12,
+        description="Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+    )
 
 
 def add_resources(server: Server) -> None:
-    @server.resource("test://static-text", name="static-text", title="Static Text Resource",
-                     mime_type="text/plain")
+    @server.resource(
+        "test://static-text",
+        name="static-text",
+        title="Static Text Resource",
+        mime_type="text/plain",
+    )
     def static_text() -> str:
         """A static text resource for testing"""
         return "This is the content of the static text resource."
 
-    @server.resource("test://static-binary", name="static-binary", title="Static Binary Resource",
-                     mime_type="image/png")
+    @server.resource(
+        "test://static-binary",
+        name="static-binary",
+        title="Static Binary Resource",
+        mime_type="image/png",
+    )
     def static_binary() -> bytes:
         """A static binary resource (image) for testing"""
         return PNG  # bytes: read as a base64 "blob"
 
-    @server.template("test://template/{id}/data", name="template", title="Resource Template",
-                     mime_type="application/json")
+    @server.template(
+        "test://template/{id}/data",
+        name="template",
+        title="Resource Template",
+        mime_type="application/json",
+    )
     def template_data(id: str) -> dict[str, Any]:
         """A resource template with parameter substitution"""
         return {"id": id, "templateTest": True, "data": f"Data for ID: {id}"}
 
-    @server.resource("test://watched-resource", name="watched-resource", title="Watched Resource",
-                     mime_type="text/plain")
+    @server.resource(
+        "test://watched-resource",
+        name="watched-resource",
+        title="Watched Resource",
+        mime_type="text/plain",
+    )
     def watched_resource() -> str:
         """A resource to subscribe to"""
         return "Watched resource content"
@@ -228,18 +276,25 @@ def add_prompts(server: Server) -> None:
         return "This is a simple prompt for testing."
 
     @server.prompt(title="Prompt With Arguments")
-    def test_prompt_with_arguments(arg1: Annotated[str, "First test argument"],
-                                   arg2: Annotated[str, "Second test argument"]) -> str:
+    def test_prompt_with_arguments(
+        arg1: Annotated[str, "First test argument"], arg2: Annotated[str, "Second test argument"]
+    ) -> str:
         """A prompt with required arguments"""
         return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
 
     @server.prompt(title="Prompt With Embedded Resource")
     def test_prompt_with_embedded_resource(  # resourceUri, not resource_uri: the suite's argument name
-            resourceUri: Annotated[str, "URI of the resource to embed"]) -> list[dict[str, Any]]:
+        resourceUri: Annotated[str, "URI of the resource to embed"],
+    ) -> list[dict[str, Any]]:
         """A prompt that includes an embedded resource"""
         return [
-            user(embedded_resource(resourceUri, text="Embedded resource content for testing.",
-                                   mime_type="text/plain")),
+            user(
+                embedded_resource(
+                    resourceUri,
+                    text="Embedded resource content for testing.",
+                    mime_type="text/plain",
+                )
+            ),
             user("Please process the embedded resource above."),
         ]
 

@@ -22,15 +22,26 @@ from minimcp.session.server import RequestContext
 
 def form(message: str, **fields: str) -> dict[str, Any]:
     """An ``elicitation/create`` question: a flat form, every field required."""
-    schema = {"type": "object", "properties": {name: {"type": kind} for name, kind in fields.items()},
-              "required": list(fields)}
-    return {"method": "elicitation/create", "params": {"message": message, "requestedSchema": schema}}
+    schema = {
+        "type": "object",
+        "properties": {name: {"type": kind} for name, kind in fields.items()},
+        "required": list(fields),
+    }
+    return {
+        "method": "elicitation/create",
+        "params": {"message": message, "requestedSchema": schema},
+    }
 
 
 def sample(prompt: str) -> dict[str, Any]:
     """A ``sampling/createMessage`` question."""
-    return {"method": "sampling/createMessage", "params": {
-        "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}], "maxTokens": 100}}
+    return {
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
+            "maxTokens": 100,
+        },
+    }
 
 
 ROOTS = {"method": "roots/list", "params": {}}
@@ -52,12 +63,15 @@ def add_2026_fixtures(server: Server) -> None:
     @server.prompt()
     async def test_input_required_result_prompt(context: RequestContext) -> str:
         """A prompt that needs some context from the user first"""
-        answers = await context.ask({"user_context": form("What context should the prompt use?", context="string")})
+        answers = await context.ask(
+            {"user_context": form("What context should the prompt use?", context="string")}
+        )
         return f"Prompt with context: {field(answers['user_context'], 'context')}"
 
 
 def add_question_tools(server: Server) -> None:
     """The input-required-result scenarios: one question, several at once, several rounds."""
+
     @server.tool()
     async def test_input_required_result_elicitation(context: RequestContext) -> str:
         """Asks the user's name"""
@@ -88,17 +102,29 @@ def add_question_tools(server: Server) -> None:
     @server.tool()
     async def test_input_required_result_multiple_inputs(context: RequestContext) -> str:
         """Asks three things at once: the user, the model and the roots"""
-        answers = await context.ask({"user_name": form("What is your name?", name="string"),
-                                     "greeting": sample("Say hello."), "client_roots": ROOTS})
-        return (f"{field(answers['user_name'], 'name')}; {text_of(answers['greeting'])}; "
-                f"roots: {roots_of(answers['client_roots'])}")
+        answers = await context.ask(
+            {
+                "user_name": form("What is your name?", name="string"),
+                "greeting": sample("Say hello."),
+                "client_roots": ROOTS,
+            }
+        )
+        return (
+            f"{field(answers['user_name'], 'name')}; {text_of(answers['greeting'])}; "
+            f"roots: {roots_of(answers['client_roots'])}"
+        )
 
     @server.tool()
     async def test_input_required_result_multi_round(context: RequestContext) -> str:
         """Asks twice, the second question after the first answer"""
         first = await context.ask({"step1": form("First step: your name?", name="string")})
-        second = await context.ask({"step2": form(f"Second step: {field(first['step1'], 'name')}, your city?",
-                                                  city="string")})
+        second = await context.ask(
+            {
+                "step2": form(
+                    f"Second step: {field(first['step1'], 'name')}, your city?", city="string"
+                )
+            }
+        )
         return f"{field(first['step1'], 'name')} from {field(second['step2'], 'city')}"
 
     @server.tool()
@@ -113,6 +139,7 @@ def add_question_tools(server: Server) -> None:
 
 def add_envelope_tools(server: Server) -> None:
     """The server-stateless scenario's diagnostic tools, and the list changes it listens for."""
+
     @server.tool()
     async def test_missing_capability(context: RequestContext) -> str:
         """Needs the client's sampling capability: without it, -32021"""
@@ -123,10 +150,18 @@ def add_envelope_tools(server: Server) -> None:
         return f"region={region} priority={priority}"
 
     # Over HTTP, a 2026-07-28 client also sends these two arguments as headers, for gateways to route on.
-    server.add_tool(test_header_parameters, description="Tool whose arguments travel as Mcp-Param-* headers too",
-                    input_schema={"type": "object", "required": ["region"], "properties": {
-                        "region": {"type": "string", "x-mcp-header": "Region"},
-                        "priority": {"type": "integer", "x-mcp-header": "Priority"}}})
+    server.add_tool(
+        test_header_parameters,
+        description="Tool whose arguments travel as Mcp-Param-* headers too",
+        input_schema={
+            "type": "object",
+            "required": ["region"],
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "priority": {"type": "integer", "x-mcp-header": "Priority"},
+            },
+        },
+    )
 
     @server.tool()
     async def test_streaming_elicitation(context: RequestContext) -> str:

@@ -85,6 +85,8 @@ async def schema_preservation(url: str) -> None:
         tools = {tool["name"]: tool for tool in await client.list_tools(timeout=TIMEOUT)}
         schema = tools["json_schema_2020_12_tool"]["inputSchema"]
         await call_listed(client, "json_schema_echo", {"schema": schema})
+
+
 # --8<-- [end:scenarios]
 
 
@@ -99,8 +101,12 @@ async def authorization(url: str) -> None:
     authenticates) is the flow's to discover; pre-registered credentials come in MCP_CONFORMANCE_CONTEXT.
     """
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
-    oauth = OAuth(url, client_id=context.get("client_id"), client_secret=context.get("client_secret"),
-                  client_metadata_url=SUITE_CLIENT_METADATA_URL)
+    oauth = OAuth(
+        url,
+        client_id=context.get("client_id"),
+        client_secret=context.get("client_secret"),
+        client_metadata_url=SUITE_CLIENT_METADATA_URL,
+    )
     try:
         async with connect(url, auth=oauth) as client:
             await call_listed(client, "test-tool", {})
@@ -172,8 +178,11 @@ def run(url: str, scenario: str | None = None) -> int:
         asyncio.run(asyncio.wait_for(authorization(url), TIMEOUT))
         return 0
     if scenario not in SCENARIOS:
-        print(f"conformance-client: unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}, and every "
-              "auth/* scenario", file=sys.stderr)
+        print(
+            f"conformance-client: unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}, and every "
+            "auth/* scenario",
+            file=sys.stderr,
+        )
         return 2
     asyncio.run(asyncio.wait_for(SCENARIOS[scenario](url), TIMEOUT))
     return 0

@@ -22,13 +22,23 @@ import json
 import unicodedata
 from typing import Annotated, Any
 
-from minimcp.examples.course_tools import INSTRUCTIONS, MAX_STEPS, add_tools, courses_by_id, load_data
+from minimcp.examples.course_tools import (
+    INSTRUCTIONS,
+    MAX_STEPS,
+    add_tools,
+    courses_by_id,
+    load_data,
+)
 from minimcp.examples.over_stdio import serve_over_stdio
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import PromptServer, user
 
-__all__ = ["MAX_STEPS", "build_server", "load_data"]  # the names tests and notebooks import from here
+__all__ = [
+    "MAX_STEPS",
+    "build_server",
+    "load_data",
+]  # the names tests and notebooks import from here
 
 
 def plain(text: str) -> str:
@@ -37,8 +47,12 @@ def plain(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None,
-                 kind: type[PromptServer] = PromptServer) -> PromptServer:
+def build_server(
+    *,
+    step_delay: float = 0.05,
+    data: dict[str, Any] | None = None,
+    kind: type[PromptServer] = PromptServer,
+) -> PromptServer:
     """A fresh example server (each call builds a new one, so tests never share state).
 
     It is a server of lessons 03-06 and nothing more, so it runs on "minimcp as of lesson 06";
@@ -51,8 +65,9 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
     """
     data = data if data is not None else load_data()
     courses = courses_by_id(data)
-    server = kind("course-server", "0.1.0", title="MCP from Scratch: course server",
-                  instructions=INSTRUCTIONS)
+    server = kind(
+        "course-server", "0.1.0", title="MCP from Scratch: course server", instructions=INSTRUCTIONS
+    )
     add_tools(server, data, step_delay)  # lesson 04: tools (minimcp/examples/course_tools.py)
     add_resources(server, courses, data["users"])  # lesson 05: resources and templates
     add_similar_prompt(server, courses)  # lesson 06: prompts
@@ -60,33 +75,55 @@ def build_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None
     return server
 
 
-def add_resources(server: PromptServer, courses: dict[str, dict[str, Any]], users: list[dict[str, Any]]) -> None:
+def add_resources(
+    server: PromptServer, courses: dict[str, dict[str, Any]], users: list[dict[str, Any]]
+) -> None:
     """The notes' resources: ``courses://all``, ``users://all`` and the template ``courses://{id}``."""
+
     # --8<-- [start:resources]
-    @server.resource("courses://all", name="courses", title="All Courses",
-                     description="Complete list of courses available in the catalog",
-                     mime_type="application/json")
+    @server.resource(
+        "courses://all",
+        name="courses",
+        title="All Courses",
+        description="Complete list of courses available in the catalog",
+        mime_type="application/json",
+    )
     def all_courses() -> list[dict[str, str]]:
         return [{"id": course["id"], "name": course["name"]} for course in courses.values()]
 
-    @server.resource("users://all", name="users", title="All Users",
-                     description="Complete list of users in the platform", mime_type="application/json")
+    @server.resource(
+        "users://all",
+        name="users",
+        title="All Users",
+        description="Complete list of users in the platform",
+        mime_type="application/json",
+    )
     def all_users() -> list[dict[str, Any]]:
         return users
 
-    @server.template("courses://{id}", name="course-details", title="Course Detail",
-                     description="Get detailed information for a course by id", mime_type="application/json")
+    @server.template(
+        "courses://{id}",
+        name="course-details",
+        title="Course Detail",
+        description="Get detailed information for a course by id",
+        mime_type="application/json",
+    )
     def course_details(id: str) -> dict[str, Any] | None:
         return courses.get(id)  # None: no such course, and the client gets -32002
+
     # --8<-- [end:resources]
 
 
 def add_similar_prompt(server: PromptServer, courses: dict[str, dict[str, Any]]) -> None:
     """The notes' prompt ``course-similar-by-name``: names, which the user knows, to IDs."""
+
     # --8<-- [start:prompts]
-    @server.prompt(name="course-similar-by-name", title="Find similar courses by name",
-                   description="Given one or more course names, build a prompt that asks the LLM to "
-                               "search similar courses using tools and IDs.")
+    @server.prompt(
+        name="course-similar-by-name",
+        title="Find similar courses by name",
+        description="Given one or more course names, build a prompt that asks the LLM to "
+        "search similar courses using tools and IDs.",
+    )
     def similar_by_name(
         names: Annotated[str, "Comma-separated list of course names to use as reference"],
     ) -> str:
@@ -100,11 +137,16 @@ def add_similar_prompt(server: PromptServer, courses: dict[str, dict[str, Any]])
             if not matches:
                 missing.append(name)
         if not ids:
-            raise RpcError(INVALID_PARAMS, f"No course matches {', '.join(map(repr, wanted)) or 'no name'}: "
-                           "the catalogue is the resource courses://all")
-        text = (f"Find similar courses using the tool find_similar_courses with these course IDs: "
-                f"{', '.join(ids)} (the courses named {', '.join(courses[i]['name'] for i in ids)}). "
-                "Finally, answer the user with a short description of the most relevant similar courses.")
+            raise RpcError(
+                INVALID_PARAMS,
+                f"No course matches {', '.join(map(repr, wanted)) or 'no name'}: "
+                "the catalogue is the resource courses://all",
+            )
+        text = (
+            f"Find similar courses using the tool find_similar_courses with these course IDs: "
+            f"{', '.join(ids)} (the courses named {', '.join(courses[i]['name'] for i in ids)}). "
+            "Finally, answer the user with a short description of the most relevant similar courses."
+        )
         if missing:
             text += f" No course matched {', '.join(map(repr, missing))}; say so."
         return text
@@ -112,25 +154,44 @@ def add_similar_prompt(server: PromptServer, courses: dict[str, dict[str, Any]])
 
 def add_other_prompts(server: PromptServer, courses: dict[str, dict[str, Any]]) -> None:
     """Two more prompts: one without arguments, one that embeds a resource."""
-    @server.prompt(name="general-summary", title="General summary",
-                   description="A reusable instruction to summarize content")
-    def general_summary() -> str:
-        return ("Summarize the following content in a concise way, highlighting key concepts and "
-                "main sections.")
 
-    @server.prompt(name="course-overview", title="Course overview",
-                   description="Put one course's details in the conversation and ask for an overview")
+    @server.prompt(
+        name="general-summary",
+        title="General summary",
+        description="A reusable instruction to summarize content",
+    )
+    def general_summary() -> str:
+        return (
+            "Summarize the following content in a concise way, highlighting key concepts and "
+            "main sections."
+        )
+
+    @server.prompt(
+        name="course-overview",
+        title="Course overview",
+        description="Put one course's details in the conversation and ask for an overview",
+    )
     def course_overview(id: Annotated[str, "The course ID, e.g. AI101"]) -> list[dict[str, Any]]:
         course = courses.get(id)
         if course is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown course ID {id!r}: the catalogue is the resource "
-                           "courses://all")
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Unknown course ID {id!r}: the catalogue is the resource courses://all",
+            )
         return [
-            user(embedded_resource(f"courses://{id}", text=json.dumps(course, ensure_ascii=False),
-                                   mime_type="application/json")),
-            user("Give a short overview of this course: who it is for, what it covers, and how long "
-                 "it takes."),
+            user(
+                embedded_resource(
+                    f"courses://{id}",
+                    text=json.dumps(course, ensure_ascii=False),
+                    mime_type="application/json",
+                )
+            ),
+            user(
+                "Give a short overview of this course: who it is for, what it covers, and how long "
+                "it takes."
+            ),
         ]
+
     # --8<-- [end:prompts]
 
 

@@ -68,14 +68,17 @@ def load_data() -> dict[str, Any]:
     return data
 
 
-def build_tool_server(*, step_delay: float = 0.05, data: dict[str, Any] | None = None) -> ToolServer:
+def build_tool_server(
+    *, step_delay: float = 0.05, data: dict[str, Any] | None = None
+) -> ToolServer:
     """A fresh course server with its tools and nothing else (each call builds a new one).
 
     ``step_delay`` is how long each step of ``run_analysis`` takes; tests make it tiny.
     """
     data = data if data is not None else load_data()
-    server = ToolServer("course-server", "0.1.0", title="MCP from Scratch: course server",
-                        instructions=INSTRUCTIONS)
+    server = ToolServer(
+        "course-server", "0.1.0", title="MCP from Scratch: course server", instructions=INSTRUCTIONS
+    )
     add_tools(server, data, step_delay)
     return server
 
@@ -93,9 +96,13 @@ def add_tools(server: ToolServer, data: dict[str, Any], step_delay: float) -> No
 
 def add_calendar(server: ToolServer, events: dict[str, list[dict[str, str]]]) -> None:
     """The notes' calendar tool: ``read_events(date)``."""
+
     # --8<-- [start:read_events]
-    @server.tool(title="Read calendar events", description="Read calendar events for a given day",
-                 input_schema=READ_EVENTS_SCHEMA)
+    @server.tool(
+        title="Read calendar events",
+        description="Read calendar events for a given day",
+        input_schema=READ_EVENTS_SCHEMA,
+    )
     def read_events(date: str) -> str:
         # The schema only says "a string"; the format is checked here, and a wrong one is reported
         # to the model (an isError result) with what it should send instead.
@@ -104,42 +111,64 @@ def add_calendar(server: ToolServer, events: dict[str, list[dict[str, str]]]) ->
                 raise ValueError
             datetime.strptime(date, "%Y-%m-%d")
         except ValueError:
-            raise ToolError(f"Invalid date {date!r}: use the format YYYY-MM-DD, e.g. 2025-03-21") from None
+            raise ToolError(
+                f"Invalid date {date!r}: use the format YYYY-MM-DD, e.g. 2025-03-21"
+            ) from None
         day = events.get(date, [])
         if not day:
             return f"No events for {date}."
         return f"Events for {date}:\n" + "\n".join(f"- {e['time']} {e['title']}" for e in day)
+
     # --8<-- [end:read_events]
 
 
-def add_course_tools(server: ToolServer, courses: dict[str, dict[str, Any]], step_delay: float) -> None:
+def add_course_tools(
+    server: ToolServer, courses: dict[str, dict[str, Any]], step_delay: float
+) -> None:
     """Two tools over the catalogue: one with an output schema, one long and reporting progress."""
+
     # --8<-- [start:find_similar_courses]
     @server.tool(title="Find similar courses", output_schema=SIMILAR_COURSES_SCHEMA)
     def find_similar_courses(
-        ids: Annotated[list[str], "Course IDs, e.g. [\"v1ws\", \"c4ch\"]"],
+        ids: Annotated[list[str], 'Course IDs, e.g. ["v1ws", "c4ch"]'],
         limit: Annotated[int, {"minimum": 1, "maximum": 20}] = 5,
     ) -> dict[str, Any]:
         """Find courses similar to the given ones (by course ID): those sharing the most topics."""
         unknown = [course_id for course_id in ids if course_id not in courses]
         if unknown:
-            raise ToolError(f"Unknown course ID(s): {', '.join(unknown)}. The IDs are listed in the "
-                            "resource courses://all; the prompt course-similar-by-name finds them by name.")
+            raise ToolError(
+                f"Unknown course ID(s): {', '.join(unknown)}. The IDs are listed in the "
+                "resource courses://all; the prompt course-similar-by-name finds them by name."
+            )
         wanted = {tag for course_id in ids for tag in courses[course_id]["tags"]}
         scored = []
         for course in courses.values():
             shared = sorted(wanted & set(course["tags"]))
             if course["id"] not in ids and shared:
                 scored.append((-len(shared), course["id"], course, shared))
-        scored.sort(key=lambda entry: entry[:2])  # most shared topics first, then by ID: deterministic
-        return {"similar": [{"id": course["id"], "name": course["name"], "level": course["level"],
-                             "shared_tags": shared} for _, _, course, shared in scored[:limit]]}
+        scored.sort(
+            key=lambda entry: entry[:2]
+        )  # most shared topics first, then by ID: deterministic
+        return {
+            "similar": [
+                {
+                    "id": course["id"],
+                    "name": course["name"],
+                    "level": course["level"],
+                    "shared_tags": shared,
+                }
+                for _, _, course, shared in scored[:limit]
+            ]
+        }
+
     # --8<-- [end:find_similar_courses]
 
     # --8<-- [start:run_analysis]
     @server.tool(title="Run the data analysis script")
     async def run_analysis(
-        steps: Annotated[int, "How many steps the analysis takes", {"minimum": 1, "maximum": MAX_STEPS}],
+        steps: Annotated[
+            int, "How many steps the analysis takes", {"minimum": 1, "maximum": MAX_STEPS}
+        ],
         context: RequestContext,
     ) -> str:
         """Analyse the course catalogue, slowly, reporting progress after every step."""
@@ -150,9 +179,14 @@ def add_course_tools(server: ToolServer, courses: dict[str, dict[str, Any]], ste
         tags = Counter(tag for course in courses.values() for tag in course["tags"])
         tag, count = min(tags.items(), key=lambda item: (-item[1], item[0]))
         hours = sum(course["hours"] for course in courses.values())
-        by_level = ", ".join(f"{levels[level]} {level}" for level in ("Beginner", "Intermediate", "Advanced"))
-        return (f"Analysed {len(courses)} courses in {steps} steps: {hours} hours in total; {by_level}; "
-                f"most common topic: {tag} ({count} courses).")
+        by_level = ", ".join(
+            f"{levels[level]} {level}" for level in ("Beginner", "Intermediate", "Advanced")
+        )
+        return (
+            f"Analysed {len(courses)} courses in {steps} steps: {hours} hours in total; {by_level}; "
+            f"most common topic: {tag} ({count} courses)."
+        )
+
     # --8<-- [end:run_analysis]
 
 

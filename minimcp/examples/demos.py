@@ -91,14 +91,16 @@ def pagination() -> None:
 
 def sse() -> None:
     """An SSE stream, written, then parsed as the network might deliver it."""
-    stream = (format_event("", id="s1-0", retry=1000)
-              + format_event('{"jsonrpc":"2.0","method":"notifications/progress"}', id="s1-1")
-              + format_comment("keep-alive")
-              + format_event("two\nlines", id="s1-2"))
+    stream = (
+        format_event("", id="s1-0", retry=1000)
+        + format_event('{"jsonrpc":"2.0","method":"notifications/progress"}', id="s1-1")
+        + format_comment("keep-alive")
+        + format_event("two\nlines", id="s1-2")
+    )
     print(stream.decode())
     parser = SSEParser()
     for start in range(0, len(stream), 7):  # the network cuts where it likes: 7 bytes at a time
-        for event in parser.feed(stream[start:start + 7]):
+        for event in parser.feed(stream[start : start + 7]):
             print(event)
 
 
@@ -117,22 +119,34 @@ async def event_store() -> None:
 
 async def host() -> None:
     """A short conversation with the course's example server, printed message by message."""
-    model = RuleModel(today=datetime.date(2025, 3, 21))  # a fixed "today": the same output every run
+    model = RuleModel(
+        today=datetime.date(2025, 3, 21)
+    )  # a fixed "today": the same output every run
 
     def show_progress(tool: str, done: float, total: float | None, message: str | None) -> None:
-        print(f"   … {tool}: {done:g}/{total:g} {message or ''}" if total else f"   … {tool}: {done:g}")
+        print(
+            f"   … {tool}: {done:g}/{total:g} {message or ''}"
+            if total
+            else f"   … {tool}: {done:g}"
+        )
 
-    async with Host(model, router=KeywordRouter(), on_progress=show_progress, on_message=print) as chat:
+    async with Host(
+        model, router=KeywordRouter(), on_progress=show_progress, on_message=print
+    ) as chat:
         await chat.connect_with("course", stdio_client, python_command("-m", "minimcp", "serve"))
         print("── the system prompt " + "─" * 50)
         print(await chat.system_prompt())
-        for question in ("What do I have on my calendar today?",
-                         "Which courses are there?",
-                         "Please run the analysis in 3 steps."):
+        for question in (
+            "What do I have on my calendar today?",
+            "Which courses are there?",
+            "Please run the analysis in 3 steps.",
+        ):
             print("\n── the user asks " + "─" * 50)
             await chat.ask(question)
         print("\n── the user picks the prompt course-similar-by-name " + "─" * 20)
-        await chat.use_prompt("course/course-similar-by-name", {"names": "Clean Code, Software Architecture"})
+        await chat.use_prompt(
+            "course/course-similar-by-name", {"names": "Clean Code, Software Architecture"}
+        )
 
 
 #: Every demonstration by name: a plain function, or a coroutine function to run in a new event loop.

@@ -35,10 +35,16 @@ async def serve_echo(framing: str = "ndjson") -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m minimcp.examples.echo [--framing ndjson|content-length]``."""
-    parser = argparse.ArgumentParser(prog="python -m minimcp.examples.echo",
-                                     description="lesson 02's JSON-RPC echo server, over stdio")
-    parser.add_argument("--framing", choices=["ndjson", "content-length"], default="ndjson",
-                        help="one message per line, or LSP's Content-Length headers (default %(default)s)")
+    parser = argparse.ArgumentParser(
+        prog="python -m minimcp.examples.echo",
+        description="lesson 02's JSON-RPC echo server, over stdio",
+    )
+    parser.add_argument(
+        "--framing",
+        choices=["ndjson", "content-length"],
+        default="ndjson",
+        help="one message per line, or LSP's Content-Length headers (default %(default)s)",
+    )
     args = parser.parse_args(argv)
     try:
         asyncio.run(serve_echo(args.framing))

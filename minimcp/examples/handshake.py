@@ -16,8 +16,12 @@ from minimcp.server.core import ServerCore
 
 def build_server() -> ServerCore:
     """A fresh server with an identity and no features (each call builds a new one)."""
-    return ServerCore("handshake-server", "0.1.0", title="MCP from Scratch: lesson 03's server",
-                      instructions="Lesson 03's server: it knows the handshake and ping, nothing more.")
+    return ServerCore(
+        "handshake-server",
+        "0.1.0",
+        title="MCP from Scratch: lesson 03's server",
+        instructions="Lesson 03's server: it knows the handshake and ping, nothing more.",
+    )
 
 
 def main() -> None:

@@ -65,6 +65,8 @@ class ChatMessage:
             return f"tool {self.name}{' (error)' if self.is_error else ''}: {self.content}"
         origin = f" [{self.resource or self.prompt}]" if (self.resource or self.prompt) else ""
         return f"{self.role}{origin}: {self.content}"
+
+
 # --8<-- [end:messages]
 
 
@@ -77,7 +79,11 @@ class Model(Protocol):
     LLM's API and turn its reply into a ``str`` or a :class:`ToolCall`.
     """
 
-    async def respond(self, messages: list[ChatMessage], tools: list[dict[str, Any]]) -> str | ToolCall: ...
+    async def respond(
+        self, messages: list[ChatMessage], tools: list[dict[str, Any]]
+    ) -> str | ToolCall: ...
+
+
 # --8<-- [end:model]
 
 
@@ -95,7 +101,11 @@ def block_text(block: dict[str, Any]) -> str:
         return str(block.get("text", ""))
     if kind == "resource":  # an embedded resource: its contents travel inside the block
         inner = block.get("resource", {})
-        return inner["text"] if "text" in inner else f"[{inner.get('mimeType', 'binary')} {inner.get('uri')}]"
+        return (
+            inner["text"]
+            if "text" in inner
+            else f"[{inner.get('mimeType', 'binary')} {inner.get('uri')}]"
+        )
     if kind == "resource_link":
         return f"[resource {block.get('uri')}]"
     return f"[{kind} {block.get('mimeType', '')}]".replace(" ]", "]")  # image, audio, …
@@ -118,7 +128,9 @@ def resource_text(result: dict[str, Any]) -> str:
 
 # -- The system prompt ----------------------------------------------------------------------------
 # --8<-- [start:system_prompt]
-def build_system_prompt(tools: list[dict[str, Any]], instructions: dict[str, str] | None = None) -> str:
+def build_system_prompt(
+    tools: list[dict[str, Any]], instructions: dict[str, str] | None = None
+) -> str:
     """The system prompt: who the model is, and every tool it may use (name, description, schema).
 
     Resources are *not* announced here (notes §6.2.4): the model cannot ask for them; the host
@@ -145,4 +157,6 @@ def build_system_prompt(tools: list[dict[str, Any]], instructions: dict[str, str
     for server, text in (instructions or {}).items():
         lines += ["", f"# Instructions from the server {server!r}", text]
     return "\n".join(lines)
+
+
 # --8<-- [end:system_prompt]

@@ -80,6 +80,8 @@ class Answers(Protocol):
     def client_options(self, server: str) -> dict[str, Any]:
         """The :class:`Client` options (callbacks, abilities declared) for ``server``'s client."""
         ...
+
+
 # --8<-- [end:seams]
 
 
@@ -91,14 +93,22 @@ class Host:
     :meth:`connect_with` are closed when the block ends.
     """
 
-    def __init__(self, model: Model | None = None, *, router: Router | None = None,
-                 max_turns: int = 5, tool_timeout: float | None = 30.0,
-                 on_progress: HostProgressCallback | None = None,
-                 confirm: ConfirmCallback | None = None,
-                 on_message: Callable[[ChatMessage], None] | None = None,
-                 questions: Answers | None = None) -> None:
+    def __init__(
+        self,
+        model: Model | None = None,
+        *,
+        router: Router | None = None,
+        max_turns: int = 5,
+        tool_timeout: float | None = 30.0,
+        on_progress: HostProgressCallback | None = None,
+        confirm: ConfirmCallback | None = None,
+        on_message: Callable[[ChatMessage], None] | None = None,
+        questions: Answers | None = None,
+    ) -> None:
         self.model: Model = model or RuleModel()
-        self.questions = questions  # how servers' questions are answered (lesson 09); None: not at all
+        self.questions = (
+            questions  # how servers' questions are answered (lesson 09); None: not at all
+        )
         self.router = router  # what to paste before a user's message (lesson 05); None: nothing
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout
@@ -106,7 +116,9 @@ class Host:
         self.confirm = confirm
         self.on_message = on_message  # a UI would show each message as it is added
         self.clients: dict[str, Client] = {}
-        self.messages: list[ChatMessage] = []  # the conversation so far (the system prompt is rebuilt)
+        self.messages: list[
+            ChatMessage
+        ] = []  # the conversation so far (the system prompt is rebuilt)
         self._stack = AsyncExitStack()
 
     # -- servers ----------------------------------------------------------------------------------
@@ -123,7 +135,9 @@ class Host:
         self.clients[name] = client
         return client
 
-    async def connect_with(self, name: str, connector: Connector, *args: Any, **options: Any) -> Client:
+    async def connect_with(
+        self, name: str, connector: Connector, *args: Any, **options: Any
+    ) -> Client:
         """Open a client with ``connector(*args, **options)`` and add it under ``name``: e.g.
         ``connect_with("course", stdio_client, command)`` starts ``command`` as a child process."""
         self._check_name(name)
@@ -154,7 +168,9 @@ class Host:
 
     def _client(self, server: str) -> Client:
         if server not in self.clients:
-            raise LookupError(f"no server named {server!r}; connected: {', '.join(self.clients) or 'none'}")
+            raise LookupError(
+                f"no server named {server!r}; connected: {', '.join(self.clients) or 'none'}"
+            )
         return self.clients[server]
 
     # -- discovery --------------------------------------------------------------------------------
@@ -172,6 +188,7 @@ class Host:
             for tool in await client.list_tools():
                 tools.append({**tool, "name": f"{server}/{tool['name']}"})
         return tools
+
     # --8<-- [end:discover]
 
     async def discover_prompts(self) -> list[dict[str, Any]]:
@@ -179,7 +196,9 @@ class Host:
         prompts = []
         for server, client in self.clients.items():
             if "prompts" in client.server_capabilities:
-                prompts += [{**p, "name": f"{server}/{p['name']}"} for p in await client.list_prompts()]
+                prompts += [
+                    {**p, "name": f"{server}/{p['name']}"} for p in await client.list_prompts()
+                ]
         return prompts
 
     def instructions(self) -> dict[str, str]:
@@ -218,6 +237,7 @@ class Host:
         answer = f"(stopped: no answer after {self.max_turns} turns)"
         self.add(ChatMessage("assistant", answer))
         return answer
+
     # --8<-- [end:loop]
 
     # --8<-- [start:call]
@@ -228,6 +248,7 @@ class Host:
         that failed (``isError``), a protocol error, a timeout, a tool the model made up. The spec
         asks clients to give tool errors to the model so it can correct itself (server/tools).
         """
+
         def failed(text: str) -> ChatMessage:
             return ChatMessage("tool", text, name=call.name, is_error=True)
 
@@ -242,19 +263,26 @@ class Host:
 
         try:
             result = await self.clients[server].call_tool(
-                tool, call.arguments, timeout=self.tool_timeout,
-                progress=progress if self.on_progress else None)
+                tool,
+                call.arguments,
+                timeout=self.tool_timeout,
+                progress=progress if self.on_progress else None,
+            )
         except RpcError as err:
             return failed(f"Error {err.code}: {err.message}")
         except (TimeoutError, ConnectionClosed) as exc:
             return failed(f"The tool did not answer: {exc or 'timed out'}")
-        return ChatMessage("tool", tool_result_text(result), name=call.name,
-                           is_error=bool(result.get("isError")))
+        return ChatMessage(
+            "tool", tool_result_text(result), name=call.name, is_error=bool(result.get("isError"))
+        )
+
     # --8<-- [end:call]
 
     # -- prompts: the user picks one, the host pastes it ------------------------------------------
     # --8<-- [start:paste_prompt]
-    async def paste_prompt(self, name: str, arguments: dict[str, str] | None = None) -> list[ChatMessage]:
+    async def paste_prompt(
+        self, name: str, arguments: dict[str, str] | None = None
+    ) -> list[ChatMessage]:
         """Get prompt ``server/prompt`` filled with ``arguments`` and paste its messages into the chat.
 
         The server wrote the text (notes §6.3.3); the host only pastes it, message by message, with
@@ -267,11 +295,17 @@ class Host:
             # Only the two roles a prompt may use: a server must not write the system prompt's rules
             # or fake a tool's result. Checked before anything is pasted: all the messages or none.
             if m.get("role") not in ("user", "assistant"):
-                raise ValueError(f"prompt {name}: role {m.get('role')!r} is neither 'user' nor 'assistant'")
-        pasted = [ChatMessage(m["role"], content_text(m["content"]), prompt=name) for m in result["messages"]]
+                raise ValueError(
+                    f"prompt {name}: role {m.get('role')!r} is neither 'user' nor 'assistant'"
+                )
+        pasted = [
+            ChatMessage(m["role"], content_text(m["content"]), prompt=name)
+            for m in result["messages"]
+        ]
         for message in pasted:
             self.add(message)
         return pasted
+
     # --8<-- [end:paste_prompt]
 
     # --8<-- [start:use_prompt]
@@ -279,4 +313,5 @@ class Host:
         """Paste a prompt, then let the model act on it (the loop), and return its answer."""
         await self.paste_prompt(name, arguments)
         return await self.run()
+
     # --8<-- [end:use_prompt]

@@ -34,7 +34,9 @@ from minimcp.rpc.aio import call
 #: ``approve(server, request)`` → True, False, or the request as the person edited it.
 Approve = Callable[[str, dict[str, Any]], Awaitable[bool | dict[str, Any]] | bool | dict[str, Any]]
 #: ``ask_user(server, message, schema, prefilled)`` → ``{"action": ..., "content": {...}}``.
-AskUser = Callable[[str, str, dict[str, Any], dict[str, Any]], Awaitable[dict[str, Any]] | dict[str, Any]]
+AskUser = Callable[
+    [str, str, dict[str, Any], dict[str, Any]], Awaitable[dict[str, Any]] | dict[str, Any]
+]
 #: ``consent(server, url, message)`` → whether the person agrees to open ``url``.
 Consent = Callable[[str, str, str], Awaitable[bool] | bool]
 
@@ -42,9 +44,16 @@ Consent = Callable[[str, str, str], Awaitable[bool] | bool]
 class HostQuestions:
     """One policy for every server a host connects: how its questions are answered."""
 
-    def __init__(self, model: Model | None = None, *, approve: Approve | None = None,
-                 profile: dict[str, Any] | None = None, ask_user: AskUser | None = None,
-                 consent: Consent | None = None, roots: Iterable[RootLike] | None = None) -> None:
+    def __init__(
+        self,
+        model: Model | None = None,
+        *,
+        approve: Approve | None = None,
+        profile: dict[str, Any] | None = None,
+        ask_user: AskUser | None = None,
+        consent: Consent | None = None,
+        roots: Iterable[RootLike] | None = None,
+    ) -> None:
         self.model: Model = model or RuleModel()
         self.approve = approve
         self.profile = dict(profile or {})
@@ -55,9 +64,14 @@ class HostQuestions:
     def client_options(self, server: str) -> dict[str, Any]:
         """The :class:`~minimcp.client.Client` options for the client of ``server``: its answers."""
         modes = ("form", "url") if self.consent is not None else ("form",)
-        return {"answers": ClientAnswers(sampling=partial(self.sample, server),
-                                         elicitation=partial(self.elicit, server),
-                                         elicitation_modes=modes, roots=self.roots)}
+        return {
+            "answers": ClientAnswers(
+                sampling=partial(self.sample, server),
+                elicitation=partial(self.elicit, server),
+                elicitation_modes=modes,
+                roots=self.roots,
+            )
+        }
 
     # --8<-- [start:sample]
     async def sample(self, server: str, request: dict[str, Any]) -> dict[str, Any]:
@@ -68,16 +82,27 @@ class HostQuestions:
                 raise Refused(f"The user refused {server}'s request to use the model")
             if isinstance(verdict, dict):  # the person edited the request (the spec allows it)
                 request = verdict
-        messages = [ChatMessage("system", request["systemPrompt"])] if request.get("systemPrompt") else []
+        messages = (
+            [ChatMessage("system", request["systemPrompt"])] if request.get("systemPrompt") else []
+        )
         for message in request["messages"]:
-            messages.append(ChatMessage(message.get("role", "user"), content_text(message.get("content", []))))
+            messages.append(
+                ChatMessage(message.get("role", "user"), content_text(message.get("content", [])))
+            )
         reply = await self.model.respond(messages, [])  # no tools on offer: the answer is text
         text, stop = str(reply), "endTurn"
         words = text.split(" ")
-        if len(words) > request["maxTokens"]:  # a rough token count: the rule model writes few words
+        if (
+            len(words) > request["maxTokens"]
+        ):  # a rough token count: the rule model writes few words
             text, stop = " ".join(words[: request["maxTokens"]]), "maxTokens"
-        return {"role": "assistant", "content": {"type": "text", "text": text},
-                "model": type(self.model).__name__, "stopReason": stop}
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": text},
+            "model": type(self.model).__name__,
+            "stopReason": stop,
+        }
+
     # --8<-- [end:sample]
 
     # --8<-- [start:elicit]
@@ -91,9 +116,13 @@ class HostQuestions:
         prefilled = {name: self.profile[name] for name in properties if name in self.profile}
         if self.ask_user is not None:
             return await call(self.ask_user, server, request["message"], schema, prefilled)
-        missing = [name for name in schema.get("required", [])
-                   if name not in prefilled and "default" not in properties.get(name, {})]
+        missing = [
+            name
+            for name in schema.get("required", [])
+            if name not in prefilled and "default" not in properties.get(name, {})
+        ]
         if missing:  # nobody to ask, and the profile does not know: the form is dismissed
             return {"action": "cancel"}
         return {"action": "accept", "content": prefilled}  # the client adds the defaults
+
     # --8<-- [end:elicit]

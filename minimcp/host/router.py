@@ -74,6 +74,7 @@ class KeywordRouter:
             body = f"{header}\n{resource_text(result)}"
             pasted.append(ChatMessage("user", body, resource=route.uri))
         return pasted
+
     # --8<-- [end:router]
 
 

@@ -35,8 +35,11 @@ class Rule:
 DEFAULT_RULES = (
     Rule(r"\b(\d{4}-\d{2}-\d{2})\b", "read_events", lambda m: {"date": m.group(1)}),
     Rule(r"\b(\d+)\s+steps?\b", "run_analysis", lambda m: {"steps": int(m.group(1))}),
-    Rule(r"\bIDs?:?\s+([\w-]+(?:\s*,\s*[\w-]+)*)", "find_similar_courses",
-         lambda m: {"ids": re.split(r"\s*,\s*", m.group(1))}),
+    Rule(
+        r"\bIDs?:?\s+([\w-]+(?:\s*,\s*[\w-]+)*)",
+        "find_similar_courses",
+        lambda m: {"ids": re.split(r"\s*,\s*", m.group(1))},
+    ),
     Rule(r"\bJSON\b\W*(<.+>)", "xml_to_json", lambda m: {"xml": m.group(1)}),
 )
 
@@ -79,9 +82,7 @@ def _element_data(element: ElementTree.Element) -> Any:
 
 
 #: What the rule model can do without a tool.
-DEFAULT_ANSWERS = (
-    Answer(r"XML to JSON\W*(<.+>)", lambda m: xml_to_json(m.group(1))),
-)
+DEFAULT_ANSWERS = (Answer(r"XML to JSON\W*(<.+>)", lambda m: xml_to_json(m.group(1))),)
 
 
 # --8<-- [start:rule_model]
@@ -93,13 +94,19 @@ class RuleModel:
     as the notes' calendar example needs), and turns the tool's result into an answer.
     """
 
-    def __init__(self, rules: Sequence[Rule] = DEFAULT_RULES, today: datetime.date | None = None,
-                 answers: Sequence[Answer] = DEFAULT_ANSWERS) -> None:
+    def __init__(
+        self,
+        rules: Sequence[Rule] = DEFAULT_RULES,
+        today: datetime.date | None = None,
+        answers: Sequence[Answer] = DEFAULT_ANSWERS,
+    ) -> None:
         self.rules = list(rules)
         self.answers = list(answers)
         self.today = today or datetime.date.today()
 
-    async def respond(self, messages: list[ChatMessage], tools: list[dict[str, Any]]) -> str | ToolCall:
+    async def respond(
+        self, messages: list[ChatMessage], tools: list[dict[str, Any]]
+    ) -> str | ToolCall:
         last = messages[-1]
         if last.role == "tool":  # a tool answered: tell the user what it said
             if last.is_error:
@@ -132,7 +139,9 @@ class RuleModel:
             tool = find_tool(tools, rule.tool)
             if match and tool:
                 return ToolCall(tool["name"], rule.arguments(match))
-        for tool in tools:  # "use add with a=2 b=3": a tool named outright, with key=value arguments
+        for (
+            tool
+        ) in tools:  # "use add with a=2 b=3": a tool named outright, with key=value arguments
             bare = tool["name"].partition("/")[2]
             if re.search(rf"(?<![\w-]){re.escape(bare)}(?![\w-])", text):
                 return ToolCall(tool["name"], key_values(text, tool.get("inputSchema", {})))
@@ -143,8 +152,10 @@ class RuleModel:
         """The messages since the model last spoke."""
         for i in range(len(messages) - 1, -1, -1):
             if messages[i].role in ("assistant", "system"):
-                return messages[i + 1:]
+                return messages[i + 1 :]
         return messages
+
+
 # --8<-- [end:rule_model]
 
 

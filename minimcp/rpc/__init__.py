@@ -21,7 +21,20 @@ from minimcp.rpc.jsonrpc import (
 from minimcp.rpc.transport import ConnectionClosed, Servable, Transport
 
 __all__ = [
-    "Connection", "ConnectionClosed", "ErrorResponse", "MemoryTransport", "Message", "Notification", "Request",
-    "RequestId", "Response", "RpcError", "Servable", "TracingTransport", "Transport", "encode", "memory_pair",
+    "Connection",
+    "ConnectionClosed",
+    "ErrorResponse",
+    "MemoryTransport",
+    "Message",
+    "Notification",
+    "Request",
+    "RequestId",
+    "Response",
+    "RpcError",
+    "Servable",
+    "TracingTransport",
+    "Transport",
+    "encode",
+    "memory_pair",
     "parse",
 ]

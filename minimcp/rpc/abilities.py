@@ -57,4 +57,3 @@ class Abilities:
 #: A cable that only carries messages (stdio, WebSocket).
 PLAIN = Abilities()
 # --8<-- [end:abilities]
-

@@ -47,6 +47,8 @@ def memory_pair() -> tuple[MemoryTransport, MemoryTransport]:
     a_to_b: asyncio.Queue[str | None] = asyncio.Queue()
     b_to_a: asyncio.Queue[str | None] = asyncio.Queue()
     return MemoryTransport(b_to_a, a_to_b), MemoryTransport(a_to_b, b_to_a)
+
+
 # --8<-- [end:memory]
 
 
@@ -79,4 +81,6 @@ class TracingTransport:
     def abilities(self) -> Abilities:
         """The tapped cable's: recording its traffic takes nothing away from what it can do."""
         return self.inner.abilities
+
+
 # --8<-- [end:tracing]

@@ -72,6 +72,8 @@ async def no_such_method(request: Request) -> Any:
 
 async def ignore(notification: Notification) -> None:
     """The default notification handler: notifications nobody asked for are dropped."""
+
+
 # --8<-- [end:defaults]
 
 
@@ -104,8 +106,13 @@ class Connection:
         self.closed = asyncio.Event()
 
     # -- sending ---------------------------------------------------------------------------------
-    async def request(self, method: str, params: dict[str, Any] | None = None,
-                      timeout: float | None = None, related_request_id: RequestId | None = None) -> Any:
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> Any:
         """Send a request and return its ``result``; raise :class:`RpcError` if it failed."""
         if self.closed.is_set():
             raise ConnectionClosed("the connection is closed")
@@ -118,12 +125,16 @@ class Connection:
                 return await future
         except TimeoutError:
             self._abandon(request)
-            if self.on_abandon is not None and not self.closed.is_set():  # the peer hears before our caller
+            if (
+                self.on_abandon is not None and not self.closed.is_set()
+            ):  # the peer hears before our caller
                 await self.on_abandon(request, f"no answer within {timeout:g} s")
             raise
         except asyncio.CancelledError:
             self._abandon(request)
-            if self.on_abandon is not None and not self.closed.is_set():  # a task: we are being cancelled
+            if (
+                self.on_abandon is not None and not self.closed.is_set()
+            ):  # a task: we are being cancelled
                 self._spawn(self.on_abandon(request, "the caller stopped waiting"))
             raise
         finally:
@@ -140,13 +151,18 @@ class Connection:
         """The task answering the peer's request ``request_id``, if any (lesson 09 cancels it)."""
         return self._handling.get(request_id)
 
-    async def notify(self, method: str, params: dict[str, Any] | None = None,
-                     related_request_id: RequestId | None = None) -> None:
+    async def notify(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> None:
         """Send a notification: fire and forget."""
         await self.send(Notification(method, params), related_request_id)
 
     async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
         await self.transport.send(encode(message), related_request_id)
+
     # --8<-- [end:connection]
 
     # -- receiving -------------------------------------------------------------------------------
@@ -189,13 +205,19 @@ class Connection:
         else:  # Response or ErrorResponse: wake up whoever sent the request
             future = self._pending.get(message.id) if message.id is not None else None
             if future is None and message.id in self._abandoned:  # we gave up on it: a late answer
-                log.debug("dropping a late answer to a request we stopped waiting for: %s", describe(message))
+                log.debug(
+                    "dropping a late answer to a request we stopped waiting for: %s",
+                    describe(message),
+                )
             elif future is None or future.done():
                 log.warning("dropping an answer nobody is waiting for: %s", describe(message))
             elif isinstance(message, Response):
                 future.set_result(message.result)
             else:
-                future.set_exception(RpcError(message.code, message.message, message.data, id=message.id))
+                future.set_exception(
+                    RpcError(message.code, message.message, message.data, id=message.id)
+                )
+
     # --8<-- [end:run]
 
     # --8<-- [start:answer]
@@ -211,8 +233,9 @@ class Connection:
         except Exception:  # a bug in a handler must never take the connection down
             # The traceback goes to our log; the peer learns only that we failed, not our internals.
             log.exception("handler for %s failed", request.method)
-            answer = ErrorResponse(request.id, INTERNAL_ERROR,
-                                   f"Internal error while handling {request.method!r}")
+            answer = ErrorResponse(
+                request.id, INTERNAL_ERROR, f"Internal error while handling {request.method!r}"
+            )
         current = asyncio.current_task()
         if current is not None and current.cancelling():  # cancelled, yet the handler returned:
             return  # still no answer
@@ -220,10 +243,17 @@ class Connection:
             await self.send(answer, related_request_id=request.id)
         except (TypeError, ValueError):  # the handler returned something that is not JSON
             log.exception("the result of %s is not JSON", request.method)
-            await self._reject(RpcError(INTERNAL_ERROR, f"Internal error while handling {request.method!r}",
-                                        id=request.id), related_request_id=request.id)
+            await self._reject(
+                RpcError(
+                    INTERNAL_ERROR,
+                    f"Internal error while handling {request.method!r}",
+                    id=request.id,
+                ),
+                related_request_id=request.id,
+            )
         except Exception as error:  # the other side may be gone already; nothing more to do
             log_send_failure(f"the answer to #{request.id}", error)
+
     # --8<-- [end:answer]
 
     def _forget_handling(self, request_id: RequestId, _task: asyncio.Task[None]) -> None:
@@ -282,7 +312,9 @@ class Connection:
     def _fail_pending(self) -> None:
         for future in self._pending.values():
             if not future.done():
-                future.set_exception(ConnectionClosed("the connection closed before the answer came"))
+                future.set_exception(
+                    ConnectionClosed("the connection closed before the answer came")
+                )
 
     def _shut_down(self) -> None:
         """The other side is gone: fail every pending request, stop every handler."""
@@ -292,4 +324,5 @@ class Connection:
         self._fail_pending()
         for task in self._handling.values():
             task.cancel()
+
     # --8<-- [end:shutdown]

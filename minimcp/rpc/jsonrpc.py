@@ -146,6 +146,8 @@ def encode(message: Message) -> str:
         except UnicodeEncodeError:
             return json.dumps(to_dict(message), separators=(",", ":"), ensure_ascii=True)
     return text
+
+
 # --8<-- [end:to_dict]
 
 
@@ -162,8 +164,12 @@ def id_reused(request_id: RequestId) -> RpcError:
 
     The spec: an id "MUST NOT have been previously used by the requestor within the same session".
     """
-    return RpcError(INVALID_REQUEST, f"Request id {shorten(repr(request_id))} was already used in this "
-                    "session, by a request still being answered", id=request_id)
+    return RpcError(
+        INVALID_REQUEST,
+        f"Request id {shorten(repr(request_id))} was already used in this "
+        "session, by a request still being answered",
+        id=request_id,
+    )
 
 
 def method_not_found(method: str) -> RpcError:
@@ -180,7 +186,9 @@ def parse(text: str | bytes) -> Message:
         raise RpcError(PARSE_ERROR, f"Parse error: {exc}") from None
     if isinstance(obj, list):
         # JSON-RPC allows batches, but MCP removed them in revision 2025-06-18.
-        raise RpcError(INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time")
+        raise RpcError(
+            INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time"
+        )
     if not isinstance(obj, dict):
         raise RpcError(INVALID_REQUEST, "A JSON-RPC message must be a JSON object")
     return from_dict(obj)
@@ -195,43 +203,72 @@ def from_dict(obj: dict[str, Any]) -> Message:
 
     is_response = "method" not in obj and ("result" in obj or "error" in obj)
     if obj.get("jsonrpc") != JSONRPC_VERSION:
-        raise RpcError(INVALID_REQUEST, 'The member "jsonrpc" must be exactly "2.0"', id=known_id,
-                       answerable=not is_response)
+        raise RpcError(
+            INVALID_REQUEST,
+            'The member "jsonrpc" must be exactly "2.0"',
+            id=known_id,
+            answerable=not is_response,
+        )
 
     if "method" in obj:  # a request or a notification
         method = obj["method"]
         if not isinstance(method, str):  # not a valid request object: answered, even without an id
             raise RpcError(INVALID_REQUEST, 'The member "method" must be a string', id=known_id)
         if has_id and not id_ok:
-            raise RpcError(INVALID_REQUEST, 'The member "id" must be a string or an integer (never null)')
+            raise RpcError(
+                INVALID_REQUEST, 'The member "id" must be a string or an integer (never null)'
+            )
         params = obj.get("params")
         if params is not None and not isinstance(params, dict):
             # JSON-RPC also allows params by position (an array); MCP only ever uses an object.
             # A notification stays unanswered even so: nobody is waiting for it.
-            raise RpcError(INVALID_PARAMS, 'The member "params" must be an object', id=known_id,
-                           answerable=has_id)
+            raise RpcError(
+                INVALID_PARAMS,
+                'The member "params" must be an object',
+                id=known_id,
+                answerable=has_id,
+            )
         if has_id:
-            return Request(cast(RequestId, msg_id), method, params)  # has_id, so id_ok: checked above
+            return Request(
+                cast(RequestId, msg_id), method, params
+            )  # has_id, so id_ok: checked above
         return Notification(method, params)
 
     # No method: this must be a response, which is never answered, whatever is wrong with it.
     if "result" in obj and "error" in obj:
-        raise RpcError(INVALID_REQUEST, "A response has a result or an error, not both", answerable=False)
+        raise RpcError(
+            INVALID_REQUEST, "A response has a result or an error, not both", answerable=False
+        )
     if "result" in obj:
         if not id_ok:
-            raise RpcError(INVALID_REQUEST, 'A result needs a string or integer "id"', answerable=False)
+            raise RpcError(
+                INVALID_REQUEST, 'A result needs a string or integer "id"', answerable=False
+            )
         return Response(cast(RequestId, msg_id), obj["result"])
     if "error" in obj:
         error = obj["error"]
-        if not (isinstance(error, dict) and is_int(error.get("code")) and isinstance(error.get("message"), str)):
-            raise RpcError(INVALID_REQUEST, 'An error needs an integer "code" and a string "message"',
-                           answerable=False)
+        if not (
+            isinstance(error, dict)
+            and is_int(error.get("code"))
+            and isinstance(error.get("message"), str)
+        ):
+            raise RpcError(
+                INVALID_REQUEST,
+                'An error needs an integer "code" and a string "message"',
+                answerable=False,
+            )
         if msg_id is not None and not id_ok:
-            raise RpcError(INVALID_REQUEST, 'An error response needs a string, integer or null "id"',
-                           answerable=False)
+            raise RpcError(
+                INVALID_REQUEST,
+                'An error response needs a string, integer or null "id"',
+                answerable=False,
+            )
         return ErrorResponse(msg_id, error["code"], error["message"], error.get("data"))
-    raise RpcError(INVALID_REQUEST, 'A message needs a "method" (request, notification) or a '
-                   '"result" or "error" (response)', id=known_id)
+    raise RpcError(
+        INVALID_REQUEST,
+        'A message needs a "method" (request, notification) or a "result" or "error" (response)',
+        id=known_id,
+    )
 
 
 def is_int(value: Any) -> bool:
@@ -242,6 +279,8 @@ def is_int(value: Any) -> bool:
 def is_valid_id(value: Any) -> TypeGuard[RequestId]:
     """MCP request ids are strings or integers; null is not allowed (unlike plain JSON-RPC)."""
     return isinstance(value, str) or is_int(value)
+
+
 # --8<-- [end:parse]
 
 

@@ -33,4 +33,6 @@ def at_most(limit: int) -> Admission:
         return RpcError(SERVER_BUSY, busy, id=request.id)
 
     return admit
+
+
 # --8<-- [end:at_most]

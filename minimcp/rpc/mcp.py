@@ -20,7 +20,9 @@ SUBSCRIPTION_ID = PREFIX + "subscriptionId"  # on notifications of a subscriptio
 #: The errors 2026-07-28 adds (basic/index, "Error codes"); HTTP answers each with status 400.
 HEADER_MISMATCH = -32020  # an HTTP header says something else than the body
 MISSING_CLIENT_CAPABILITY = -32021  # the request needs a capability the client did not declare
-UNSUPPORTED_PROTOCOL_VERSION = -32022  # this server does not serve that version (data: what it does)
+UNSUPPORTED_PROTOCOL_VERSION = (
+    -32022
+)  # this server does not serve that version (data: what it does)
 MODERN_ERRORS = (HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION)
 # --8<-- [end:codes]
 

@@ -39,6 +39,8 @@ class Transport(Protocol):
     async def receive(self) -> str | None: ...
 
     async def close(self) -> None: ...
+
+
 # --8<-- [end:transport]
 
 
@@ -58,6 +60,8 @@ def log_send_failure(what: str, error: Exception) -> None:
         log.debug("could not send %s: the other side has gone (%s)", what, error)
     else:
         log.warning("could not send %s", what, exc_info=error)
+
+
 # --8<-- [end:closed]
 
 

@@ -63,18 +63,27 @@ class Server(PromptServer):
             self._completions = CompletionRegistry(self, self.find_prompt, self.find_template)
         return self._completions
 
-    def completion(self, *, argument: str, prompt: str | None = None,
-                   template: str | None = None) -> Callable[[F], F]:
+    def completion(
+        self, *, argument: str, prompt: str | None = None, template: str | None = None
+    ) -> Callable[[F], F]:
         """Decorator: ``@server.completion(prompt="code_review", argument="language")`` suggests
         values for a prompt's argument (or, with ``template="courses://{id}"``, a template's
         variable)."""
+
         def register(function: F) -> F:
             self.completions.add(function, argument=argument, prompt=prompt, template=template)
             return function
+
         return register
 
-    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
-                      scope: FolderScope | None = None, within_roots: bool = False) -> Directory:
+    def add_directory(
+        self,
+        folder: str | os.PathLike[str],
+        max_bytes: int = MAX_FILE_BYTES,
+        *,
+        scope: FolderScope | None = None,
+        within_roots: bool = False,
+    ) -> Directory:
         """Serve a folder's files as ``file://`` resources, guarded against reads outside it (and,
         with ``within_roots``, showing only what lies inside the client's roots)."""
         if within_roots:

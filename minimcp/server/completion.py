@@ -72,8 +72,15 @@ def completion_result(values: Iterable[str]) -> dict[str, Any]:
     values = list(values)
     if not all(isinstance(value, str) for value in values):
         raise TypeError("a completer returns strings")
-    return {"completion": {"values": values[:MAX_VALUES], "total": len(values),
-                           "hasMore": len(values) > MAX_VALUES}}
+    return {
+        "completion": {
+            "values": values[:MAX_VALUES],
+            "total": len(values),
+            "hasMore": len(values) > MAX_VALUES,
+        }
+    }
+
+
 # --8<-- [end:result]
 
 
@@ -82,15 +89,23 @@ class CompletionRegistry:
     """Completers by (ref type, prompt name or URI template, argument). Creating it installs
     ``completion/complete`` and declares ``completions``."""
 
-    def __init__(self, server: ServerCore, find_prompt: FindPrompt, find_template: FindTemplate) -> None:
+    def __init__(
+        self, server: ServerCore, find_prompt: FindPrompt, find_template: FindTemplate
+    ) -> None:
         self.find_prompt = find_prompt
         self.find_template = find_template
         self._completers: dict[tuple[str, str, str], Completer] = {}
         server.method("completion/complete")(self.complete)
         server.declare("completions")
 
-    def add(self, completer: Completer, *, argument: str, prompt: str | None = None,
-            template: str | None = None) -> None:
+    def add(
+        self,
+        completer: Completer,
+        *,
+        argument: str,
+        prompt: str | None = None,
+        template: str | None = None,
+    ) -> None:
         """Suggest values for ``argument`` of the prompt ``prompt`` or the URI template ``template``.
 
         Register the prompt or template first: a completion for something that does not exist (or
@@ -106,8 +121,11 @@ class CompletionRegistry:
         if known is None:
             raise ValueError(f"no {what} {key!r} is registered: register it before its completions")
         if argument not in known:
-            raise ValueError(f"{key!r} has no argument {argument!r} (it has: {', '.join(known) or 'none'})")
+            raise ValueError(
+                f"{key!r} has no argument {argument!r} (it has: {', '.join(known) or 'none'})"
+            )
         self._completers[(kind, key, argument)] = completer
+
     # --8<-- [end:registry]
 
     def arguments_of(self, kind: str, key: str) -> list[str] | None:
@@ -135,6 +153,7 @@ class CompletionRegistry:
         if "arguments" in inspect.signature(completer).parameters:
             wanted["arguments"] = arguments
         return completion_result(await call_handler(completer, wanted, context))
+
     # --8<-- [end:complete]
 
 
@@ -153,12 +172,19 @@ def _request(params: dict[str, Any]) -> tuple[str, str, str, str, dict[str, str]
         if not isinstance(key, str):
             raise RpcError(INVALID_PARAMS, 'a "ref/resource" needs "uri" (a string)')
     else:
-        raise RpcError(INVALID_PARAMS, f'Unknown ref type {kind!r}: use "ref/prompt" or "ref/resource"')
+        raise RpcError(
+            INVALID_PARAMS, f'Unknown ref type {kind!r}: use "ref/prompt" or "ref/resource"'
+        )
     argument = params.get("argument")
-    if not (isinstance(argument, dict) and isinstance(argument.get("name"), str)
-            and isinstance(argument.get("value"), str)):
-        raise RpcError(INVALID_PARAMS, 'completion/complete needs "argument" with a "name" and a "value" '
-                       "(strings)")
+    if not (
+        isinstance(argument, dict)
+        and isinstance(argument.get("name"), str)
+        and isinstance(argument.get("value"), str)
+    ):
+        raise RpcError(
+            INVALID_PARAMS,
+            'completion/complete needs "argument" with a "name" and a "value" (strings)',
+        )
     context = params.get("context", {})  # optional: the values already chosen for other arguments
     arguments = context.get("arguments", {}) if isinstance(context, dict) else None
     if not (isinstance(arguments, dict) and all(isinstance(v, str) for v in arguments.values())):

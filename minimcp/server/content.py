@@ -26,16 +26,29 @@ def audio_content(data: bytes, mime_type: str) -> dict[str, Any]:
     return {"type": "audio", "data": base64.b64encode(data).decode("ascii"), "mimeType": mime_type}
 
 
-def resource_link(uri: str, name: str, *, title: str | None = None, description: str | None = None,
-                  mime_type: str | None = None) -> dict[str, Any]:
+def resource_link(
+    uri: str,
+    name: str,
+    *,
+    title: str | None = None,
+    description: str | None = None,
+    mime_type: str | None = None,
+) -> dict[str, Any]:
     """A pointer to a resource the client may read later (lesson 05), instead of its contents."""
-    block = {"type": "resource_link", "uri": uri, "name": name, "title": title,
-             "description": description, "mimeType": mime_type}
+    block = {
+        "type": "resource_link",
+        "uri": uri,
+        "name": name,
+        "title": title,
+        "description": description,
+        "mimeType": mime_type,
+    }
     return {key: value for key, value in block.items() if value is not None}
 
 
-def embedded_resource(uri: str, *, text: str | None = None, blob: bytes | None = None,
-                      mime_type: str = "text/plain") -> dict[str, Any]:
+def embedded_resource(
+    uri: str, *, text: str | None = None, blob: bytes | None = None, mime_type: str = "text/plain"
+) -> dict[str, Any]:
     """A resource's contents carried inside the answer itself: either ``text`` or binary ``blob``."""
     if (text is None) == (blob is None):
         raise ValueError("an embedded resource has either text or blob, not both and not neither")
@@ -45,6 +58,8 @@ def embedded_resource(uri: str, *, text: str | None = None, blob: bytes | None =
     else:
         contents["blob"] = base64.b64encode(blob or b"").decode("ascii")
     return {"type": "resource", "resource": contents}
+
+
 # --8<-- [end:content]
 
 
@@ -67,8 +82,11 @@ def to_content(value: Any) -> list[dict[str, Any]]:
         return [text_content(value)]
     if is_content_block(value):
         return [value]
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) or is_content_block(v)
-                                                          for v in value):
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, str) or is_content_block(v) for v in value)
+    ):
         return [block for item in value for block in to_content(item)]
     return [text_content(json.dumps(value, ensure_ascii=False))]
 
@@ -85,6 +103,11 @@ def contents_for(uri: str, value: Any, mime_type: str | None = None) -> dict[str
         return {"uri": uri, "mimeType": mime_type or "application/octet-stream", "blob": blob}
     if isinstance(value, str):
         return {"uri": uri, "mimeType": mime_type or "text/plain", "text": value}
-    return {"uri": uri, "mimeType": mime_type or "application/json",
-            "text": json.dumps(value, ensure_ascii=False)}
+    return {
+        "uri": uri,
+        "mimeType": mime_type or "application/json",
+        "text": json.dumps(value, ensure_ascii=False),
+    }
+
+
 # --8<-- [end:contents]

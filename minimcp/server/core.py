@@ -56,8 +56,15 @@ class ServerCore:
     #: :func:`minimcp.server.eras.answer_both_eras` adds them, and the front that serves them).
     modern_versions: tuple[str, ...] = ()
 
-    def __init__(self, name: str, version: str = "0.1.0", *, title: str | None = None,
-                 instructions: str | None = None, page_size: int | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        version: str = "0.1.0",
+        *,
+        title: str | None = None,
+        instructions: str | None = None,
+        page_size: int | None = None,
+    ) -> None:
         self.name = name
         self.version = version
         self.title = title
@@ -78,16 +85,20 @@ class ServerCore:
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
         """Register the handler of a request method: ``@server.method("tools/list")``."""
+
         def register(handler: Handler) -> Handler:
             self._handlers[name] = handler
             return handler
+
         return register
 
     def on_notification(self, name: str) -> Callable[[NotificationHandler], NotificationHandler]:
         """Register the handler of a notification method the client may send."""
+
         def register(handler: NotificationHandler) -> NotificationHandler:
             self._notification_handlers[name] = handler
             return handler
+
         return register
 
     def declare(self, capability: str, options: dict[str, Any] | None = None) -> None:
@@ -108,6 +119,7 @@ class ServerCore:
             self.sessions.discard(session)
             for forget in self._at_session_end:  # nothing may keep a session alive once it is over
                 forget(session)
+
     # --8<-- [end:server]
 
     def at_session_start(self, setup: SessionSetup) -> None:
@@ -151,6 +163,7 @@ class ServerCore:
         ready = any(session.state == "ready" for session in self.sessions)
         if ready or self.subscriptions.listening:
             self._background.spawn(self.broadcast(method, params))
+
     # --8<-- [end:broadcast]
 
     # -- what ServerSession asks of us (minimcp.session.server.ServerApp) -------------------------

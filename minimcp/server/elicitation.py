@@ -53,12 +53,19 @@ def require_mode(context: RequestContext, mode: str) -> None:
     capability = require_capability(context, "elicitation", "elicitation/create")
     if not supports_mode(capability, mode):
         raise CapabilityMissing(f"The client's elicitation capability does not include {mode} mode")
+
+
 # --8<-- [end:modes]
 
 
 # --8<-- [start:elicit]
-async def elicit(context: RequestContext, message: str, requested_schema: dict[str, Any], *,
-                 timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+async def elicit(
+    context: RequestContext,
+    message: str,
+    requested_schema: dict[str, Any],
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+) -> dict[str, Any]:
     """Ask the user to fill in a form; return the answer: ``{"action": ..., "content": {...}}``.
 
     Accepted content that does not fit ``requested_schema`` raises :class:`~minimcp.server.tools.ToolError`.
@@ -75,13 +82,23 @@ async def elicit(context: RequestContext, message: str, requested_schema: dict[s
             raise ToolError('The user accepted the form but the client sent no "content"')
         problems = form_problems(requested_schema, content)
         if problems:
-            raise ToolError(f"The client's answer does not fit the requested schema: {'; '.join(problems)}")
+            raise ToolError(
+                f"The client's answer does not fit the requested schema: {'; '.join(problems)}"
+            )
     return answer
+
+
 # --8<-- [end:elicit]
 
 
-async def elicit_url(context: RequestContext, message: str, url: str, elicitation_id: str, *,
-                     timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+async def elicit_url(
+    context: RequestContext,
+    message: str,
+    url: str,
+    elicitation_id: str,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+) -> dict[str, Any]:
     """Ask the user to open ``url`` (URL mode). ``accept`` means they agreed to go, not that they
     finished: the server learns that on its own side, and may then send
     :func:`elicitation_complete`."""
@@ -99,12 +116,22 @@ class UrlElicitationRequired(RpcError):
     Each elicitation is ``{"mode": "url", "elicitationId": ..., "url": ..., "message": ...}``.
     """
 
-    def __init__(self, elicitations: list[dict[str, Any]],
-                 message: str = "This request requires more information.") -> None:
+    def __init__(
+        self,
+        elicitations: list[dict[str, Any]],
+        message: str = "This request requires more information.",
+    ) -> None:
         for elicitation in elicitations:
-            if not (elicitation.get("mode") == "url"
-                    and all(isinstance(elicitation.get(key), str) for key in ("elicitationId", "url", "message"))):
-                raise ValueError('each required elicitation is {"mode": "url", "elicitationId", "url", "message"}')
+            if not (
+                elicitation.get("mode") == "url"
+                and all(
+                    isinstance(elicitation.get(key), str)
+                    for key in ("elicitationId", "url", "message")
+                )
+            ):
+                raise ValueError(
+                    'each required elicitation is {"mode": "url", "elicitationId", "url", "message"}'
+                )
         super().__init__(URL_ELICITATION_REQUIRED, message, {"elicitations": list(elicitations)})
 
 
@@ -118,4 +145,6 @@ async def elicitation_complete(session: ServerSession, elicitation_id: str) -> N
 
 def _check_action(answer: Any) -> None:
     if not (isinstance(answer, dict) and answer.get("action") in ACTIONS):
-        raise ToolError(f'The client\'s answer to elicitation/create has no valid "action": {answer!r}')
+        raise ToolError(
+            f'The client\'s answer to elicitation/create has no valid "action": {answer!r}'
+        )

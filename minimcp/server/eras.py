@@ -54,4 +54,6 @@ def answer_both_eras(server: ServerCore, state_key: bytes | None = None) -> Mode
 
     server.at_session_start(add_front)
     return era
+
+
 # --8<-- [end:both_eras]

@@ -49,20 +49,29 @@ def resolve_inside(folder: Path, uri: str) -> Path | None:
     local user could swap the file for a symlink.
     """
     parts = urlsplit(uri)
-    if parts.scheme != "file" or parts.netloc not in ("", "localhost") or parts.query or parts.fragment:
+    if (
+        parts.scheme != "file"
+        or parts.netloc not in ("", "localhost")
+        or parts.query
+        or parts.fragment
+    ):
         return None
     try:
         path = Path(url2pathname(parts.path))  # percent-decodes, and knows Windows drive letters
         if not path.is_absolute():
             return None
         real = path.resolve()  # may raise on a NUL byte or a symlink loop: both are "not found"
-        if not real.is_relative_to(folder) or not real.is_file():  # is_file may raise: a name too long
+        if (
+            not real.is_relative_to(folder) or not real.is_file()
+        ):  # is_file may raise: a name too long
             return None
     except (OSError, RuntimeError, ValueError):
         return None
     if any(part.startswith(".") for part in real.relative_to(folder).parts):
         return None  # hidden files and folders (.env, .git) are never served
     return real
+
+
 # --8<-- [end:path_guard]
 
 
@@ -82,15 +91,20 @@ def open_inside(folder: Path, path: Path) -> int | None:
     ``O_NOFOLLOW`` refuses a symlink as the last part of the path; the path the system reports for the
     open file (``/proc/self/fd/N`` on Linux, ``F_GETPATH`` on macOS) catches a swapped folder.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block us
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    )  # a FIFO must not block us
     try:
         fd = os.open(path, flags)
     except OSError:
         return None
     try:
         where = opened_path(fd, path)
-        if (stat.S_ISREG(os.fstat(fd).st_mode) and where.is_relative_to(folder)
-                and not any(part.startswith(".") for part in where.relative_to(folder).parts)):
+        if (
+            stat.S_ISREG(os.fstat(fd).st_mode)
+            and where.is_relative_to(folder)
+            and not any(part.startswith(".") for part in where.relative_to(folder).parts)
+        ):
             return fd
     except (OSError, ValueError):
         pass
@@ -105,10 +119,14 @@ def opened_path(fd: int, path: Path) -> Path:
     if fcntl is not None and hasattr(fcntl, "F_GETPATH"):  # macOS
         return Path(os.fsdecode(fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024)).rstrip(b"\0")))
     return path.resolve()  # elsewhere: the best we can do, with the race's gap still open
+
+
 # --8<-- [end:open_inside]
 
 
-def read_file(uri: str, folder: Path, path: Path, max_bytes: int = MAX_FILE_BYTES) -> dict[str, Any]:
+def read_file(
+    uri: str, folder: Path, path: Path, max_bytes: int = MAX_FILE_BYTES
+) -> dict[str, Any]:
     """A file's contents: text when its type is textual and it decodes as UTF-8, otherwise a blob.
 
     -32002 if it cannot be opened inside ``folder`` after all; -32603 if it is over ``max_bytes``.
@@ -153,7 +171,9 @@ class Directory:
     def files(self) -> list[Path]:
         """The files a client may read, sorted. Symlinks that lead outside are left out."""
         found = []
-        for parent, _dirs, names in os.walk(self.folder):  # os.walk does not follow symlinked folders
+        for parent, _dirs, names in os.walk(
+            self.folder
+        ):  # os.walk does not follow symlinked folders
             for name in names:
                 path = Path(parent, name)
                 if resolve_inside(self.folder, path.as_uri()) is not None:
@@ -161,6 +181,11 @@ class Directory:
         return sorted(found)
 
     def definition(self, path: Path) -> dict[str, Any]:
-        return described(uri=path.as_uri(), name=path.relative_to(self.folder).as_posix(),
-                         mimeType=mimetypes.guess_type(path.name)[0])
+        return described(
+            uri=path.as_uri(),
+            name=path.relative_to(self.folder).as_posix(),
+            mimeType=mimetypes.guess_type(path.name)[0],
+        )
+
+
 # --8<-- [end:directory]

@@ -35,8 +35,9 @@ def wants_context(handler: Callable[..., Any]) -> bool:
         return answer
 
 
-async def call_handler(handler: Callable[..., Any], arguments: dict[str, Any],
-                       context: RequestContext | None = None) -> Any:
+async def call_handler(
+    handler: Callable[..., Any], arguments: dict[str, Any], context: RequestContext | None = None
+) -> Any:
     """Call a sync or async handler with keyword arguments, adding ``context`` if it asks for one.
 
     A sync handler runs on the event loop itself: keep it quick (or make it async), since every

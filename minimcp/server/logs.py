@@ -56,6 +56,8 @@ def wants(session: ServerSession, level: str, threshold: str | None = None) -> b
     request asked for, rather than the session's level)."""
     threshold = threshold or session.log_level or DEFAULT_LEVEL
     return SEVERITY[level] >= SEVERITY[threshold]
+
+
 # --8<-- [end:levels]
 
 
@@ -72,15 +74,25 @@ class LoggingRegistry:
         """``logging/setLevel``: remember the level for *this* session; other clients keep theirs."""
         level = context.params.get("level")
         if not is_level(level):
-            raise RpcError(INVALID_PARAMS, f"Invalid log level {level!r}: use one of {', '.join(LEVELS)}")
+            raise RpcError(
+                INVALID_PARAMS, f"Invalid log level {level!r}: use one of {', '.join(LEVELS)}"
+            )
         context.session.log_level = level
         return {}
+
+
 # --8<-- [end:registry]
 
 
 # --8<-- [start:log]
-async def send_log(session: ServerSession, level: str, data: Any, logger: str | None = None,
-                   related_request_id: RequestId | None = None, threshold: str | None = None) -> bool:
+async def send_log(
+    session: ServerSession,
+    level: str,
+    data: Any,
+    logger: str | None = None,
+    related_request_id: RequestId | None = None,
+    threshold: str | None = None,
+) -> bool:
     """Send ``notifications/message`` to one session, if its level lets it through.
 
     Returns whether the message was sent. Declaring the capability is the server's promise to the
@@ -89,7 +101,9 @@ async def send_log(session: ServerSession, level: str, data: Any, logger: str | 
     if not is_level(level):
         raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LEVELS)}")
     if "logging" not in session.app.capabilities():
-        raise RuntimeError("this server did not declare the logging capability: call server.enable_logging()")
+        raise RuntimeError(
+            "this server did not declare the logging capability: call server.enable_logging()"
+        )
     if not wants(session, level, threshold):
         return False
     params: dict[str, Any] = {"level": level}
@@ -108,5 +122,9 @@ async def log(context: RequestContext, level: str, data: Any, logger: str | None
     """
     if context.modern and context.log_level is None:
         return False
-    return await send_log(context.session, level, data, logger, context.request.id, context.log_level)
+    return await send_log(
+        context.session, level, data, logger, context.request.id, context.log_level
+    )
+
+
 # --8<-- [end:log]

@@ -48,19 +48,28 @@ def decode_cursor(cursor: Any, length: int) -> int:
     return offset
 
 
-def paginate(items: Sequence[T], params: dict[str, Any] | None, page_size: int = DEFAULT_PAGE_SIZE,
-             ) -> tuple[list[T], str | None]:
+def paginate(
+    items: Sequence[T],
+    params: dict[str, Any] | None,
+    page_size: int = DEFAULT_PAGE_SIZE,
+) -> tuple[list[T], str | None]:
     """One page of ``items`` for a list request's ``params``, and the cursor of the next page (or None)."""
     cursor = (params or {}).get("cursor")
     start = 0 if cursor is None else decode_cursor(cursor, len(items))
     end = start + page_size
     next_cursor = encode_cursor(end) if end < len(items) else None
     return list(items[start:end]), next_cursor
+
+
 # --8<-- [end:pagination]
 
 
-def page_result(key: str, items: Sequence[dict[str, Any]], params: dict[str, Any] | None,
-                page_size: int | None = None) -> dict[str, Any]:
+def page_result(
+    key: str,
+    items: Sequence[dict[str, Any]],
+    params: dict[str, Any] | None,
+    page_size: int | None = None,
+) -> dict[str, Any]:
     """A whole list result, e.g. ``{"tools": [...], "nextCursor": "..."}``; the last page has none.
 
     ``page_size`` None is :data:`DEFAULT_PAGE_SIZE` (a server that did not choose one).

@@ -39,12 +39,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 # --8<-- [start:messages]
 def user(content: str | dict[str, Any]) -> dict[str, Any]:
     """A message in the user's voice: a string becomes a text block."""
-    return {"role": "user", "content": text_content(content) if isinstance(content, str) else content}
+    return {
+        "role": "user",
+        "content": text_content(content) if isinstance(content, str) else content,
+    }
 
 
 def assistant(content: str | dict[str, Any]) -> dict[str, Any]:
     """A message in the model's voice, e.g. to start its answer for it."""
-    return {"role": "assistant", "content": text_content(content) if isinstance(content, str) else content}
+    return {
+        "role": "assistant",
+        "content": text_content(content) if isinstance(content, str) else content,
+    }
 
 
 def to_messages(value: Any) -> list[dict[str, Any]]:
@@ -55,7 +61,11 @@ def to_messages(value: Any) -> list[dict[str, Any]]:
         return [value]
     if isinstance(value, (list, tuple)):
         return [message for item in value for message in to_messages(item)]
-    raise TypeError(f"a prompt returns text, messages or content blocks, not {type(value).__name__}")
+    raise TypeError(
+        f"a prompt returns text, messages or content blocks, not {type(value).__name__}"
+    )
+
+
 # --8<-- [end:messages]
 
 
@@ -77,9 +87,13 @@ def arguments_for(function: Callable[..., Any]) -> list[PromptArgument]:
     for parameter in model_parameters(function):
         description = None
         if get_origin(parameter.hint) is Annotated:
-            description = next((extra for extra in get_args(parameter.hint)[1:] if isinstance(extra, str)), None)
+            description = next(
+                (extra for extra in get_args(parameter.hint)[1:] if isinstance(extra, str)), None
+            )
         found.append(PromptArgument(parameter.name, description, required=parameter.required))
     return found
+
+
 # --8<-- [end:arguments]
 
 
@@ -92,26 +106,36 @@ class Prompt:
     arguments: list[PromptArgument] = field(default_factory=list)
 
     def definition(self) -> dict[str, Any]:
-        return described(name=self.name, title=self.title, description=self.description,
-                         arguments=[argument.definition() for argument in self.arguments])
+        return described(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            arguments=[argument.definition() for argument in self.arguments],
+        )
 
     # --8<-- [start:check]
     def check(self, arguments: Any) -> dict[str, str]:
         """The arguments of a ``prompts/get``, or -32602 saying exactly what is wrong with them."""
         if arguments is None:
             arguments = {}
-        if not isinstance(arguments, dict) or not all(isinstance(v, str) for v in arguments.values()):
+        if not isinstance(arguments, dict) or not all(
+            isinstance(v, str) for v in arguments.values()
+        ):
             raise RpcError(INVALID_PARAMS, '"arguments" must be an object of strings')
         known = {argument.name for argument in self.arguments}
         unknown = sorted(set(arguments) - known)
         if unknown:
-            raise RpcError(INVALID_PARAMS,
-                           f"Unknown argument(s) for prompt {self.name}: {', '.join(unknown)}")
+            raise RpcError(
+                INVALID_PARAMS, f"Unknown argument(s) for prompt {self.name}: {', '.join(unknown)}"
+            )
         missing = [a.name for a in self.arguments if a.required and a.name not in arguments]
         if missing:
-            raise RpcError(INVALID_PARAMS,
-                           f"Missing required argument(s) for prompt {self.name}: {', '.join(missing)}")
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Missing required argument(s) for prompt {self.name}: {', '.join(missing)}",
+            )
         return arguments
+
     # --8<-- [end:check]
 
 
@@ -120,11 +144,22 @@ class PromptRegistry(Catalogue[Prompt]):
     """The prompts of one server. Creating it installs ``prompts/list``, ``prompts/get``, the capability."""
 
     def __init__(self, server: ServerCore) -> None:
-        super().__init__(server, "prompts", {"prompts/list": self.list_prompts, "prompts/get": self.get_prompt},
-                         {"listChanged": True})
+        super().__init__(
+            server,
+            "prompts",
+            {"prompts/list": self.list_prompts, "prompts/get": self.get_prompt},
+            {"listChanged": True},
+        )
 
-    def add(self, handler: Callable[..., Any], name: str | None = None, *, title: str | None = None,
-            description: str | None = None, arguments: list[PromptArgument] | None = None) -> Prompt:
+    def add(
+        self,
+        handler: Callable[..., Any],
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        arguments: list[PromptArgument] | None = None,
+    ) -> Prompt:
         """Register ``handler`` as a prompt; its parameters become the prompt's arguments."""
         prompt = Prompt(
             name=name or handler.__name__,
@@ -134,6 +169,7 @@ class PromptRegistry(Catalogue[Prompt]):
             arguments=arguments if arguments is not None else arguments_for(handler),
         )
         return self.put(prompt.name, prompt)  # put() also tells the clients: list_changed
+
     # --8<-- [end:registry]
 
     async def list_prompts(self, context: RequestContext) -> dict[str, Any]:
@@ -153,6 +189,7 @@ class PromptRegistry(Catalogue[Prompt]):
         if prompt.description:
             return {"description": prompt.description, "messages": messages}
         return {"messages": messages}
+
     # --8<-- [end:get]
 
 
@@ -168,20 +205,28 @@ class PromptServer(ResourceServer):
             self._prompts = PromptRegistry(self)
         return self._prompts
 
-    def prompt(self, name: str | None = None, *, title: str | None = None,
-               description: str | None = None,
-               arguments: list[PromptArgument] | None = None) -> Callable[[F], F]:
+    def prompt(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        arguments: list[PromptArgument] | None = None,
+    ) -> Callable[[F], F]:
         """Decorator: ``@server.prompt()``; the function's parameters are the prompt's arguments."""
         parentheses_please("prompt", name)
 
         def register(function: F) -> F:
-            self.add_prompt(function, name, title=title, description=description,
-                            arguments=arguments)
+            self.add_prompt(
+                function, name, title=title, description=description, arguments=arguments
+            )
             return function
+
         return register
 
-    def add_prompt(self, function: Callable[..., Any], name: str | None = None,
-                   **options: Any) -> Prompt:
+    def add_prompt(
+        self, function: Callable[..., Any], name: str | None = None, **options: Any
+    ) -> Prompt:
         return self.prompts.add(function, name, **options)
 
     def remove_prompt(self, name: str) -> None:

@@ -22,14 +22,23 @@ def described(**fields: Any) -> dict[str, Any]:
     """An item as a ``*/list`` result shows it: the fields given, in order, leaving out those with
     no value (None, or an empty text, list or object). The spec makes them optional, and a listing
     without empty fields is shorter to read. ``False`` is a value, and stays."""
-    return {key: value for key, value in fields.items() if value is not None and value not in ("", [], {})}
+    return {
+        key: value
+        for key, value in fields.items()
+        if value is not None and value not in ("", [], {})
+    }
 
 
 class Catalogue(Generic[Item]):
     """Items by key, for one feature (``kind``: ``"tools"``, ``"prompts"``, ``"resources"``)."""
 
-    def __init__(self, server: ServerCore, kind: str, methods: Mapping[str, Handler],
-                 capability: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        server: ServerCore,
+        kind: str,
+        methods: Mapping[str, Handler],
+        capability: dict[str, Any],
+    ) -> None:
         """Install ``methods`` into the server and declare the ``kind`` capability with its options."""
         self.server = server
         self.kind = kind
@@ -56,7 +65,9 @@ class Catalogue(Generic[Item]):
     def get(self, key: str) -> Item | None:
         return self._items.get(key)
 
-    def page(self, key: str, definitions: list[dict[str, Any]], context: RequestContext) -> dict[str, Any]:
+    def page(
+        self, key: str, definitions: list[dict[str, Any]], context: RequestContext
+    ) -> dict[str, Any]:
         """One page of ``definitions`` under ``key``, as the request's cursor asks."""
         return page_result(key, definitions, context.params, self.server.page_size)
 

@@ -50,6 +50,7 @@ from minimcp.session.server import RequestContext
 log = logging.getLogger("minimcp.resources")
 F = TypeVar("F", bound=Callable[..., Any])
 
+
 @dataclass
 class Resource:
     """A fixed resource: one URI, and a function that returns its contents."""
@@ -62,8 +63,13 @@ class Resource:
     mime_type: str | None = None
 
     def definition(self) -> dict[str, Any]:
-        return described(uri=self.uri, name=self.name, title=self.title,
-                         description=self.description, mimeType=self.mime_type)
+        return described(
+            uri=self.uri,
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            mimeType=self.mime_type,
+        )
 
 
 @dataclass
@@ -82,8 +88,13 @@ class ResourceTemplate:
         self.pattern = compile_template(self.uri_template)
 
     def definition(self) -> dict[str, Any]:
-        return described(uriTemplate=self.uri_template, name=self.name, title=self.title,
-                         description=self.description, mimeType=self.mime_type)
+        return described(
+            uriTemplate=self.uri_template,
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            mimeType=self.mime_type,
+        )
 
 
 # --8<-- [start:registry]
@@ -93,37 +104,73 @@ class ResourceRegistry(Catalogue[Resource]):
     def __init__(self, server: ServerCore) -> None:
         self._templates: dict[str, ResourceTemplate] = {}
         self._directories: list[Directory] = []
-        methods = {"resources/list": self.list_resources, "resources/templates/list": self.list_templates,
-                   "resources/read": self.read_resource, "resources/subscribe": self.subscribe,
-                   "resources/unsubscribe": self.unsubscribe}
+        methods = {
+            "resources/list": self.list_resources,
+            "resources/templates/list": self.list_templates,
+            "resources/read": self.read_resource,
+            "resources/subscribe": self.subscribe,
+            "resources/unsubscribe": self.unsubscribe,
+        }
         # The catalogue holds the fixed resources, by URI; templates and folders are kept beside it.
         super().__init__(server, "resources", methods, {"subscribe": True, "listChanged": True})
+
     # --8<-- [end:registry]
 
     # -- registering ------------------------------------------------------------------------------
-    def add(self, uri: str, handler: Callable[..., Any], name: str | None = None, *,
-            title: str | None = None, description: str | None = None,
-            mime_type: str | None = None) -> Resource:
+    def add(
+        self,
+        uri: str,
+        handler: Callable[..., Any],
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+    ) -> Resource:
         """Serve ``handler()``'s return value at ``uri``."""
-        resource = Resource(uri, name or handler.__name__, handler, title,
-                            description if description is not None else _doc(handler), mime_type)
+        resource = Resource(
+            uri,
+            name or handler.__name__,
+            handler,
+            title,
+            description if description is not None else _doc(handler),
+            mime_type,
+        )
         return self.put(uri, resource)
 
-    def add_template(self, uri_template: str, handler: Callable[..., Any], name: str | None = None, *,
-                     title: str | None = None, description: str | None = None,
-                     mime_type: str | None = None) -> ResourceTemplate:
+    def add_template(
+        self,
+        uri_template: str,
+        handler: Callable[..., Any],
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+    ) -> ResourceTemplate:
         """Serve every URI ``uri_template`` matches; the handler gets each variable as a string.
 
         The handler returns None when the URI names nothing (then the client gets -32002).
         """
-        template = ResourceTemplate(uri_template, name or handler.__name__, handler, title,
-                                    description if description is not None else _doc(handler), mime_type)
+        template = ResourceTemplate(
+            uri_template,
+            name or handler.__name__,
+            handler,
+            title,
+            description if description is not None else _doc(handler),
+            mime_type,
+        )
         self._templates[uri_template] = template
         self.changed()
         return template
 
-    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
-                      scope: FolderScope | None = None) -> Directory:
+    def add_directory(
+        self,
+        folder: str | os.PathLike[str],
+        max_bytes: int = MAX_FILE_BYTES,
+        *,
+        scope: FolderScope | None = None,
+    ) -> Directory:
         """Serve the files of ``folder`` as ``file://`` resources (read-only, never outside it).
 
         ``scope``: of those, only the ones it shows the client being answered (lesson 09 passes
@@ -149,8 +196,11 @@ class ResourceRegistry(Catalogue[Resource]):
         return self.page("resources", definitions, context)
 
     async def list_templates(self, context: RequestContext) -> dict[str, Any]:
-        return self.page("resourceTemplates", [template.definition() for template in self._templates.values()],
-                         context)
+        return self.page(
+            "resourceTemplates",
+            [template.definition() for template in self._templates.values()],
+            context,
+        )
 
     # --8<-- [start:read]
     async def read_resource(self, context: RequestContext) -> dict[str, Any]:
@@ -172,6 +222,7 @@ class ResourceRegistry(Catalogue[Resource]):
                     raise not_found(uri)
                 return {"contents": [contents_for(uri, value, template.mime_type)]}
         raise not_found(uri)
+
     # --8<-- [end:read]
 
     async def exists(self, uri: str, context: RequestContext) -> bool:
@@ -184,7 +235,10 @@ class ResourceRegistry(Catalogue[Resource]):
                 return True
         for template in self._templates.values():
             variables = match_template(template.pattern, uri)
-            if variables is not None and await call_handler(template.handler, variables, context) is not None:
+            if (
+                variables is not None
+                and await call_handler(template.handler, variables, context) is not None
+            ):
                 return True
         return False
 
@@ -195,7 +249,9 @@ class ResourceRegistry(Catalogue[Resource]):
         uri = _uri_param(context)
         if not await self.exists(uri, context):
             raise not_found(uri)
-        context.session.subscriptions.add(uri)  # kept with the session: lesson 11 saves it with the rest
+        context.session.subscriptions.add(
+            uri
+        )  # kept with the session: lesson 11 saves it with the rest
         return {}
 
     async def unsubscribe(self, context: RequestContext) -> dict[str, Any]:
@@ -212,7 +268,10 @@ class ResourceRegistry(Catalogue[Resource]):
                     await session.notify("notifications/resources/updated", {"uri": uri})
                 except Exception as error:  # one broken cable must not stop the others' notices
                     log_send_failure(f"resources/updated for {uri}", error)
-        await self.server.subscriptions.deliver("notifications/resources/updated", {"uri": uri})  # lesson 12
+        await self.server.subscriptions.deliver(
+            "notifications/resources/updated", {"uri": uri}
+        )  # lesson 12
+
     # --8<-- [end:subscribe]
 
 
@@ -247,37 +306,73 @@ class ResourceServer(ToolServer):
             self._resources = ResourceRegistry(self)
         return self._resources
 
-    def resource(self, uri: str, *, name: str | None = None, title: str | None = None,
-                 description: str | None = None, mime_type: str | None = None) -> Callable[[F], F]:
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+    ) -> Callable[[F], F]:
         """Decorator: ``@server.resource("courses://all")`` serves the function's result there."""
+
         def register(function: F) -> F:
-            self.add_resource(uri, function, name, title=title, description=description,
-                              mime_type=mime_type)
+            self.add_resource(
+                uri, function, name, title=title, description=description, mime_type=mime_type
+            )
             return function
+
         return register
 
-    def template(self, uri_template: str, *, name: str | None = None, title: str | None = None,
-                 description: str | None = None, mime_type: str | None = None) -> Callable[[F], F]:
+    def template(
+        self,
+        uri_template: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+    ) -> Callable[[F], F]:
         """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a string)."""
+
         def register(function: F) -> F:
-            self.add_template(uri_template, function, name, title=title, description=description,
-                              mime_type=mime_type)
+            self.add_template(
+                uri_template,
+                function,
+                name,
+                title=title,
+                description=description,
+                mime_type=mime_type,
+            )
             return function
+
         return register
 
-    def add_resource(self, uri: str, function: Callable[..., Any], name: str | None = None,
-                     **options: Any) -> Resource:
+    def add_resource(
+        self, uri: str, function: Callable[..., Any], name: str | None = None, **options: Any
+    ) -> Resource:
         return self.resources.add(uri, function, name, **options)
 
     def remove_resource(self, uri: str) -> None:
         self.resources.remove(uri)
 
-    def add_template(self, uri_template: str, function: Callable[..., Any], name: str | None = None,
-                     **options: Any) -> ResourceTemplate:
+    def add_template(
+        self,
+        uri_template: str,
+        function: Callable[..., Any],
+        name: str | None = None,
+        **options: Any,
+    ) -> ResourceTemplate:
         return self.resources.add_template(uri_template, function, name, **options)
 
-    def add_directory(self, folder: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES, *,
-                      scope: FolderScope | None = None) -> Directory:
+    def add_directory(
+        self,
+        folder: str | os.PathLike[str],
+        max_bytes: int = MAX_FILE_BYTES,
+        *,
+        scope: FolderScope | None = None,
+    ) -> Directory:
         """Serve a folder's files as ``file://`` resources, guarded against reads outside it."""
         return self.resources.add_directory(folder, max_bytes, scope=scope)
 

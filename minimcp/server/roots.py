@@ -60,7 +60,9 @@ class RootsCache:
         server.on_notification(LIST_CHANGED)(self._changed)
         server.at_session_end(self._forget)
 
-    async def roots(self, context: RequestContext, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[dict[str, Any]]:
+    async def roots(
+        self, context: RequestContext, *, timeout: float | None = DEFAULT_TIMEOUT
+    ) -> list[dict[str, Any]]:
         """The roots of the client being answered: from the cache, or asked for with ``roots/list``."""
         session = context.session
         if session in self._roots:
@@ -72,7 +74,10 @@ class RootsCache:
         if not isinstance(roots, list):
             raise ToolError(f"The client's answer to roots/list has no list of roots: {result!r}")
         # Keep them only if the client will say when they change, and did not while we asked.
-        if session.client_capabilities["roots"].get("listChanged") and self._changes.get(session, 0) == changes:
+        if (
+            session.client_capabilities["roots"].get("listChanged")
+            and self._changes.get(session, 0) == changes
+        ):
             self._roots[session] = roots
         return roots
 
@@ -83,6 +88,8 @@ class RootsCache:
     def _forget(self, session: ServerSession) -> None:
         self._roots.pop(session, None)
         self._changes.pop(session, None)
+
+
 # --8<-- [end:roots_cache]
 
 
@@ -99,4 +106,6 @@ class RootsScope:
             return lambda path: True
         roots = await self.cache.roots(context)  # once per request, not once per file
         return lambda path: inside_roots(path, roots)
+
+
 # --8<-- [end:roots_scope]

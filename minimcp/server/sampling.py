@@ -59,20 +59,31 @@ def require_capability(context: RequestContext, name: str, method: str) -> dict[
         error = context.missing_capability(name)  # the era's own error, if it has one (lesson 12)
         if error is not None:
             raise error
-        raise CapabilityMissing(f"The client did not declare the {name!r} capability, so this server "
-                                f"cannot send it {method}")
+        raise CapabilityMissing(
+            f"The client did not declare the {name!r} capability, so this server "
+            f"cannot send it {method}"
+        )
     return declared
+
+
 # --8<-- [end:capability]
 
 
 # --8<-- [start:create_message]
-async def create_message(context: RequestContext, messages: str | list[str | dict[str, Any]], *,
-                         max_tokens: int, system_prompt: str | None = None,
-                         temperature: float | None = None, stop_sequences: list[str] | None = None,
-                         model_preferences: dict[str, Any] | None = None,
-                         tools: list[dict[str, Any]] | None = None, tool_choice: dict[str, Any] | None = None,
-                         timeout: float | None = DEFAULT_TIMEOUT,
-                         progress: ProgressCallback | None = None) -> dict[str, Any]:
+async def create_message(
+    context: RequestContext,
+    messages: str | list[str | dict[str, Any]],
+    *,
+    max_tokens: int,
+    system_prompt: str | None = None,
+    temperature: float | None = None,
+    stop_sequences: list[str] | None = None,
+    model_preferences: dict[str, Any] | None = None,
+    tools: list[dict[str, Any]] | None = None,
+    tool_choice: dict[str, Any] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    progress: ProgressCallback | None = None,
+) -> dict[str, Any]:
     """Send ``sampling/createMessage`` to the client whose request is being answered; return its
     answer: ``{"role": "assistant", "content": {...}, "model": ..., "stopReason": ...}``.
 
@@ -80,26 +91,46 @@ async def create_message(context: RequestContext, messages: str | list[str | dic
     hears how far the client got (a person reviewing the request, a slow model), if it says.
     """
     options = require_capability(context, "sampling", "sampling/createMessage")
-    if (tools is not None or tool_choice is not None) and not isinstance(options.get("tools"), dict):
-        raise CapabilityMissing("The client did not declare 'sampling.tools', so this server cannot "
-                                "send it a sampling request with tools")
+    if (tools is not None or tool_choice is not None) and not isinstance(
+        options.get("tools"), dict
+    ):
+        raise CapabilityMissing(
+            "The client did not declare 'sampling.tools', so this server cannot "
+            "send it a sampling request with tools"
+        )
     if isinstance(messages, str):
         messages = [messages]
     params: dict[str, Any] = {
-        "messages": [user(message) if isinstance(message, str) else message for message in messages],
+        "messages": [
+            user(message) if isinstance(message, str) else message for message in messages
+        ],
         "maxTokens": max_tokens,
     }
     problem = tool_message_problem(params["messages"])
-    if problem is not None:  # a tool loop that lost track: the server's bug, found before anything is sent
+    if (
+        problem is not None
+    ):  # a tool loop that lost track: the server's bug, found before anything is sent
         raise ValueError(problem)
-    optional = {"systemPrompt": system_prompt, "temperature": temperature, "stopSequences": stop_sequences,
-                "modelPreferences": model_preferences, "tools": tools, "toolChoice": tool_choice}
+    optional = {
+        "systemPrompt": system_prompt,
+        "temperature": temperature,
+        "stopSequences": stop_sequences,
+        "modelPreferences": model_preferences,
+        "tools": tools,
+        "toolChoice": tool_choice,
+    }
     params.update({key: value for key, value in optional.items() if value is not None})
-    result = await request_with_progress(context, "sampling/createMessage", params, timeout,
-                                         progress)
-    if not (isinstance(result, dict) and result.get("role") in ("user", "assistant")
-            and isinstance(result.get("content"), (dict, list))):
-        raise ToolError(f"The client's answer to sampling/createMessage is not a message: {result!r}")
+    result = await request_with_progress(
+        context, "sampling/createMessage", params, timeout, progress
+    )
+    if not (
+        isinstance(result, dict)
+        and result.get("role") in ("user", "assistant")
+        and isinstance(result.get("content"), (dict, list))
+    ):
+        raise ToolError(
+            f"The client's answer to sampling/createMessage is not a message: {result!r}"
+        )
     return result
 
 
@@ -107,6 +138,12 @@ def text_of(result: dict[str, Any]) -> str:
     """The text of a sampled message: its text blocks, joined (the content may be one block or a list)."""
     content = result.get("content")
     blocks = content if isinstance(content, list) else [content]
-    texts = [block.get("text") for block in blocks if isinstance(block, dict) and block.get("type") == "text"]
+    texts = [
+        block.get("text")
+        for block in blocks
+        if isinstance(block, dict) and block.get("type") == "text"
+    ]
     return "".join(text for text in texts if isinstance(text, str))
+
+
 # --8<-- [end:create_message]

@@ -17,8 +17,13 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from minimcp.server.handlers import model_parameters
 
 # --8<-- [start:schema]
-JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean",
-                              type(None): "null"}
+JSON_TYPES: dict[Any, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
 
 
 def schema_for(annotation: Any) -> dict[str, Any]:
@@ -51,7 +56,9 @@ def schema_for(annotation: Any) -> dict[str, Any]:
         if len(args) == 2:
             return {"type": "object", "additionalProperties": schema_for(args[1])}
         return {"type": "object"}
-    raise TypeError(f"no JSON Schema for {annotation!r}: pass input_schema= to describe it yourself")
+    raise TypeError(
+        f"no JSON Schema for {annotation!r}: pass input_schema= to describe it yourself"
+    )
 
 
 def input_schema_for(function: Callable[..., Any]) -> dict[str, Any]:
@@ -72,4 +79,6 @@ def input_schema_for(function: Callable[..., Any]) -> dict[str, Any]:
         schema["required"] = required
     schema["additionalProperties"] = False  # a misspelt argument is an error the model can fix
     return schema
+
+
 # --8<-- [end:schema]

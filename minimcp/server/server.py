@@ -49,17 +49,33 @@ class ToolServer(ServerCore):
         return self._tools
 
     # --8<-- [start:registration]
-    def tool(self, name: str | None = None, *, title: str | None = None, description: str | None = None,
-             input_schema: dict[str, Any] | None = None, output_schema: dict[str, Any] | None = None,
-             annotations: dict[str, Any] | None = None) -> Callable[[F], F]:
+    def tool(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        annotations: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
         """Decorator: ``@server.tool()`` makes a function a tool (see :meth:`ToolRegistry.add`)."""
         parentheses_please("tool", name)
 
         def register(function: F) -> F:
-            self.add_tool(function, name, title=title, description=description, input_schema=input_schema,
-                          output_schema=output_schema, annotations=annotations)
+            self.add_tool(
+                function,
+                name,
+                title=title,
+                description=description,
+                input_schema=input_schema,
+                output_schema=output_schema,
+                annotations=annotations,
+            )
             return function
+
         return register
+
     # --8<-- [end:registration]
 
     def input_schema(self, tool: str) -> dict[str, Any] | None:
@@ -69,7 +85,9 @@ class ToolServer(ServerCore):
         return found.input_schema if found is not None else None
 
     # The same, one call each, for functions you did not write here (and for taking them away).
-    def add_tool(self, function: Callable[..., Any], name: str | None = None, **options: Any) -> Tool:
+    def add_tool(
+        self, function: Callable[..., Any], name: str | None = None, **options: Any
+    ) -> Tool:
         return self.tools.add(function, name, **options)
 
     def remove_tool(self, name: str) -> None:

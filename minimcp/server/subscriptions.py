@@ -28,9 +28,11 @@ from minimcp.session.server import RequestContext
 
 #: The kinds a client may ask for: the filter's key, the notification it stands for, the capability
 #: (and option) a server must have declared to send it.
-KINDS = {"toolsListChanged": ("notifications/tools/list_changed", "tools", "listChanged"),
-         "promptsListChanged": ("notifications/prompts/list_changed", "prompts", "listChanged"),
-         "resourcesListChanged": ("notifications/resources/list_changed", "resources", "listChanged")}
+KINDS = {
+    "toolsListChanged": ("notifications/tools/list_changed", "tools", "listChanged"),
+    "promptsListChanged": ("notifications/prompts/list_changed", "prompts", "listChanged"),
+    "resourcesListChanged": ("notifications/resources/list_changed", "resources", "listChanged"),
+}
 UPDATED = "notifications/resources/updated"
 
 
@@ -71,12 +73,19 @@ class Subscriptions(Audience):
         """Acknowledge what this server can send, then stay open until the client stops listening."""
         requested = context.params.get("notifications")
         if not isinstance(requested, dict):
-            raise RpcError(INVALID_PARAMS, 'Invalid params: subscriptions/listen needs "notifications" (an object)')
+            raise RpcError(
+                INVALID_PARAMS,
+                'Invalid params: subscriptions/listen needs "notifications" (an object)',
+            )
         listener = Listener(context, self.agree(requested))
-        await listener.tell("notifications/subscriptions/acknowledged", {"notifications": listener.agreed})
+        await listener.tell(
+            "notifications/subscriptions/acknowledged", {"notifications": listener.agreed}
+        )
         self.listeners.add(listener)  # after the acknowledgment: nothing may come before it
         try:
-            await asyncio.Event().wait()  # until cancelled: the client closed the stream, or cancelled
+            await (
+                asyncio.Event().wait()
+            )  # until cancelled: the client closed the stream, or cancelled
         finally:
             self.listeners.discard(listener)
         return {}  # (never reached: a cancelled request is not answered)
@@ -101,4 +110,6 @@ class Subscriptions(Audience):
                     await listener.tell(method, params)
                 except Exception as error:  # one listener gone must not stop the others' notices
                     log_send_failure(method, error)
+
+
 # --8<-- [end:listen]

@@ -83,8 +83,9 @@ def error_result(message: str) -> dict[str, Any]:
 
 # -- progress ---------------------------------------------------------------------------------------
 # --8<-- [start:progress]
-async def report_progress(context: RequestContext, progress: float, total: float | None = None,
-                          message: str | None = None) -> None:
+async def report_progress(
+    context: RequestContext, progress: float, total: float | None = None, message: str | None = None
+) -> None:
     """Send ``notifications/progress`` for the request being answered, if its client asked for it.
 
     The client asks by putting a ``progressToken`` in the request's ``_meta``; every notification
@@ -94,6 +95,8 @@ async def report_progress(context: RequestContext, progress: float, total: float
     params = progress_notice(context.params, progress, total, message)  # minimcp.session.progress
     if params is not None:
         await context.notify(PROGRESS, params)
+
+
 # --8<-- [end:progress]
 
 
@@ -118,7 +121,9 @@ class Tool:
             raise ValueError(f"tool name {self.name!r}: use 1-128 letters, digits, '_', '-' or '.'")
         for which, schema in (("input", self.input_schema), ("output", self.output_schema)):
             if schema is not None and schema.get("type") != "object":
-                raise ValueError(f'the {which} schema of tool {self.name!r} must have "type": "object"')
+                raise ValueError(
+                    f'the {which} schema of tool {self.name!r} must have "type": "object"'
+                )
 
     @functools.cached_property
     def input_validator(self) -> Validator:
@@ -130,23 +135,34 @@ class Tool:
 
     def definition(self) -> dict[str, Any]:
         """The tool as ``tools/list`` shows it (optional fields only when they have a value)."""
-        return described(name=self.name, title=self.title, description=self.description,
-                         inputSchema=self.input_schema, outputSchema=self.output_schema,
-                         annotations=self.annotations)
+        return described(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            inputSchema=self.input_schema,
+            outputSchema=self.output_schema,
+            annotations=self.annotations,
+        )
 
     # --8<-- [start:result]
     def result(self, value: Any) -> dict[str, Any]:
         """Turn what the handler returned into a ``CallToolResult``."""
         if not isinstance(value, ToolResult):
             # With an output schema the return value *is* the structured result; otherwise it is content.
-            value = ToolResult(structured=value) if self.output_schema else ToolResult(content=value)
+            value = (
+                ToolResult(structured=value) if self.output_schema else ToolResult(content=value)
+            )
         structured = value.structured
         if self.output_validator is not None and not value.is_error:
             problems = schema_problems(self.output_validator, structured)
             if problems:  # the server broke its own promise: a bug, reported like any other failure
-                log.error("tool %s: output does not match its outputSchema: %s", self.name, problems)
-                return error_result(f"Tool {self.name} produced output that does not match its "
-                                    f"outputSchema: {'; '.join(problems)}")
+                log.error(
+                    "tool %s: output does not match its outputSchema: %s", self.name, problems
+                )
+                return error_result(
+                    f"Tool {self.name} produced output that does not match its "
+                    f"outputSchema: {'; '.join(problems)}"
+                )
         content = to_content(value.content)
         if structured is not None and not content:
             # Older clients only read `content`: give them the same JSON as text (spec: SHOULD).
@@ -157,6 +173,7 @@ class Tool:
         if value.is_error:
             out["isError"] = True
         return out
+
     # --8<-- [end:result]
 
 
@@ -166,16 +183,27 @@ class ToolRegistry(Catalogue[Tool]):
 
     def __init__(self, server: ServerCore) -> None:
         # listChanged: we promise to say so when tools come and go while a client is connected.
-        super().__init__(server, "tools", {"tools/list": self.list_tools, "tools/call": self.call_tool},
-                         {"listChanged": True})
+        super().__init__(
+            server,
+            "tools",
+            {"tools/list": self.list_tools, "tools/call": self.call_tool},
+            {"listChanged": True},
+        )
         #: Seconds a tool may run before its caller gets an error result (a hung tool would otherwise
         #: hold its request, and its client's place in the server, until the session ends).
         self.timeout = DEFAULT_TOOL_TIMEOUT
 
-    def add(self, handler: Callable[..., Any], name: str | None = None, *, title: str | None = None,
-            description: str | None = None, input_schema: dict[str, Any] | None = None,
-            output_schema: dict[str, Any] | None = None,
-            annotations: dict[str, Any] | None = None) -> Tool:
+    def add(
+        self,
+        handler: Callable[..., Any],
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        annotations: dict[str, Any] | None = None,
+    ) -> Tool:
         """Register ``handler`` as a tool. Name, description and schema default to the function's own."""
         tool = Tool(
             name=name or handler.__name__,
@@ -187,12 +215,14 @@ class ToolRegistry(Catalogue[Tool]):
             annotations=annotations,
         )
         return self.put(tool.name, tool)  # put() also tells the clients: list_changed
+
     # --8<-- [end:registry]
 
     # --8<-- [start:list]
     async def list_tools(self, context: RequestContext) -> dict[str, Any]:
         """``tools/list``: one page of the catalogue (see :mod:`minimcp.server.pagination`)."""
         return self.page("tools", [tool.definition() for tool in self], context)
+
     # --8<-- [end:list]
 
     # --8<-- [start:call]
@@ -217,7 +247,9 @@ class ToolRegistry(Catalogue[Tool]):
         if problems:
             return error_result(f"Invalid arguments for tool {name}: {'; '.join(problems)}")
         try:
-            async with asyncio.timeout(self.timeout):  # (wait_for would wrap the call in a task of its own)
+            async with asyncio.timeout(
+                self.timeout
+            ):  # (wait_for would wrap the call in a task of its own)
                 value = await run_tool(tool, arguments, context)
         except ForTheClient:  # e.g. 2026-07-28's questions to the client (lesson 12)
             raise
@@ -233,8 +265,11 @@ class ToolRegistry(Catalogue[Tool]):
             return error_result(f"Tool {name} failed: RpcError: {err.message}")
         except Exception:  # a bug in one tool must never take the server down, nor leak its details
             log.exception("tool %s failed", name)  # the details (paths, values…) stay in our log
-            return error_result(f"Tool {name} failed with an internal error (the server's log has the details)")
+            return error_result(
+                f"Tool {name} failed with an internal error (the server's log has the details)"
+            )
         return tool.result(value)
+
     # --8<-- [end:call]
 
 
@@ -251,4 +286,6 @@ async def run_tool(tool: Tool, arguments: dict[str, Any], context: RequestContex
     if inspect.iscoroutinefunction(tool.handler) or wants_context(tool.handler):
         return await call_handler(tool.handler, arguments, context)
     return await asyncio.to_thread(tool.handler, **arguments)
+
+
 # --8<-- [end:run_tool]

@@ -22,14 +22,18 @@ def compile_template(template: str) -> re.Pattern[str]:
     """A regular expression that matches the URIs ``template`` expands to, one group per variable."""
     leftover = VARIABLE.sub("", template)
     if "{" in leftover or "}" in leftover:  # {+path}, {?query}…: levels 2-4, which we do not need
-        raise ValueError(f"URI template {template!r}: only level-1 variables such as {{id}} are supported")
+        raise ValueError(
+            f"URI template {template!r}: only level-1 variables such as {{id}} are supported"
+        )
     pattern, position, seen = "", 0, set()
     for variable in VARIABLE.finditer(template):
         name = variable.group(1)
         if name in seen:
             raise ValueError(f"URI template {template!r} uses {{{name}}} twice")
         seen.add(name)
-        pattern += re.escape(template[position:variable.start()]) + f"(?P<{name}>{EXPANDED_VALUE})"
+        pattern += (
+            re.escape(template[position : variable.start()]) + f"(?P<{name}>{EXPANDED_VALUE})"
+        )
         position = variable.end()
     return re.compile(pattern + re.escape(template[position:]))
 
@@ -40,4 +44,6 @@ def match_template(pattern: re.Pattern[str], uri: str) -> dict[str, str] | None:
     if found is None:
         return None
     return {name: unquote(value) for name, value in found.groupdict().items()}
+
+
 # --8<-- [end:template]

@@ -18,7 +18,16 @@ from minimcp.session.lifecycle import (
 from minimcp.session.server import RequestContext, ServerApp, ServerSession
 
 __all__ = [
-    "LATEST_PROTOCOL_VERSION", "SUPPORTED_PROTOCOL_VERSIONS", "ClientSession", "HandshakeFailed", "Lifecycle",
-    "NotificationCallback", "RequestCallback", "RequestContext", "ServerApp", "ServerSession",
-    "UnsupportedVersion", "negotiate_version",
+    "LATEST_PROTOCOL_VERSION",
+    "SUPPORTED_PROTOCOL_VERSIONS",
+    "ClientSession",
+    "HandshakeFailed",
+    "Lifecycle",
+    "NotificationCallback",
+    "RequestCallback",
+    "RequestContext",
+    "ServerApp",
+    "ServerSession",
+    "UnsupportedVersion",
+    "negotiate_version",
 ]

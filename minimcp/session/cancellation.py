@@ -42,7 +42,9 @@ def tell_peer_on_abandon(connection: Connection) -> None:
     """Make ``connection`` send ``notifications/cancelled`` for each request it gives up on."""
 
     async def send_cancelled(request: Request, reason: str) -> None:
-        if request.method == "initialize":  # MUST NOT be cancelled: the caller closes the connection instead
+        if (
+            request.method == "initialize"
+        ):  # MUST NOT be cancelled: the caller closes the connection instead
             return
         try:
             await connection.notify(CANCELLED, {"requestId": request.id, "reason": reason})
@@ -50,12 +52,18 @@ def tell_peer_on_abandon(connection: Connection) -> None:
             log_send_failure(f"the cancellation of #{request.id}", error)
 
     connection.on_abandon = send_cancelled
+
+
 # --8<-- [end:send]
 
 
 # --8<-- [start:receive]
-def on_cancelled(connection: Connection, params: dict[str, Any], protected: RequestId | None = None,
-                 streams: RequestStreams | None = None) -> None:
+def on_cancelled(
+    connection: Connection,
+    params: dict[str, Any],
+    protected: RequestId | None = None,
+    streams: RequestStreams | None = None,
+) -> None:
     """The peer stopped waiting for one of its requests: stop answering it (and send nothing back).
 
     ``protected`` is the id of the peer's ``initialize`` request, which may not be cancelled;
@@ -67,7 +75,11 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
         log.warning("ignoring %s without a valid requestId: %r", CANCELLED, request_id)
         return
     if protected is not None and request_id == protected:
-        log.warning("ignoring %s for the initialize request #%s: it may not be cancelled", CANCELLED, request_id)
+        log.warning(
+            "ignoring %s for the initialize request #%s: it may not be cancelled",
+            CANCELLED,
+            request_id,
+        )
         return
     task = connection.answering(request_id)
     if task is not None and not task.done():  # done: its answer has gone out already
@@ -77,6 +89,8 @@ def on_cancelled(connection: Connection, params: dict[str, Any], protected: Requ
             streams.request_cancelled(request_id)
     else:  # answered already, or never seen: the two messages crossed on the way
         log.debug("ignoring %s for #%s: no such request is being answered", CANCELLED, request_id)
+
+
 # --8<-- [end:receive]
 
 
@@ -89,10 +103,16 @@ def cancellable(server: StartsSessions) -> None:
         tell_peer_on_abandon(session.connection)  # a question that times out is cancelled
 
         async def cancelled(notification: Notification) -> None:  # the client stopped waiting
-            on_cancelled(session.connection, notification.params or {},
-                         protected=session.initialize_id, streams=session.request_streams)
+            on_cancelled(
+                session.connection,
+                notification.params or {},
+                protected=session.initialize_id,
+                streams=session.request_streams,
+            )
 
         session.notification_handlers[CANCELLED] = cancelled
 
     server.at_session_start(setup)
+
+
 # --8<-- [end:plug]

@@ -47,8 +47,9 @@ class Conversation(Protocol):
     async def open(self, session: ClientSession, timeout: float | None) -> dict[str, Any]:
         """Start talking; returns what the server said about itself (``initialize``'s result)."""
 
-    async def request(self, session: ClientSession, method: str, params: Params,
-                      timeout: float | None) -> Any:
+    async def request(
+        self, session: ClientSession, method: str, params: Params, timeout: float | None
+    ) -> Any:
         """Send one request and return its result."""
 
     async def notify(self, session: ClientSession, method: str, params: Params) -> None:
@@ -61,8 +62,9 @@ class InitializeFirst:
     async def open(self, session: ClientSession, timeout: float | None) -> dict[str, Any]:
         return await session.initialize(timeout)
 
-    async def request(self, session: ClientSession, method: str, params: Params,
-                      timeout: float | None) -> Any:
+    async def request(
+        self, session: ClientSession, method: str, params: Params, timeout: float | None
+    ) -> Any:
         return await session.connection.request(method, params, timeout)
 
     async def notify(self, session: ClientSession, method: str, params: Params) -> None:
@@ -76,7 +78,8 @@ class ClientSession:
 
     transport: Transport
     client_info: dict[str, Any] = field(
-        default_factory=lambda: {"name": "minimcp", "version": "0.1.0"})
+        default_factory=lambda: {"name": "minimcp", "version": "0.1.0"}
+    )
     capabilities: dict[str, Any] = field(default_factory=dict)
     supported_versions: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
     on_notification: NotificationCallback | None = None
@@ -94,18 +97,26 @@ class ClientSession:
         for extend in self.extensions:
             extend(self)
 
-    async def initialize(self, timeout: float | None = 30.0,
-                         protocol_version: str | None = None) -> dict[str, Any]:
+    async def initialize(
+        self, timeout: float | None = 30.0, protocol_version: str | None = None
+    ) -> dict[str, Any]:
         """The handshake: initialize → result → notifications/initialized. Returns the result."""
         self.connection.start()
         requested = protocol_version or self.supported_versions[0]  # SHOULD be our latest
-        result = await self.connection.request("initialize", {
-            "protocolVersion": requested,
-            "capabilities": self.capabilities,
-            "clientInfo": self.client_info,
-        }, timeout=timeout)
-        if not (isinstance(result, dict) and isinstance(result.get("serverInfo"), dict)
-                and isinstance(result.get("capabilities"), dict)):
+        result = await self.connection.request(
+            "initialize",
+            {
+                "protocolVersion": requested,
+                "capabilities": self.capabilities,
+                "clientInfo": self.client_info,
+            },
+            timeout=timeout,
+        )
+        if not (
+            isinstance(result, dict)
+            and isinstance(result.get("serverInfo"), dict)
+            and isinstance(result.get("capabilities"), dict)
+        ):
             await self.connection.close()
             raise HandshakeFailed(f"the server's initialize result is malformed: {result!r}")
         offered = result.get("protocolVersion")
@@ -120,6 +131,7 @@ class ClientSession:
         self.instructions = result.get("instructions")
         await self.connection.notify("notifications/initialized")
         return result
+
     # --8<-- [end:client_session]
 
     async def ping(self, timeout: float | None = 10.0) -> None:
@@ -129,8 +141,9 @@ class ClientSession:
         """Start talking, as the session's conversation does (this lesson's: ``initialize``)."""
         return await self.conversation.open(self, timeout)
 
-    async def request(self, method: str, params: Params = None,
-                      timeout: float | None = None) -> Any:
+    async def request(
+        self, method: str, params: Params = None, timeout: float | None = None
+    ) -> Any:
         return await self.conversation.request(self, method, params, timeout)
 
     async def notify(self, method: str, params: Params = None) -> None:
@@ -147,6 +160,7 @@ class ClientSession:
         if self.on_request is not None:
             return await self.on_request(request.method, request.params or {})
         raise method_not_found(request.method)
+
     # --8<-- [end:client_answers]
 
     async def _on_notification(self, notification: Notification) -> None:

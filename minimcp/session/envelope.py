@@ -50,7 +50,9 @@ class Envelope:
 
 
 # --8<-- [start:read_envelope]
-def read_envelope(params: Any, supported: tuple[str, ...], also_supported: tuple[str, ...] = ()) -> Envelope:
+def read_envelope(
+    params: Any, supported: tuple[str, ...], also_supported: tuple[str, ...] = ()
+) -> Envelope:
     """The envelope of a request's ``params``, or the error it earns.
 
     ``supported`` are the modern versions served; ``also_supported`` the older ones this server also
@@ -58,14 +60,21 @@ def read_envelope(params: Any, supported: tuple[str, ...], also_supported: tuple
     """
     meta = params.get("_meta") if isinstance(params, dict) else None
     if not isinstance(meta, dict):
-        raise RpcError(INVALID_PARAMS, f'Invalid params: every request needs "_meta" with "{PROTOCOL_VERSION}" '
-                       f'and "{CLIENT_CAPABILITIES}"')
+        raise RpcError(
+            INVALID_PARAMS,
+            f'Invalid params: every request needs "_meta" with "{PROTOCOL_VERSION}" '
+            f'and "{CLIENT_CAPABILITIES}"',
+        )
     version = meta.get(PROTOCOL_VERSION)
     if not isinstance(version, str):
-        raise RpcError(INVALID_PARAMS, f'Invalid params: "_meta" needs "{PROTOCOL_VERSION}" (a string)')
+        raise RpcError(
+            INVALID_PARAMS, f'Invalid params: "_meta" needs "{PROTOCOL_VERSION}" (a string)'
+        )
     capabilities = meta.get(CLIENT_CAPABILITIES)
     if not isinstance(capabilities, dict):
-        raise RpcError(INVALID_PARAMS, f'Invalid params: "_meta" needs "{CLIENT_CAPABILITIES}" (an object)')
+        raise RpcError(
+            INVALID_PARAMS, f'Invalid params: "_meta" needs "{CLIENT_CAPABILITIES}" (an object)'
+        )
     if version not in supported:
         raise unsupported_version(version, supported + also_supported)
     info = meta.get(CLIENT_INFO, {})
@@ -73,14 +82,21 @@ def read_envelope(params: Any, supported: tuple[str, ...], also_supported: tuple
         raise RpcError(INVALID_PARAMS, f'Invalid params: "{CLIENT_INFO}" must be an object')
     level = meta.get(LOG_LEVEL)
     if level is not None and level not in LOG_LEVELS:
-        raise RpcError(INVALID_PARAMS, f'Invalid params: "{LOG_LEVEL}" must be one of {", ".join(LOG_LEVELS)}')
+        raise RpcError(
+            INVALID_PARAMS, f'Invalid params: "{LOG_LEVEL}" must be one of {", ".join(LOG_LEVELS)}'
+        )
     return Envelope(version, capabilities, info, level)
+
+
 # --8<-- [end:read_envelope]
 
 
 def unsupported_version(requested: str, supported: tuple[str, ...]) -> RpcError:
-    return RpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
-                    {"supported": list(supported), "requested": requested})
+    return RpcError(
+        UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+        {"supported": list(supported), "requested": requested},
+    )
 
 
 class MissingCapability(RpcError, ForTheClient):
@@ -89,9 +105,11 @@ class MissingCapability(RpcError, ForTheClient):
 
 def missing_capability(name: str, options: dict[str, Any] | None = None) -> RpcError:
     """-32021: the request needs the client capability ``name``, which its envelope did not declare."""
-    return MissingCapability(MISSING_CLIENT_CAPABILITY,
-                             f"Server requires the {name} capability for this request",
-                             {"requiredCapabilities": {name: options or {}}})
+    return MissingCapability(
+        MISSING_CLIENT_CAPABILITY,
+        f"Server requires the {name} capability for this request",
+        {"requiredCapabilities": {name: options or {}}},
+    )
 
 
 def header_mismatch(message: str) -> RpcError:
@@ -100,8 +118,11 @@ def header_mismatch(message: str) -> RpcError:
 
 def with_envelope(params: dict[str, Any] | None, envelope: Envelope) -> dict[str, Any]:
     """A client's request params with its envelope added to their ``_meta`` (a progress token stays)."""
-    meta = {PROTOCOL_VERSION: envelope.protocol_version, CLIENT_CAPABILITIES: envelope.client_capabilities,
-            CLIENT_INFO: envelope.client_info}
+    meta = {
+        PROTOCOL_VERSION: envelope.protocol_version,
+        CLIENT_CAPABILITIES: envelope.client_capabilities,
+        CLIENT_INFO: envelope.client_info,
+    }
     if envelope.log_level is not None:
         meta[LOG_LEVEL] = envelope.log_level
     params = dict(params or {})

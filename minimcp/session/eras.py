@@ -65,8 +65,12 @@ NOT_IN_2026 = {"notifications/roots/list_changed"}
 class TwoEras(InitializeFirst):
     """A conversation in the era ``mode`` says; in ``Mode.AUTO``, a probe's answer decides."""
 
-    def __init__(self, mode: Mode = Mode.AUTO, server_key: str | None = None,
-                 versions: tuple[str, ...] = MODERN_PROTOCOL_VERSIONS) -> None:
+    def __init__(
+        self,
+        mode: Mode = Mode.AUTO,
+        server_key: str | None = None,
+        versions: tuple[str, ...] = MODERN_PROTOCOL_VERSIONS,
+    ) -> None:
         self.mode = Mode(mode)
         self.server_key = server_key  # names the server in VERDICTS
         self.versions = versions  # the 2026-era versions this client speaks, latest first
@@ -113,8 +117,9 @@ class TwoEras(InitializeFirst):
         if self.server_key is not None:
             VERDICTS[self.server_key] = era
 
-    async def discover(self, session: ClientSession, version: str,
-                       timeout: float | None = 30.0) -> dict[str, Any]:
+    async def discover(
+        self, session: ClientSession, version: str, timeout: float | None = 30.0
+    ) -> dict[str, Any]:
         """``server/discover`` in ``version``: from now on every request carries its envelope."""
         params = with_envelope({}, self.envelope(session, version))
         result = await session.connection.request("server/discover", params, timeout)
@@ -128,15 +133,21 @@ class TwoEras(InitializeFirst):
         session.instructions = result.get("instructions")
         self._found(Era.MODERN)
         return result
+
     # --8<-- [end:open]
 
     def envelope(self, session: ClientSession, version: str | None = None) -> Envelope:
-        return Envelope(version or str(session.protocol_version), session.capabilities,
-                        session.client_info, self.log_level)
+        return Envelope(
+            version or str(session.protocol_version),
+            session.capabilities,
+            session.client_info,
+            self.log_level,
+        )
 
     # --8<-- [start:request]
-    async def request(self, session: ClientSession, method: str, params: Params,
-                      timeout: float | None) -> Any:
+    async def request(
+        self, session: ClientSession, method: str, params: Params, timeout: float | None
+    ) -> Any:
         """A request; in 2026-07-28, with its envelope, and asked again while the server needs
         input."""
         if self.era != Era.MODERN:
@@ -152,14 +163,17 @@ class TwoEras(InitializeFirst):
             if kind == "complete":  # (no resultType at all: an older server's result, complete)
                 return usable_tools(result) if method == "tools/list" else result
             if kind != "input_required":
-                raise RpcError(INTERNAL_ERROR,
-                               f"the server answered with an unknown resultType {kind!r}")
+                raise RpcError(
+                    INTERNAL_ERROR, f"the server answered with an unknown resultType {kind!r}"
+                )
             answers = await answer_all(session, result.get("inputRequests") or {})
             sent = {**base, "inputResponses": answers}
             if "requestState" in result:  # exactly as it came: never read, never changed
                 sent["requestState"] = result["requestState"]
-        raise RpcError(INTERNAL_ERROR,
-                       f"{method}: the server still needed input after {MAX_ROUNDS} rounds")
+        raise RpcError(
+            INTERNAL_ERROR, f"{method}: the server still needed input after {MAX_ROUNDS} rounds"
+        )
+
     # --8<-- [end:request]
 
     async def notify(self, session: ClientSession, method: str, params: Params) -> None:

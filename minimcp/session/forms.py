@@ -37,6 +37,8 @@ def supports_mode(capability: dict[str, Any], mode: str) -> bool:
     if mode == "url":
         return "url" in capability
     return "form" in capability or "url" not in capability
+
+
 # --8<-- [end:modes]
 
 
@@ -44,22 +46,33 @@ def supports_mode(capability: dict[str, Any], mode: str) -> bool:
 def check_form_schema(schema: Any) -> None:
     """Raise :class:`ValueError` saying why ``schema`` is not a form's ``requestedSchema``."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(schema, dict) or schema.get("type") != "object" or not isinstance(properties, dict):
+    if (
+        not isinstance(schema, dict)
+        or schema.get("type") != "object"
+        or not isinstance(properties, dict)
+    ):
         raise ValueError('a form\'s requestedSchema is {"type": "object", "properties": {...}}')
     for name, prop in properties.items():
         kind = prop.get("type") if isinstance(prop, dict) else None
         if kind not in FORM_TYPES:
-            raise ValueError(f"form field {name!r}: the type must be one of {', '.join(sorted(FORM_TYPES))}")
+            raise ValueError(
+                f"form field {name!r}: the type must be one of {', '.join(sorted(FORM_TYPES))}"
+            )
         if kind == "array":
             items = prop.get("items")
             if not (isinstance(items, dict) and ("enum" in items or "anyOf" in items)):
-                raise ValueError(f"form field {name!r}: an array is a multi-select, its items need "
-                                 '"enum" or "anyOf"')
+                raise ValueError(
+                    f"form field {name!r}: an array is a multi-select, its items need "
+                    '"enum" or "anyOf"'
+                )
     try:
         make_validator(schema)  # and it must be a valid JSON Schema at all
     except Exception as error:  # jsonschema's SchemaError, in one sentence
-        raise ValueError(f"the requestedSchema is not a valid JSON Schema: {getattr(error, 'message', error)}") \
-            from None
+        raise ValueError(
+            f"the requestedSchema is not a valid JSON Schema: {getattr(error, 'message', error)}"
+        ) from None
+
+
 # --8<-- [end:check_form_schema]
 
 
@@ -80,4 +93,6 @@ def with_defaults(schema: dict[str, Any], content: dict[str, Any]) -> dict[str, 
 def form_problems(schema: dict[str, Any], content: dict[str, Any]) -> list[str]:
     """Every way an accepted answer's ``content`` breaks the form, one sentence each; [] if it fits."""
     return schema_problems(make_validator(schema), content)
+
+
 # --8<-- [end:defaults]

@@ -40,8 +40,11 @@ from minimcp.session.server import ForTheClient
 #: The methods that may answer ``input_required`` (basic/patterns/mrtr, "Supported methods").
 ASKING_METHODS = ("tools/call", "prompts/get", "resources/read")
 #: What each kind of question is, and the client capability it needs.
-QUESTION_CAPABILITY = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling",
-                       "roots/list": "roots"}
+QUESTION_CAPABILITY = {
+    "elicitation/create": "elicitation",
+    "sampling/createMessage": "sampling",
+    "roots/list": "roots",
+}
 STATE_TTL = 600.0  # seconds a request state stays good: long enough for a person to answer a form
 
 
@@ -50,7 +53,9 @@ class MalformedAnswer(RpcError, ForTheClient):
     (``-32602``), so it must reach the client as an error even from inside a tool."""
 
     def __init__(self, key: str, method: str) -> None:
-        super().__init__(INVALID_PARAMS, f"Invalid params: inputResponses[{key!r}] is not an answer to {method}")
+        super().__init__(
+            INVALID_PARAMS, f"Invalid params: inputResponses[{key!r}] is not an answer to {method}"
+        )
 
 
 class InputRequired(ForTheClient):
@@ -72,7 +77,9 @@ class StateSeal:
         self.ttl = ttl
 
     def seal(self, payload: dict[str, Any]) -> str:
-        body = json.dumps({**payload, "exp": int(time.time() + self.ttl)}, separators=(",", ":")).encode()
+        body = json.dumps(
+            {**payload, "exp": int(time.time() + self.ttl)}, separators=(",", ":")
+        ).encode()
         tag = hmac.new(self.key, body, hashlib.sha256).digest()
         return f"{_b64(body)}.{_b64(tag)}"
 
@@ -89,6 +96,8 @@ class StateSeal:
         if payload.get("exp", 0) < time.time():
             raise refused("it expired: send the request again without it")
         return payload
+
+
 # --8<-- [end:seal]
 
 
@@ -98,7 +107,11 @@ def refused(why: str) -> RpcError:
 
 def request_digest(method: str, params: dict[str, Any]) -> str:
     """What a state is bound to: the method and its params, without what changes between attempts."""
-    salient = {key: value for key, value in params.items() if key not in ("_meta", "inputResponses", "requestState")}
+    salient = {
+        key: value
+        for key, value in params.items()
+        if key not in ("_meta", "inputResponses", "requestState")
+    }
     text = json.dumps([method, salient], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -136,11 +149,14 @@ class Answers:
     def state(self, method: str, params: dict[str, Any], seal: StateSeal) -> str:
         """The sealed state of the next attempt: every answer so far, bound to this request."""
         return seal.seal({"for": request_digest(method, params), "answers": self.given})
+
+
 # --8<-- [end:answers]
 
 
-def pick_answers(answers: Answers, questions: dict[str, dict[str, Any]],
-                 capabilities: dict[str, Any]) -> dict[str, Any]:
+def pick_answers(
+    answers: Answers, questions: dict[str, dict[str, Any]], capabilities: dict[str, Any]
+) -> dict[str, Any]:
     """The answers to ``questions``, all of them; or the error, or the :class:`InputRequired`, it earns."""
     for question in questions.values():  # never ask what the client cannot answer (mrtr)
         needed = QUESTION_CAPABILITY.get(question["method"])
@@ -160,7 +176,9 @@ def answers_method(answer: Any, method: str) -> bool:
     if method == "elicitation/create":
         return answer.get("action") in ("accept", "decline", "cancel")
     if method == "sampling/createMessage":
-        return answer.get("role") in ("user", "assistant") and isinstance(answer.get("content"), (dict, list))
+        return answer.get("role") in ("user", "assistant") and isinstance(
+            answer.get("content"), (dict, list)
+        )
     if method == "roots/list":
         return isinstance(answer.get("roots"), list)
     return True

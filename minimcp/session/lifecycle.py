@@ -25,11 +25,15 @@ LATEST_PROTOCOL_VERSION = "2025-11-25"
 SUPPORTED_PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 
 
-def negotiate_version(requested: object, supported: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS) -> str:
+def negotiate_version(
+    requested: object, supported: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
+) -> str:
     """The server's rule: the client's version if we support it, otherwise our latest."""
     if requested in supported:
         return str(requested)
     return supported[0]
+
+
 # --8<-- [end:versions]
 
 
@@ -42,10 +46,14 @@ class UnsupportedVersion(HandshakeFailed):
     """The server answered with a protocol version this client cannot speak: disconnect."""
 
     def __init__(self, offered: str, supported: tuple[str, ...]) -> None:
-        super().__init__(f"the server offered protocol version {offered!r}; this client speaks "
-                         f"{', '.join(supported)}")
+        super().__init__(
+            f"the server offered protocol version {offered!r}; this client speaks "
+            f"{', '.join(supported)}"
+        )
         self.offered = offered
         self.supported = supported
+
+
 # --8<-- [end:unsupported]
 
 
@@ -81,11 +89,16 @@ class Lifecycle:
     def check_request(self, method: str) -> None:
         """Raise the spec's error if ``method`` may not be asked for in this state."""
         if self.state == "new" and method not in ALWAYS_ALLOWED:
-            raise RpcError(INVALID_REQUEST, f"Received {shorten(method)!r} before initialization: "
-                           "send 'initialize' first")
+            raise RpcError(
+                INVALID_REQUEST,
+                f"Received {shorten(method)!r} before initialization: send 'initialize' first",
+            )
 
-    def initialize(self, params: dict[str, Any], supported: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS,
-                   ) -> Agreement:
+    def initialize(
+        self,
+        params: dict[str, Any],
+        supported: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS,
+    ) -> Agreement:
         """Accept an ``initialize`` request's params, or raise the error it earns.
 
         A second ``initialize`` is refused; so is one that lacks what the spec requires (the state
@@ -97,9 +110,14 @@ class Lifecycle:
         if not isinstance(requested, str):
             raise RpcError(INVALID_PARAMS, 'initialize needs "protocolVersion" (a string)')
         info = params.get("clientInfo")
-        if not (isinstance(info, dict) and isinstance(info.get("name"), str)
-                and isinstance(info.get("version"), str)):
-            raise RpcError(INVALID_PARAMS, 'initialize needs "clientInfo" with a "name" and a "version"')
+        if not (
+            isinstance(info, dict)
+            and isinstance(info.get("name"), str)
+            and isinstance(info.get("version"), str)
+        ):
+            raise RpcError(
+                INVALID_PARAMS, 'initialize needs "clientInfo" with a "name" and a "version"'
+            )
         capabilities = params.get("capabilities")
         if not isinstance(capabilities, dict):
             raise RpcError(INVALID_PARAMS, 'initialize needs "capabilities" (an object)')
@@ -112,4 +130,6 @@ class Lifecycle:
             self.state = "ready"
         elif self.state == "new":  # it overtook its own initialize, still being answered
             self._initialized_early = True
+
+
 # --8<-- [end:lifecycle]

@@ -51,8 +51,14 @@ REMOVED = ("initialize", "ping", "logging/setLevel", "resources/subscribe", "res
 #: Methods that exist only without a handshake: an initialized session answers them -32601, as before.
 MODERN_ONLY = ("server/discover", "subscriptions/listen")
 #: Results a client may cache, which therefore say for how long and for whom (server/utilities/caching).
-CACHEABLE = ("server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list",
-             "resources/read")
+CACHEABLE = (
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+)
 RESOURCE_NOT_FOUND_2025 = -32002  # 2026-07-28 answers a missing resource with -32602 instead
 
 
@@ -92,11 +98,14 @@ def admit(app: ModernApp, era: ModernEra, request: Request) -> tuple[Envelope, A
     return envelope, answers
 
 
-def input_required(needed: InputRequired, answers: Answers | None, request: Request,
-                   era: ModernEra) -> dict[str, Any]:
+def input_required(
+    needed: InputRequired, answers: Answers | None, request: Request, era: ModernEra
+) -> dict[str, Any]:
     """Step 4, when the handler stopped at a question: ask it, with every answer so far sealed in the state."""
     if answers is None:  # a bug of the server's: tools/list (say) may not ask the client anything
-        raise RuntimeError(f"{request.method} asked the client a question, which 2026-07-28 does not allow")
+        raise RuntimeError(
+            f"{request.method} asked the client a question, which 2026-07-28 does not allow"
+        )
     state = answers.state(request.method, request.params or {}, era.seal)
     return {"resultType": "input_required", "inputRequests": needed.requests, "requestState": state}
 
@@ -106,14 +115,18 @@ def modern_error(error: RpcError) -> RpcError:
     if error.code == RESOURCE_NOT_FOUND_2025:
         return RpcError(INVALID_PARAMS, error.message, error.data)
     return error
+
+
 # --8<-- [end:admit]
 
 
 # --8<-- [start:discover]
 def discover(app: ModernApp) -> dict[str, Any]:
     """``server/discover``: what ``initialize`` used to answer, for anyone, at any time."""
-    result: dict[str, Any] = {"supportedVersions": [*app.modern_versions, *app.protocol_versions],
-                              "capabilities": app.capabilities()}
+    result: dict[str, Any] = {
+        "supportedVersions": [*app.modern_versions, *app.protocol_versions],
+        "capabilities": app.capabilities(),
+    }
     if instructions := app.instructions():
         result["instructions"] = instructions
     return result
@@ -128,6 +141,8 @@ def finish(result: Any, app: ModernApp, era: ModernEra, method: str) -> dict[str
         shaped.setdefault("ttlMs", era.cache_ttl_ms)
         shaped.setdefault("cacheScope", era.cache_scope)
     return shaped
+
+
 # --8<-- [end:discover]
 
 
@@ -157,17 +172,20 @@ class ModernContext(RequestContext):
     def missing_capability(self, name: str) -> RpcError | None:
         return missing_capability(name)
 
-    async def send_request(self, method: str, params: dict[str, Any] | None = None,
-                           timeout: float | None = None) -> Any:
+    async def send_request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> Any:
         """A question back to the client: one question of :meth:`ask`, named after its method."""
         self.answers_or_refuse().asked += 1
         key = f"{method.split('/')[0]}-{self.answers_or_refuse().asked}"
         return (await self.ask({key: {"method": method, "params": params or {}}}))[key]
-# --8<-- [end:context]
+
+    # --8<-- [end:context]
 
     # --8<-- [start:ask]
-    async def ask(self, questions: dict[str, dict[str, Any]],
-                  timeout: float | None = None) -> dict[str, Any]:
+    async def ask(
+        self, questions: dict[str, dict[str, Any]], timeout: float | None = None
+    ) -> dict[str, Any]:
         """Ask the client several things at once; their answers, by key.
 
         A 2026-07-28 request cannot send anything: the answers must come with the request itself,
@@ -178,9 +196,12 @@ class ModernContext(RequestContext):
 
     def answers_or_refuse(self) -> Answers:
         if self.answers is None:
-            raise RuntimeError(f"{self.request.method} may not ask the client anything (2026-07-28 "
-                               "allows it in tools/call, prompts/get and resources/read only)")
+            raise RuntimeError(
+                f"{self.request.method} may not ask the client anything (2026-07-28 "
+                "allows it in tools/call, prompts/get and resources/read only)"
+            )
         return self.answers
+
     # --8<-- [end:ask]
 
 
@@ -189,8 +210,9 @@ class ModernFront:
     """Lesson 12's front for one session: it takes the requests that carry an envelope (and every
     request, once a connection spoke 2026-07-28 first), and serves each from itself alone."""
 
-    def __init__(self, session: ServerSession, app: ModernApp, settings: ModernEra,
-                 alone: bool = False) -> None:
+    def __init__(
+        self, session: ServerSession, app: ModernApp, settings: ModernEra, alone: bool = False
+    ) -> None:
         self.session, self.app, self.settings = session, app, settings
         #: Decided by the first request accepted on a connection (stdio, WebSocket), or at once for
         #: a cable that carries one 2026-07-28 request and nothing else (lesson 12's HTTP).
@@ -222,8 +244,11 @@ class ModernFront:
             raise unsupported_version(str(requested), (str(self.session.protocol_version),))
         if request.method == "initialize":  # what a 2025 client sends first: say why it is refused
             versions = ", ".join(self.app.modern_versions)
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: initialize ({versions} has no "
-                           "handshake: every request carries its _meta)")
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"Method not found: initialize ({versions} has no "
+                "handshake: every request carries its _meta)",
+            )
         envelope, answers = admit(self.app, self.settings, request)
         self.decided = Era.MODERN  # the first request accepted decides the connection's era
         if request.method == "server/discover":
@@ -235,4 +260,6 @@ class ModernFront:
         except RpcError as error:
             raise modern_error(error) from None
         return finish(result, self.app, self.settings, request.method)
+
+
 # --8<-- [end:front]

@@ -47,8 +47,12 @@ def token_of(params: dict[str, Any] | None) -> ProgressToken | None:
     return token if isinstance(token, (str, int)) and not isinstance(token, bool) else None
 
 
-def progress_notice(request_params: dict[str, Any] | None, progress: float, total: float | None = None,
-                    message: str | None = None) -> dict[str, Any] | None:
+def progress_notice(
+    request_params: dict[str, Any] | None,
+    progress: float,
+    total: float | None = None,
+    message: str | None = None,
+) -> dict[str, Any] | None:
     """The params of ``notifications/progress`` for a request, or None if it carried no token."""
     token = token_of(request_params)
     if token is None:
@@ -59,6 +63,8 @@ def progress_notice(request_params: dict[str, Any] | None, progress: float, tota
     if message is not None:
         params["message"] = message
     return params
+
+
 # --8<-- [end:notice]
 
 
@@ -73,10 +79,14 @@ class ProgressRouter:
         self._last: dict[ProgressToken, float] = {}  # the last progress heard, per token
 
     @contextmanager
-    def watching(self, params: dict[str, Any], callback: ProgressCallback) -> Iterator[ProgressToken]:
+    def watching(
+        self, params: dict[str, Any], callback: ProgressCallback
+    ) -> Iterator[ProgressToken]:
         """Put a fresh token in ``params["_meta"]`` for the request's lifetime; forget it afterwards
         (a notice that comes later has nowhere to go, and is dropped)."""
-        token = f"{self._prefix}-{next(self._numbers)}"  # unique among this side's requests in flight
+        token = (
+            f"{self._prefix}-{next(self._numbers)}"  # unique among this side's requests in flight
+        )
         params["_meta"] = {**params.get("_meta", {}), "progressToken": token}
         self._callbacks[token] = callback
         try:
@@ -89,15 +99,21 @@ class ProgressRouter:
         """Hand one ``notifications/progress`` to its callback; False if it was dropped."""
         token, progress = params.get("progressToken"), params.get("progress")
         callback = self._callbacks.get(token) if isinstance(token, (str, int)) else None
-        if callback is None or token is None:  # a token we never gave, or its request is already over
+        if (
+            callback is None or token is None
+        ):  # a token we never gave, or its request is already over
             log.debug("dropping progress for an unknown token: %r", token)
             return False
-        if not isinstance(progress, (int, float)) or progress <= self._last.get(token, float("-inf")):
+        if not isinstance(progress, (int, float)) or progress <= self._last.get(
+            token, float("-inf")
+        ):
             log.debug("dropping progress %r for %r: it must grow with each notice", progress, token)
             return False
         self._last[token] = progress
         await call(callback, progress, params.get("total"), params.get("message"))
         return True
+
+
 # --8<-- [end:router]
 
 
@@ -120,8 +136,13 @@ def router_of(session: ServerSession) -> ProgressRouter:
     return router
 
 
-async def request_with_progress(context: RequestContext, method: str, params: dict[str, Any] | None,
-                                timeout: float | None, progress: ProgressCallback | None) -> Any:
+async def request_with_progress(
+    context: RequestContext,
+    method: str,
+    params: dict[str, Any] | None,
+    timeout: float | None,
+    progress: ProgressCallback | None,
+) -> Any:
     """``context.send_request``, with ``progress(progress, total, message)`` hearing how far the
     client got (lesson 09: progress goes both ways). A request that stands alone (2026-07-28) asks
     within its own answer, where no progress comes: it is sent as it is."""
@@ -130,4 +151,6 @@ async def request_with_progress(context: RequestContext, method: str, params: di
     params = dict(params or {})
     with router_of(context.session).watching(params, progress):
         return await context.send_request(method, params, timeout)
+
+
 # --8<-- [end:server_side]

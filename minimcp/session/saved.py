@@ -20,15 +20,27 @@ from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
 from minimcp.session.server import ServerSession, StartsSessions
 
 #: The keys of a saved session (:func:`saved_state`).
-STATE_KEYS = ("lifecycle", "protocolVersion", "clientInfo", "clientCapabilities", "logLevel", "subscriptions")
+STATE_KEYS = (
+    "lifecycle",
+    "protocolVersion",
+    "clientInfo",
+    "clientCapabilities",
+    "logLevel",
+    "subscriptions",
+)
 
 
 # --8<-- [start:saved]
 def saved_state(session: ServerSession) -> dict[str, Any]:
     """What another process needs to go on with ``session``: plain JSON data (lesson 11)."""
-    return {"lifecycle": session.lifecycle.state, "protocolVersion": session.protocol_version,
-            "clientInfo": session.client_info, "clientCapabilities": session.client_capabilities,
-            "logLevel": session.log_level, "subscriptions": sorted(session.subscriptions)}
+    return {
+        "lifecycle": session.lifecycle.state,
+        "protocolVersion": session.protocol_version,
+        "clientInfo": session.client_info,
+        "clientCapabilities": session.client_capabilities,
+        "logLevel": session.log_level,
+        "subscriptions": sorted(session.subscriptions),
+    }
 
 
 def restore(session: ServerSession, state: dict[str, Any]) -> None:
@@ -58,11 +70,17 @@ def keep_in(session: ServerSession, keeper: StateKeeper) -> None:
             return
         try:
             await keeper.keep_state(state)
-        except ConnectionError as error:  # the shared store is away: say so, and try again next time
-            raise RpcError(INTERNAL_ERROR, f"The session's state could not be saved: {error}") from error
+        except (
+            ConnectionError
+        ) as error:  # the shared store is away: say so, and try again next time
+            raise RpcError(
+                INTERNAL_ERROR, f"The session's state could not be saved: {error}"
+            ) from error
         kept = state
 
     session.after_each.append(keep)
+
+
 # --8<-- [end:saved]
 
 

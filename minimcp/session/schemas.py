@@ -42,14 +42,20 @@ def make_validator(schema: dict[str, Any]) -> Validator:
     """
     import jsonschema
 
-    validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    validator_class.check_schema(schema)  # a broken schema is the server author's bug: say so loudly
+    validator_class = jsonschema.validators.validator_for(
+        schema, default=jsonschema.Draft202012Validator
+    )
+    validator_class.check_schema(
+        schema
+    )  # a broken schema is the server author's bug: say so loudly
     return validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
 
 
 def schema_problems(validator: Validator, instance: Any) -> list[str]:
     """Every way ``instance`` breaks the schema, one sentence each: ``date: 5 is not of type 'string'``."""
-    if validator.is_valid(instance):  # the usual case, and a quicker question than "every way it fails"
+    if validator.is_valid(
+        instance
+    ):  # the usual case, and a quicker question than "every way it fails"
         return []
     problems = []
     for error in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.path]):

@@ -79,28 +79,36 @@ class RequestContext:
         """A notification that belongs to this request (progress, a log line)."""
         await self.session.connection.notify(method, params, related_request_id=self.request.id)
 
-    async def send_request(self, method: str, params: dict[str, Any] | None = None,
-                           timeout: float | None = None) -> Any:
+    async def send_request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> Any:
         """A question back to the client, asked while answering this request (sampling…)."""
-        return await self.session.connection.request(method, params, timeout,
-                                                     related_request_id=self.request.id)
+        return await self.session.connection.request(
+            method, params, timeout, related_request_id=self.request.id
+        )
 
     async def ping(self, timeout: float | None = 10.0) -> None:
         await self.send_request("ping", timeout=timeout)
-# --8<-- [end:context]
+
+    # --8<-- [end:context]
 
     # --8<-- [start:ask]
-    async def ask(self, questions: dict[str, dict[str, Any]], timeout: float | None = None) -> dict[str, Any]:
+    async def ask(
+        self, questions: dict[str, dict[str, Any]], timeout: float | None = None
+    ) -> dict[str, Any]:
         """Ask the client several things at once; their answers, by key.
 
         ``questions`` maps a key of your choice to ``{"method": "elicitation/create", "params": {...}}``
         (or ``sampling/createMessage``, ``roots/list``). In a session they are sent as requests,
         together. (Lesson 12's context answers them from the request itself instead.)
         """
-        asking = [self.send_request(question["method"], question.get("params"), timeout)
-                  for question in questions.values()]
+        asking = [
+            self.send_request(question["method"], question.get("params"), timeout)
+            for question in questions.values()
+        ]
         sent = await asyncio.gather(*asking)  # together: the client may answer in any order
         return dict(zip(questions, sent, strict=True))
+
     # --8<-- [end:ask]
 
     # --8<-- [start:close_sse_stream]
@@ -114,6 +122,7 @@ class RequestContext:
         """
         streams = self.session.request_streams
         return streams is not None and streams.close_request_stream(self.request.id, retry_ms)
+
     # --8<-- [end:close_sse_stream]
 
 
@@ -153,7 +162,9 @@ class ServerApp(Protocol):
 
     async def handle(self, context: RequestContext) -> Any: ...
 
-    async def handle_notification(self, session: ServerSession, notification: Notification) -> None: ...
+    async def handle_notification(
+        self, session: ServerSession, notification: Notification
+    ) -> None: ...
 
 
 # --8<-- [start:server_session]
@@ -175,7 +186,9 @@ class ServerSession:
         #: The least severe log level this session's client wants to hear, chosen with
         #: ``logging/setLevel`` (see :mod:`minimcp.server.logs`); None until the client chooses.
         self.log_level: str | None = None
-        self.subscriptions: set[str] = set()  # the resource URIs this client wants to hear about (lesson 05)
+        self.subscriptions: set[str] = (
+            set()
+        )  # the resource URIs this client wants to hear about (lesson 05)
         self.connection = Connection(transport, self._on_request, self._on_notification)
         # What the cable can do with requests' streams: declared by it (lesson 08's HTTP), or None.
         self.request_streams = transport.abilities.request_streams
@@ -212,6 +225,7 @@ class ServerSession:
             raise method_not_found(method)
         self.lifecycle.check_request(method)
         return await self.app.handle(RequestContext(self, request))
+
     # --8<-- [end:server_session]
 
     async def _after_each(self) -> None:
@@ -231,6 +245,7 @@ class ServerSession:
         if instructions := self.app.instructions():
             result["instructions"] = instructions
         return result
+
     # --8<-- [end:initialize]
 
     # --8<-- [start:initialized]
@@ -244,24 +259,28 @@ class ServerSession:
             await handler(notification)
             return
         await self.app.handle_notification(self, notification)
-    # --8<-- [end:initialized]
 
+    # --8<-- [end:initialized]
 
     # -- the server speaks first ----------------------------------------------------------------
     # --8<-- [start:server_ping]
     async def ping(self, timeout: float | None = 10.0) -> None:
         """Ask the client whether it is still there (an empty result means yes)."""
         await self.connection.request("ping", timeout=timeout)
+
     # --8<-- [end:server_ping]
 
-    async def notify(self, method: str, params: dict[str, Any] | None = None,
-                     related_request_id: RequestId | None = None) -> None:
+    async def notify(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> None:
         """A notification of the server's own (``list_changed``), or, with ``related_request_id``, one
         that belongs to a request being answered."""
         await self.connection.notify(method, params, related_request_id)
 
-    async def request(self, method: str, params: dict[str, Any] | None = None,
-                      timeout: float | None = None) -> Any:
+    async def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> Any:
         return await self.connection.request(method, params, timeout)
-
-

@@ -30,15 +30,23 @@ def tool_message_problem(messages: list[Any]) -> str | None:
     for number, message in enumerate(messages, start=1):
         blocks = blocks_of(message)
         kinds = [block.get("type") if isinstance(block, dict) else None for block in blocks]
-        results = {block.get("toolUseId") for block, kind in zip(blocks, kinds, strict=True) if kind == "tool_result"}
+        results = {
+            block.get("toolUseId")
+            for block, kind in zip(blocks, kinds, strict=True)
+            if kind == "tool_result"
+        }
         if "tool_result" in kinds and any(kind != "tool_result" for kind in kinds):
             return f"Tool results mixed with other content (message {number})"
         if waiting and (message.get("role") != "user" or results != waiting):
             return f"Tool result missing in request (message {number}: expected results for {sorted(waiting)})"
         if results and not waiting:
             return f"Tool result with no tool use before it (message {number})"
-        waiting = {block.get("id") for block, kind in zip(blocks, kinds, strict=True) if kind == "tool_use"}
+        waiting = {
+            block.get("id") for block, kind in zip(blocks, kinds, strict=True) if kind == "tool_use"
+        }
     if waiting:
         return f"Tool result missing in request (the last message uses {sorted(waiting)})"
     return None
+
+
 # --8<-- [end:balance]

@@ -64,6 +64,8 @@ class EventStore(Protocol):
     async def forget(self, stream_id: str) -> None:
         """Drop a stream's events (its session ended)."""
         ...
+
+
 # --8<-- [end:interface]
 
 
@@ -84,8 +86,14 @@ class _Stream:
 class MemoryEventStore:
     """An :class:`EventStore` in this process's memory, bounded and with expiry."""
 
-    def __init__(self, max_events: int = 1000, max_streams: int = 10_000, ttl: float = 600.0,
-                 max_bytes: int = 64 * 1024 * 1024, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        max_events: int = 1000,
+        max_streams: int = 10_000,
+        ttl: float = 600.0,
+        max_bytes: int = 64 * 1024 * 1024,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.max_events = max_events  # per stream: the oldest are forgotten first
         self.max_streams = max_streams  # in all: the least recently used stream is forgotten first
         self.ttl = ttl  # seconds a stream is kept after it was last used
@@ -172,6 +180,8 @@ class MemoryEventStore:
     def __len__(self) -> int:
         """How many events are kept, in all streams."""
         return sum(len(stream.events) for stream in self._streams.values())
+
+
 # --8<-- [end:memory]
 
 
@@ -183,4 +193,3 @@ def parse_event_id(event_id: str) -> tuple[str, int]:
     if not stream_id or not (number.isascii() and number.isdigit()) or len(number) > 18:
         raise UnknownEventId(f"malformed event id {shorten(event_id, 60)!r}")
     return stream_id, int(number)
-

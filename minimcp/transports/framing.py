@@ -50,6 +50,8 @@ def encode_line(payload: bytes) -> bytes:
     if b"\n" in payload:
         raise ValueError("a newline-delimited message must not contain a raw newline")
     return payload + b"\n"
+
+
 # --8<-- [end:encode_line]
 
 
@@ -98,6 +100,8 @@ class LineDecoder:
         if self._skipping or not rest:
             return None
         return rest if len(rest) <= self.max_frame else None
+
+
 # --8<-- [end:line_decoder]
 # --8<-- [end:ndjson]
 
@@ -163,6 +167,8 @@ class ContentLengthDecoder:
     def finish(self) -> bytes | None:
         self._buffer.clear()  # a frame cut short by the end of the stream is lost
         return None
+
+
 # --8<-- [end:content_length]
 
 

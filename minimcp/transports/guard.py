@@ -46,6 +46,8 @@ def host_allowed(host_header: str, allowed_hosts: Iterable[str] = ()) -> bool:
     """Is the ``Host`` header one of our names (this machine's, or one listed)? Its port is ignored."""
     host = urlsplit("//" + host_header).hostname or ""
     return host in LOOPBACK_HOSTS or host in {allowed.lower() for allowed in allowed_hosts}
+
+
 # --8<-- [end:guard]
 
 

@@ -32,9 +32,15 @@ log = logging.getLogger("minimcp.stdio")
 class ProcessTransport(PipeTransport):
     """A transport to a child process we started: its stdin and stdout, with its stderr drained."""
 
-    def __init__(self, process: asyncio.subprocess.Process | subprocess.Popen[bytes],
-                 reader: ByteReader, writer: ByteWriter, stderr: ByteReader, framing: str,
-                 on_stderr: Callable[[str], None] | None) -> None:
+    def __init__(
+        self,
+        process: asyncio.subprocess.Process | subprocess.Popen[bytes],
+        reader: ByteReader,
+        writer: ByteWriter,
+        stderr: ByteReader,
+        framing: str,
+        on_stderr: Callable[[str], None] | None,
+    ) -> None:
         super().__init__(reader, writer, framing)
         self.process = process
         #: the child's last lines of stderr, kept for when something goes wrong
@@ -50,7 +56,9 @@ class ProcessTransport(PipeTransport):
             *lines, pending = (pending + chunk).split(b"\n")
             for raw in lines:
                 self._stderr_line(raw)
-            if len(pending) > CHUNK:  # a "line" that never ends: pass it on in pieces, keep memory bounded
+            if (
+                len(pending) > CHUNK
+            ):  # a "line" that never ends: pass it on in pieces, keep memory bounded
                 self._stderr_line(pending)
                 pending = b""
         if pending:  # the child's last words, written without a final newline
@@ -64,6 +72,7 @@ class ProcessTransport(PipeTransport):
                 self._on_stderr(line)
             except Exception:  # a broken callback must not stop the draining (that is the deadlock)
                 log.exception("the on_stderr callback failed")
+
     # --8<-- [end:drain_stderr]
 
     # --8<-- [start:close]
@@ -81,38 +90,71 @@ class ProcessTransport(PipeTransport):
             await asyncio.wait_for(self._stderr_task, timeout)
         except TimeoutError:
             log.warning("the server's stderr stayed open after it exited")
+
     # --8<-- [end:close]
 
 
 # --8<-- [start:spawn_function]
-async def spawn(command: Sequence[str], *, framing: str = "ndjson", env: dict[str, str] | None = None,
-                cwd: str | None = None, on_stderr: Callable[[str], None] | None = None,
-                use_threads: bool = False) -> ProcessTransport:
+async def spawn(
+    command: Sequence[str],
+    *,
+    framing: str = "ndjson",
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    on_stderr: Callable[[str], None] | None = None,
+    use_threads: bool = False,
+) -> ProcessTransport:
     """Start ``command`` as a child process and return a transport to it."""
     try:
         if use_threads:
             raise NotImplementedError
         process = await asyncio.create_subprocess_exec(
-            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd, limit=CHUNK)
+            *command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+            limit=CHUNK,
+        )
         assert process.stdin and process.stdout and process.stderr
-        return ProcessTransport(process, process.stdout, process.stdin, process.stderr, framing, on_stderr)
+        return ProcessTransport(
+            process, process.stdout, process.stdin, process.stderr, framing, on_stderr
+        )
     except NotImplementedError:  # no asyncio subprocesses here (Windows + Jupyter): use threads
-        popen = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, env=env, cwd=cwd, bufsize=0)
+        popen = subprocess.Popen(
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+            bufsize=0,
+        )
         assert popen.stdin and popen.stdout and popen.stderr
-        return ProcessTransport(popen, ThreadedReader(popen.stdout), ThreadedWriter(popen.stdin),
-                                ThreadedReader(popen.stderr), framing, on_stderr)
+        return ProcessTransport(
+            popen,
+            ThreadedReader(popen.stdout),
+            ThreadedWriter(popen.stdin),
+            ThreadedReader(popen.stderr),
+            framing,
+            on_stderr,
+        )
+
+
 # --8<-- [end:spawn_function]
 # --8<-- [end:spawn]
 
 
-async def _wait_exit(process: asyncio.subprocess.Process | subprocess.Popen[bytes],
-                     timeout: float | None) -> bool:
+async def _wait_exit(
+    process: asyncio.subprocess.Process | subprocess.Popen[bytes], timeout: float | None
+) -> bool:
     """Wait for the process to exit; False if it is still running after ``timeout`` seconds."""
     if isinstance(process, subprocess.Popen):
         try:
-            await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, process.wait), timeout)
+            await asyncio.wait_for(
+                asyncio.get_running_loop().run_in_executor(None, process.wait), timeout
+            )
             return True
         except TimeoutError:
             return False

@@ -36,8 +36,13 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 # --8<-- [start:format]
-def format_event(data: str | None = None, *, id: str | None = None, event: str | None = None,
-                 retry: int | None = None) -> bytes:
+def format_event(
+    data: str | None = None,
+    *,
+    id: str | None = None,
+    event: str | None = None,
+    retry: int | None = None,
+) -> bytes:
     """One SSE event as bytes: ``id``, ``event`` and ``retry`` lines, then ``data`` lines, then a blank line.
 
     ``data=""`` writes an empty ``data:`` line (an event with empty data: MCP's *priming* event);
@@ -57,6 +62,8 @@ def format_event(data: str | None = None, *, id: str | None = None, event: str |
         text = data.replace("\r\n", "\n").replace("\r", "\n")
         lines += [f"data: {line}" if line else "data:" for line in text.split("\n")]
     return ("\n".join(lines) + "\n\n").encode("utf-8")
+
+
 # --8<-- [end:format]
 
 
@@ -114,7 +121,7 @@ class SSEParser:
                 # No whole line yet (a "\r" at the very end may be the first half of "\r\n": wait).
                 self._scanned = len(self._text) if end is None else end.start()
                 break
-            event = self._line(self._text[position:end.start()])
+            event = self._line(self._text[position : end.start()])
             position = end.end()
             if event is not None:
                 events.append(event)
@@ -153,4 +160,6 @@ class SSEParser:
         if not data:  # no data line: nothing to dispatch (the id, if any, is kept)
             return None
         return Event("\n".join(data), self.last_event_id, event, retry)
+
+
 # --8<-- [end:parser]

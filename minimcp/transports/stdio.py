@@ -55,8 +55,13 @@ class PipeTransport:
 
     abilities = PLAIN  # it carries messages, and that is all
 
-    def __init__(self, reader: ByteReader, writer: ByteWriter, framing: str = "ndjson",
-                 max_frame: int = DEFAULT_MAX_FRAME) -> None:
+    def __init__(
+        self,
+        reader: ByteReader,
+        writer: ByteWriter,
+        framing: str = "ndjson",
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ) -> None:
         decoder_class, self._encode = FRAMINGS[framing]
         self._decoder: Decoder = decoder_class(max_frame)
         self._reader = reader
@@ -87,13 +92,17 @@ class PipeTransport:
             try:
                 return frame.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise FrameError(PARSE_ERROR, f"Parse error: message is not UTF-8 ({exc.reason})") from None
+                raise FrameError(
+                    PARSE_ERROR, f"Parse error: message is not UTF-8 ({exc.reason})"
+                ) from None
 
     async def close(self) -> None:
         try:
             self._writer.close()
         except (OSError, RuntimeError):  # already closed, or the loop is going away
             pass
+
+
 # --8<-- [end:pipe_transport]
 
 
@@ -129,6 +138,8 @@ class ThreadedReader:
 
     async def read(self, n: int) -> bytes:
         return await self._chunks.get()  # b"" means end of stream
+
+
 # --8<-- [end:threaded_reader]
 
 
@@ -174,7 +185,9 @@ async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
     """
     stdin = sys.stdin.buffer
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)  # our private copy of stdout
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # fd 1 now leads to stderr: C code, child processes
+    os.dup2(
+        sys.stderr.fileno(), sys.stdout.fileno()
+    )  # fd 1 now leads to stderr: C code, child processes
     sys.stdout = sys.stderr  # and Python's print() too
     loop = asyncio.get_running_loop()
     try:  # real asyncio pipes where the platform has them (Linux, macOS)
@@ -182,9 +195,17 @@ async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
             raise ValueError("stdin or stdout is a regular file, not a pipe")
         reader = asyncio.StreamReader(limit=CHUNK)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-        write_transport, write_protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
+        write_transport, write_protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, stdout
+        )
         writer: ByteWriter = asyncio.StreamWriter(write_transport, write_protocol, None, loop)
         return PipeTransport(reader, writer, framing)
-    except (NotImplementedError, ValueError, OSError):  # Windows, or stdin/stdout is a file or a tty
+    except (
+        NotImplementedError,
+        ValueError,
+        OSError,
+    ):  # Windows, or stdin/stdout is a file or a tty
         return PipeTransport(ThreadedReader(stdin), ThreadedWriter(stdout), framing)
+
+
 # --8<-- [end:server_side]

@@ -56,7 +56,13 @@ from minimcp.rpc import ConnectionClosed, Servable
 from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.jsonrpc import RequestId
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
-from minimcp.transports.guard import LOOPBACK_HOSTS, host_allowed, hostname_of, is_loopback, origin_allowed
+from minimcp.transports.guard import (
+    LOOPBACK_HOSTS,
+    host_allowed,
+    hostname_of,
+    is_loopback,
+    origin_allowed,
+)
 
 log = logging.getLogger("minimcp.websocket")
 
@@ -108,7 +114,9 @@ class WebSocketTransport:
             return None
         if isinstance(frame, bytes):  # a binary frame: not JSON-RPC text, not our protocol
             log.warning("closing a WebSocket that sent a binary frame (%d bytes)", len(frame))
-            await self.websocket.close(UNSUPPORTED_DATA, "MCP messages are JSON text: send text frames")
+            await self.websocket.close(
+                UNSUPPORTED_DATA, "MCP messages are JSON text: send text frames"
+            )
             return None
         return frame
 
@@ -123,6 +131,8 @@ class WebSocketTransport:
     @property
     def close_reason(self) -> str | None:
         return self.websocket.close_reason
+
+
 # --8<-- [end:transport]
 
 
@@ -144,8 +154,12 @@ Authorize = Callable[[str, str, Mapping[str, str], bytes], "tuple[int, dict[str,
 
 
 # --8<-- [start:guard]
-def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_hosts: Iterable[str] = (),
-                    authorize: Authorize | None = None) -> Guard:
+def handshake_guard(
+    path: str,
+    allowed_origins: Iterable[str] = (),
+    allowed_hosts: Iterable[str] = (),
+    authorize: Authorize | None = None,
+) -> Guard:
     """websockets' ``process_request`` hook: refuse an upgrade before any session exists.
 
     It runs on the HTTP request of the handshake. Returning a response refuses the upgrade with it;
@@ -168,10 +182,14 @@ def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_host
             return connection.respond(400, "Bad Request: more than one Host header\n")
         if not host_allowed(host, hosts):  # DNS rebinding: the same rule as Streamable HTTP's
             refused = hostname_of(host)[:60]
-            return connection.respond(421, f"Misdirected Request: host {refused!r} is not served here\n")
+            return connection.respond(
+                421, f"Misdirected Request: host {refused!r} is not served here\n"
+            )
         if origin is not None and not origin_allowed(origin, allowed):
             return connection.respond(403, f"Forbidden: origin {origin!r} is not allowed\n")
-        if authorize is not None:  # lesson 10: a token, checked once, on the upgrade (and the metadata)
+        if (
+            authorize is not None
+        ):  # lesson 10: a token, checked once, on the upgrade (and the metadata)
             answer = check_authorization(authorize, connection, request, path)
             if answer is not None:
                 return answer
@@ -180,11 +198,14 @@ def handshake_guard(path: str, allowed_origins: Iterable[str] = (), allowed_host
         return None
 
     return check
+
+
 # --8<-- [end:guard]
 
 
-def check_authorization(authorize: Authorize, connection: ServerConnection, request: Request,
-                        path: str) -> HttpResponse | None:
+def check_authorization(
+    authorize: Authorize, connection: ServerConnection, request: Request, path: str
+) -> HttpResponse | None:
     host, port = connection.local_address[:2]
     url = f"ws://{f'[{host}]' if ':' in host else host}:{port}{path}"
     headers = {name.lower(): value for name, value in request.headers.raw_items()}
@@ -225,11 +246,20 @@ class WebSocketServer:
         await self.close()
 
 
-async def start_websocket(server: Servable, host: str = "127.0.0.1", port: int = 0, path: str = DEFAULT_PATH,
-                          allowed_origins: Iterable[str] = (), *, allowed_hosts: Iterable[str] = (),
-                          max_size: int = MAX_MESSAGE, ping_interval: float | None = 20.0,
-                          ping_timeout: float | None = 20.0, authorize: Authorize | None = None,
-                          **options: Any) -> WebSocketServer:
+async def start_websocket(
+    server: Servable,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    path: str = DEFAULT_PATH,
+    allowed_origins: Iterable[str] = (),
+    *,
+    allowed_hosts: Iterable[str] = (),
+    max_size: int = MAX_MESSAGE,
+    ping_interval: float | None = 20.0,
+    ping_timeout: float | None = 20.0,
+    authorize: Authorize | None = None,
+    **options: Any,
+) -> WebSocketServer:
     """Serve ``server`` at ``ws://host:port/path`` (port 0: any free port) and return at once.
 
     Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The ``Host``
@@ -244,11 +274,14 @@ async def start_websocket(server: Servable, host: str = "127.0.0.1", port: int =
     options.setdefault("compression", None)  # no permessage-deflate: frames carry the JSON as it is
     options.setdefault("server_header", PRODUCT)
     listening = await serve(
-        one_session, host, port,
+        one_session,
+        host,
+        port,
         process_request=handshake_guard(path, allowed_origins, allowed_hosts, authorize),
         subprotocols=[SUBPROTOCOL],  # websockets refuses (HTTP 400) a client that offers no "mcp"
         max_size=max_size,  # a bigger message closes the connection with 1009
-        ping_interval=ping_interval, ping_timeout=ping_timeout,  # keepalive; None turns it off
+        ping_interval=ping_interval,
+        ping_timeout=ping_timeout,  # keepalive; None turns it off
         **options,
     )
     return WebSocketServer(listening, path)
@@ -273,10 +306,16 @@ async def connect_websocket(url: str, **options: Any) -> WebSocketTransport:
     options.setdefault("max_size", MAX_MESSAGE)
     options.setdefault("user_agent_header", PRODUCT)
     if is_loopback(urlsplit(url).hostname):
-        options.setdefault("proxy", None)  # this machine: never through a proxy from the environment
+        options.setdefault(
+            "proxy", None
+        )  # this machine: never through a proxy from the environment
     websocket = await connect(url, subprotocols=[SUBPROTOCOL], **options)
-    if websocket.subprotocol != SUBPROTOCOL:  # a server that ignored our offer speaks something else
+    if (
+        websocket.subprotocol != SUBPROTOCOL
+    ):  # a server that ignored our offer speaks something else
         await websocket.close(NORMAL_CLOSURE)
         raise HandshakeRefused(f"{url} did not agree to the subprotocol {SUBPROTOCOL!r}")
     return WebSocketTransport(websocket)
+
+
 # --8<-- [end:client]

@@ -299,7 +299,9 @@ class PendingRequests:
         waiting, self._waiting = self._waiting, {}
         for future in waiting.values():
             if not future.done():
-                future.set_exception(ConnectionClosed("the connection closed before the answer came"))
+                future.set_exception(
+                    ConnectionClosed("the connection closed before the answer came")
+                )
         # END SOLUTION
 
     async def call(
@@ -355,6 +357,7 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     request must not hold up the others. Encode each answer with ``minimcp.rpc.jsonrpc.to_dict`` and
     the whole reply with ``json.dumps``.
     """
+
     # BEGIN SOLUTION: json.loads (mind ValueError); then answer_one for the lone message or each element
     def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -367,7 +370,9 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
         answer = await answer_one(decoded, handler)
         return None if answer is None else dumps(to_dict(answer))
     if not decoded:
-        return dumps(to_dict(ErrorResponse(None, INVALID_REQUEST, "An empty batch is an invalid request")))
+        return dumps(
+            to_dict(ErrorResponse(None, INVALID_REQUEST, "An empty batch is an invalid request"))
+        )
 
     # gather runs the elements concurrently and still returns their answers in the batch's order.
     answers = await asyncio.gather(*(answer_one(element, handler) for element in decoded))

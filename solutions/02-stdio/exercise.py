@@ -107,15 +107,17 @@ class LengthPrefixDecoder:
                 continue
             if len(self._buffer) < HEADER_SIZE + length:
                 return frames  # the body has not all arrived yet
-            frames.append(bytes(self._buffer[HEADER_SIZE:HEADER_SIZE + length]))
-            del self._buffer[:HEADER_SIZE + length]
+            frames.append(bytes(self._buffer[HEADER_SIZE : HEADER_SIZE + length]))
+            del self._buffer[: HEADER_SIZE + length]
         # END SOLUTION
 
     def finish(self) -> None:
         """The stream has ended. Raise :class:`TruncatedFrame` unless it ended between two frames."""
         # BEGIN SOLUTION: anything still buffered, or still to skip, means the stream stopped mid-frame
         if self._buffer or self._skip:
-            raise TruncatedFrame(f"the stream ended inside a frame ({len(self._buffer)} bytes pending)")
+            raise TruncatedFrame(
+                f"the stream ended inside a frame ({len(self._buffer)} bytes pending)"
+            )
         # END SOLUTION
 
 
@@ -233,7 +235,7 @@ class JsonSeqDecoder:
             except ValueError:  # not complete yet (or never will be: the next RS decides)
                 continue
             values.append(value)
-            rest = bytes(self._buffer[end + 1:])
+            rest = bytes(self._buffer[end + 1 :])
             self._buffer.clear()
             self._scanned = 0
             self._state, self._reported = "after", False
@@ -292,8 +294,13 @@ class StderrTail:
       stop the drain (the child would block).
     """
 
-    def __init__(self, max_lines: int = 20, max_line_bytes: int = 1000,
-                 on_line: Callable[[str], None] | None = None, chunk_size: int = 64 * 1024) -> None:
+    def __init__(
+        self,
+        max_lines: int = 20,
+        max_line_bytes: int = 1000,
+        on_line: Callable[[str], None] | None = None,
+        chunk_size: int = 64 * 1024,
+    ) -> None:
         self.max_lines = max_lines
         self.max_line_bytes = max_line_bytes
         self.on_line = on_line
@@ -337,7 +344,7 @@ class StderrTail:
         room = self.max_line_bytes + 1 - len(self._partial)
         if len(data) > room:
             self._cut = True
-        self._partial += data[:max(room, 0)]
+        self._partial += data[: max(room, 0)]
 
     def _end_line(self) -> None:
         raw = bytes(self._partial)

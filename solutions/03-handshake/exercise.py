@@ -361,10 +361,14 @@ class Permissions:
     server_requests: frozenset[str]  # requests the server may send to the client
     client_notifications: frozenset[str]  # notifications the client may send
     server_notifications: frozenset[str]  # notifications the server may send
-    elicitation_modes: frozenset[str]  # "form" and/or "url"; empty when elicitation was not declared
+    elicitation_modes: frozenset[
+        str
+    ]  # "form" and/or "url"; empty when elicitation was not declared
 
 
-def negotiated(client_capabilities: dict[str, Any], server_capabilities: dict[str, Any]) -> Permissions:
+def negotiated(
+    client_capabilities: dict[str, Any], server_capabilities: dict[str, Any]
+) -> Permissions:
     """Read both ``capabilities`` objects and return what each side may use (see the table above).
 
     Both arguments must be dicts (anything else: ``TypeError``). Every set includes what is always
@@ -420,8 +424,13 @@ def negotiated(client_capabilities: dict[str, Any], server_capabilities: dict[st
         if "url" in modes:
             server_notes.add("notifications/elicitation/complete")
 
-    return Permissions(frozenset(client_requests), frozenset(server_requests),
-                       frozenset(client_notes), frozenset(server_notes), frozenset(modes))
+    return Permissions(
+        frozenset(client_requests),
+        frozenset(server_requests),
+        frozenset(client_notes),
+        frozenset(server_notes),
+        frozenset(modes),
+    )
     # END SOLUTION
 
 

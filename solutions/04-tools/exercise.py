@@ -38,12 +38,21 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 # =============================================================================================
 
 #: The Python types that map to one JSON type.
-SIMPLE_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean",
-                                type(None): "null", None: "null"}
+SIMPLE_TYPES: dict[Any, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+    None: "null",
+}
 
 #: ``typing.Required`` / ``typing.NotRequired`` exist from Python 3.11: unwrap them if present.
-_REQUIRED_MARKERS = tuple(m for m in (getattr(typing, "Required", None), getattr(typing, "NotRequired", None))
-                          if m is not None)
+_REQUIRED_MARKERS = tuple(
+    m
+    for m in (getattr(typing, "Required", None), getattr(typing, "NotRequired", None))
+    if m is not None
+)
 
 
 def json_value(value: Any) -> Any:
@@ -105,7 +114,11 @@ def type_schema(annotation: Any) -> dict[str, Any]:
         return _enum_schema([member.value for member in annotation])
     # Bare `list` and `dict` have no origin; bare `tuple` is not a container here (its length and
     # item types are unknown), so it falls through to the TypeError.
-    if annotation is list or annotation is dict or origin in (Union, types.UnionType, list, tuple, dict):
+    if (
+        annotation is list
+        or annotation is dict
+        or origin in (Union, types.UnionType, list, tuple, dict)
+    ):
         return container_schema(annotation)
     is_dataclass = dataclasses.is_dataclass(annotation) and isinstance(annotation, type)
     if is_dataclass or typing.is_typeddict(annotation):
@@ -147,8 +160,12 @@ def container_schema(annotation: Any) -> dict[str, Any]:
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": type_schema(args[0])}
-        return {"type": "array", "prefixItems": [type_schema(arg) for arg in args],
-                "minItems": len(args), "maxItems": len(args)}
+        return {
+            "type": "array",
+            "prefixItems": [type_schema(arg) for arg in args],
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
     if annotation is dict or origin is dict:
         if not args:
             return {"type": "object"}
@@ -179,7 +196,10 @@ def object_schema(cls: type) -> dict[str, Any]:
     if dataclasses.is_dataclass(cls):
         for field in dataclasses.fields(cls):
             properties[field.name] = type_schema(hints.get(field.name, Any))
-            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            if (
+                field.default is dataclasses.MISSING
+                and field.default_factory is dataclasses.MISSING
+            ):
                 required.append(field.name)
             elif field.default is not dataclasses.MISSING:
                 default = json_value(field.default)
@@ -239,7 +259,7 @@ def param_descriptions(docstring: str | None) -> dict[str, str]:
     entry_indent: int | None = None
     descriptions: dict[str, str] = {}
     current: str | None = None
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.strip():
             continue
         indent = len(line) - len(line.lstrip())
@@ -256,7 +276,9 @@ def param_descriptions(docstring: str | None) -> dict[str, str]:
             descriptions[current] = match.group(2).strip()
         elif current is not None:
             text = line.strip()
-            descriptions[current] = f"{descriptions[current]} {text}" if descriptions[current] else text
+            descriptions[current] = (
+                f"{descriptions[current]} {text}" if descriptions[current] else text
+            )
     return descriptions
     # END SOLUTION
 
@@ -520,7 +542,9 @@ class ToolRouter:
             raise ValueError(f"separator {separator!r}: use letters, digits, '_' or '-'")
         self.separator = separator
         self.max_length = max_length
-        self._servers: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # server → [(exposed, tool)]
+        self._servers: dict[
+            str, list[tuple[str, dict[str, Any]]]
+        ] = {}  # server → [(exposed, tool)]
         self._routes: dict[str, tuple[str, str]] = {}  # exposed → (server, real name)
         # END SOLUTION
 
@@ -532,7 +556,9 @@ class ToolRouter:
         names = [tool["name"] for tool in tools]
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if duplicates:
-            raise ValueError(f"server {server!r} lists the same tool twice: {', '.join(duplicates)}")
+            raise ValueError(
+                f"server {server!r} lists the same tool twice: {', '.join(duplicates)}"
+            )
         kept = {self._routes[exposed][1]: exposed for exposed, _ in self._servers.get(server, [])}
         for real, exposed in kept.items():
             if real not in names:
@@ -574,7 +600,11 @@ class ToolRouter:
         a copy of each tool dict with ``"name"`` replaced by the exposed name (the originals are
         never changed)."""
         # BEGIN SOLUTION
-        return [{**tool, "name": exposed} for entries in self._servers.values() for exposed, tool in entries]
+        return [
+            {**tool, "name": exposed}
+            for entries in self._servers.values()
+            for exposed, tool in entries
+        ]
         # END SOLUTION
 
     def resolve(self, exposed: str) -> tuple[str, str]:

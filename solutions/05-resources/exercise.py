@@ -91,12 +91,12 @@ def parse_template(template: str) -> list[str | tuple[str, list[str]]]:
 
     position = 0
     for found in re.finditer(r"\{([^{}]*)\}", template):
-        add_literal(template[position:found.start()])
+        add_literal(template[position : found.start()])
         body = found.group(1)
         if not body or body[0] in "#/.;&=,!@|":  # empty, or a level-3/4 operator we do not support
             raise ValueError(f"{template!r}: unsupported expression {{{body}}}")
         operator = body[0] if body[0] in "+?" else ""
-        names = body[len(operator):].split(",")
+        names = body[len(operator) :].split(",")
         for name in names:
             if not _NAME.fullmatch(name):  # also catches the modifiers {x*} and {x:3}
                 raise ValueError(f"{template!r}: bad variable name {name!r}")
@@ -135,12 +135,14 @@ def expand(template: str, values: Mapping[str, str | None]) -> str:
         defined = [(name, values[name]) for name in names if values.get(name) is not None]
         if operator == "?":
             if defined:
-                out.append("?" + "&".join(f"{name}={quote(str(v), safe='')}" for name, v in defined))
+                out.append(
+                    "?" + "&".join(f"{name}={quote(str(v), safe='')}" for name, v in defined)
+                )
         elif operator == "+":
             for _, value in defined:
                 pieces, position = [], 0
                 for triplet in _TRIPLET.finditer(str(value)):  # keep existing %XX as they are
-                    pieces.append(quote(str(value)[position:triplet.start()], safe=RESERVED))
+                    pieces.append(quote(str(value)[position : triplet.start()], safe=RESERVED))
                     pieces.append(triplet.group())
                     position = triplet.end()
                 pieces.append(quote(str(value)[position:], safe=RESERVED))
@@ -178,12 +180,14 @@ def match(template: str, uri: str) -> dict[str, str] | None:
     if found is None:
         return None
     groups = found.groups()
-    raw = dict(zip(names, groups[:len(names)], strict=True))
+    raw = dict(zip(names, groups[: len(names)], strict=True))
     if query_names is not None and groups[-1] is not None:
         for pair in groups[-1][1:].split("&"):  # [1:]: after the "?"
             name, equals, value = pair.partition("=")
             well_formed = equals and re.fullmatch(f"{_SIMPLE_VALUE}*", value)
-            if not well_formed or name not in query_names or name in raw:  # unknown or repeated name
+            if (
+                not well_formed or name not in query_names or name in raw
+            ):  # unknown or repeated name
                 return None
             raw[name] = value
     try:
@@ -320,13 +324,21 @@ def score(message: str, resource: Mapping[str, Any]) -> int:
     """
     # BEGIN SOLUTION: the words of each field; for each message word the best weight of a field holding it
     fields = {field: set(words(str(resource.get(field) or ""))) for field in WEIGHTS}
-    return sum(max((WEIGHTS[field] for field in WEIGHTS if word in fields[field]), default=0)
-               for word in words(message))
+    return sum(
+        max((WEIGHTS[field] for field in WEIGHTS if word in fields[field]), default=0)
+        for word in words(message)
+    )
     # END SOLUTION
 
 
-def route(message: str, resources: Iterable[Mapping[str, Any]], *, limit: int = 2, threshold: int = 2,
-          exclude: Iterable[str] = ()) -> list[str]:
+def route(
+    message: str,
+    resources: Iterable[Mapping[str, Any]],
+    *,
+    limit: int = 2,
+    threshold: int = 2,
+    exclude: Iterable[str] = (),
+) -> list[str]:
     """The URIs of the resources worth pasting before ``message``: best first, at most ``limit``.
 
     >>> catalogue = [{"uri": "courses://all", "name": "courses"}, {"uri": "users://all", "name": "users"}]

@@ -112,8 +112,12 @@ def placeholders(text: str) -> list[str]:
     # END SOLUTION
 
 
-def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
-           arguments: Any = None, defaults: Mapping[str, str] | None = None) -> dict[str, Any]:
+def render(
+    prompt: Mapping[str, Any],
+    template: Sequence[tuple[str, str]],
+    arguments: Any = None,
+    defaults: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """The ``GetPromptResult`` of ``prompt`` filled with ``arguments`` (see the rules above).
 
     >>> summary = {"name": "summary", "arguments": [{"name": "topic", "required": True}]}
@@ -123,7 +127,9 @@ def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
     # BEGIN SOLUTION: template and defaults (ValueError), then arguments (PromptError), then fill in one pass
     name = prompt["name"]
     declared = [argument["name"] for argument in prompt.get("arguments") or []]
-    required = [argument["name"] for argument in prompt.get("arguments") or [] if argument.get("required")]
+    required = [
+        argument["name"] for argument in prompt.get("arguments") or [] if argument.get("required")
+    ]
     defaults = dict(defaults or {})
 
     for role, text in template:
@@ -131,7 +137,9 @@ def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
             raise ValueError(f"prompt {name}: role {role!r} is neither 'user' nor 'assistant'")
         for used in placeholders(text):
             if used not in declared:
-                raise ValueError(f"prompt {name}: the placeholder {{{{{used}}}}} is not an argument")
+                raise ValueError(
+                    f"prompt {name}: the placeholder {{{{{used}}}}} is not an argument"
+                )
     for default in defaults:
         if default not in declared:
             raise ValueError(f"prompt {name}: a default for {default!r}, which is not an argument")
@@ -139,7 +147,8 @@ def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict) or not all(
-            isinstance(key, str) and isinstance(value, str) for key, value in arguments.items()):
+        isinstance(key, str) and isinstance(value, str) for key, value in arguments.items()
+    ):
         raise PromptError('"arguments" must be an object of strings')
     unknown = sorted(set(arguments) - set(declared))
     if unknown:
@@ -148,10 +157,19 @@ def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
     if missing:
         raise PromptError(f"Missing required argument(s) for prompt {name}: {', '.join(missing)}")
 
-    values = {argument: arguments.get(argument, defaults.get(argument, "")) for argument in declared}
-    messages = [{"role": role, "content": {"type": "text",
-                                           "text": PLACEHOLDER.sub(lambda m: values[m.group(1)], text)}}
-                for role, text in template]
+    values = {
+        argument: arguments.get(argument, defaults.get(argument, "")) for argument in declared
+    }
+    messages = [
+        {
+            "role": role,
+            "content": {
+                "type": "text",
+                "text": PLACEHOLDER.sub(lambda m: values[m.group(1)], text),
+            },
+        }
+        for role, text in template
+    ]
     if prompt.get("description"):
         return {"description": prompt["description"], "messages": messages}
     return {"messages": messages}
@@ -229,7 +247,9 @@ def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
     Resolution(ids=['c4ch'], ambiguous={'SQL': ['v1ws', 'sq1x']}, unknown=['vistas'])
     """
     # BEGIN SOLUTION: split, strip, skip repeats; try the four rules in order; sort into ids/ambiguous/unknown
-    courses = [(course["id"], normalise(course["id"]), normalise(course["name"])) for course in catalogue]
+    courses = [
+        (course["id"], normalise(course["id"]), normalise(course["name"])) for course in catalogue
+    ]
 
     def candidates(key: str) -> list[str]:
         """The IDs the first rule that finds anything finds for ``key`` (already normalised)."""
@@ -244,8 +264,9 @@ def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
             lambda course_id, course_name: course_id == key,
             lambda course_id, course_name: course_name == key,
             lambda course_id, course_name: by_prefixes(course_name),
-            lambda course_id, course_name:
-                difflib.SequenceMatcher(None, key, course_name).ratio() >= FUZZY_CUTOFF,
+            lambda course_id, course_name: (
+                difflib.SequenceMatcher(None, key, course_name).ratio() >= FUZZY_CUTOFF
+            ),
         )
         for rule in rules:
             found = [course[0] for course in courses if rule(course[1], course[2])]
@@ -272,8 +293,11 @@ def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
     # END SOLUTION
 
 
-def instruction(resolution: Resolution, catalogue: Iterable[Mapping[str, str]],
-                tool: str = "find_similar_courses") -> str:
+def instruction(
+    resolution: Resolution,
+    catalogue: Iterable[Mapping[str, str]],
+    tool: str = "find_similar_courses",
+) -> str:
     """The prompt's text for the model, or PromptError when there is nothing to search for.
 
     >>> catalogue = [{"id": "c4ch", "name": "Cache Strategies"}]
@@ -284,14 +308,20 @@ def instruction(resolution: Resolution, catalogue: Iterable[Mapping[str, str]],
     names = {course["id"]: course["name"] for course in catalogue}
     quoted = [f'"{name}"' for name in resolution.unknown]
     if not resolution.ids and not resolution.ambiguous:
-        raise PromptError(f"No course matches {or_list(quoted)}: the catalogue is the resource courses://all")
+        raise PromptError(
+            f"No course matches {or_list(quoted)}: the catalogue is the resource courses://all"
+        )
     sentences = []
     if resolution.ids:
-        sentences.append(f"Find similar courses using the tool {tool} with these course IDs: "
-                         f"{', '.join(resolution.ids)} ({', '.join(names[i] for i in resolution.ids)}).")
+        sentences.append(
+            f"Find similar courses using the tool {tool} with these course IDs: "
+            f"{', '.join(resolution.ids)} ({', '.join(names[i] for i in resolution.ids)})."
+        )
     for name, ids in resolution.ambiguous.items():
-        sentences.append(f'"{name}" is ambiguous: ask the user whether they meant '
-                         f"{or_list([f'{names[i]} ({i})' for i in ids])}.")
+        sentences.append(
+            f'"{name}" is ambiguous: ask the user whether they meant '
+            f"{or_list([f'{names[i]} ({i})' for i in ids])}."
+        )
     if resolution.unknown:
         sentences.append(f"No course matched {or_list(quoted)}; say so.")
     return " ".join(sentences)
@@ -362,7 +392,9 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
     by_name = {prompt["name"]: prompt for prompt in prompts}
     if name not in by_name:
         close = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
-        raise SlashError(f"Unknown prompt: /{name}" + (f" (did you mean /{close[0]}?)" if close else ""))
+        raise SlashError(
+            f"Unknown prompt: /{name}" + (f" (did you mean /{close[0]}?)" if close else "")
+        )
     declared = by_name[name].get("arguments") or []
     order = [argument["name"] for argument in declared]
 
@@ -375,11 +407,18 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
         raise SlashError(f"/{name} takes at most {len(order)} argument(s)")
 
     arguments: dict[str, str] = {}
-    for key, value in [*zip(order, positional, strict=False), *((key, value) for key, _, value in named)]:
+    for key, value in [
+        *zip(order, positional, strict=False),
+        *((key, value) for key, _, value in named),
+    ]:
         if key in arguments:
             raise SlashError(f"Argument given twice: {key}")
         arguments[key] = value
-    missing = [a["name"] for a in declared if a.get("required") and not arguments.get(a["name"], "").strip()]
+    missing = [
+        a["name"]
+        for a in declared
+        if a.get("required") and not arguments.get(a["name"], "").strip()
+    ]
     if missing:
         raise SlashError(f"Missing required argument(s) for /{name}: {', '.join(missing)}")
     return {"name": name, "arguments": arguments} if arguments else {"name": name}
@@ -392,6 +431,7 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
     >>> to_chat({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi."}}]})
     [{'role': 'user', 'content': 'Hi.'}]
     """
+
     # BEGIN SOLUTION: check each role and block, make it text, merge into the previous message of that role
     def size(data: Any) -> int:
         try:
@@ -405,8 +445,14 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
             return block["text"]
         if kind == "resource":
             inner = block.get("resource") or {}
-            if "uri" not in inner or "mimeType" not in inner or ("text" not in inner and "blob" not in inner):
-                raise ValueError(f"an embedded resource needs uri, mimeType and text or blob: {inner!r}")
+            if (
+                "uri" not in inner
+                or "mimeType" not in inner
+                or ("text" not in inner and "blob" not in inner)
+            ):
+                raise ValueError(
+                    f"an embedded resource needs uri, mimeType and text or blob: {inner!r}"
+                )
             if "text" in inner:
                 return f"[resource {inner['uri']} ({inner['mimeType']})]\n{inner['text']}"
             return f"[resource {inner['uri']} ({inner['mimeType']}), {size(inner['blob'])} bytes]"
@@ -424,7 +470,9 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
         if role not in ("user", "assistant"):
             raise ValueError(f"role {role!r} is neither 'user' nor 'assistant'")
         if not isinstance(content, dict):
-            raise ValueError(f"a prompt message has ONE content block (a dict), not {type(content).__name__}")
+            raise ValueError(
+                f"a prompt message has ONE content block (a dict), not {type(content).__name__}"
+            )
         text = block_text(content)
         if chat and chat[-1]["role"] == role:
             chat[-1]["content"] += "\n\n" + text

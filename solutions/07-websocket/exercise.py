@@ -117,8 +117,9 @@ def encode_frame(frame: Frame, mask_key: bytes | None = None) -> bytes:
     # END SOLUTION
 
 
-def decode_frame(buffer: bytes, *, require_mask: bool | None = None,
-                 max_size: int | None = None) -> tuple[Frame, int] | None:
+def decode_frame(
+    buffer: bytes, *, require_mask: bool | None = None, max_size: int | None = None
+) -> tuple[Frame, int] | None:
     """The first frame in ``buffer`` and how many bytes it took, or None if it is not all there yet.
 
     Raise ProtocolError (with its close code) for everything the rules above refuse; a frame that
@@ -133,7 +134,12 @@ def decode_frame(buffer: bytes, *, require_mask: bool | None = None,
     if len(buffer) < 2:
         return None
     first, second = buffer[0], buffer[1]
-    fin, opcode, masked, length = bool(first & 0x80), first & 0x0F, bool(second & 0x80), second & 0x7F
+    fin, opcode, masked, length = (
+        bool(first & 0x80),
+        first & 0x0F,
+        bool(second & 0x80),
+        second & 0x7F,
+    )
     if first & 0x70:
         raise ProtocolError("reserved bits set, but no extension was negotiated")
     if opcode not in OPCODES:
@@ -167,11 +173,11 @@ def decode_frame(buffer: bytes, *, require_mask: bool | None = None,
     if masked:
         if len(buffer) < position + 4:
             return None
-        key = buffer[position:position + 4]
+        key = buffer[position : position + 4]
         position += 4
     if len(buffer) < position + length:
         return None
-    payload = buffer[position:position + length]
+    payload = buffer[position : position + length]
     if masked:
         payload = apply_mask(payload, key)
     return Frame(opcode, bytes(payload), fin), position + length
@@ -182,6 +188,7 @@ def decode_frame(buffer: bytes, *, require_mask: bool | None = None,
 # The codes a peer may put in a close frame (RFC 6455 section 7.4, and IANA's registry):
 # 1000–1003 and 1007–1014 (1004 is reserved; 1005, 1006 and 1015 are only for reporting, never
 # sent), and 3000–4999 (registered and private use). 1005 means "the close frame had no code".
+
 
 def valid_close_code(code: int) -> bool:
     return 1000 <= code <= 1003 or 1007 <= code <= 1014 or 3000 <= code <= 4999
@@ -243,9 +250,11 @@ def fragment(opcode: int, payload: bytes, size: int) -> list[Frame]:
         raise ValueError("only TEXT and BINARY messages are fragmented")
     if size < 1:
         raise ValueError("a fragment holds at least one byte")
-    pieces = [payload[start:start + size] for start in range(0, len(payload), size)] or [b""]
-    return [Frame(opcode if index == 0 else CONTINUATION, piece, fin=index == len(pieces) - 1)
-            for index, piece in enumerate(pieces)]
+    pieces = [payload[start : start + size] for start in range(0, len(payload), size)] or [b""]
+    return [
+        Frame(opcode if index == 0 else CONTINUATION, piece, fin=index == len(pieces) - 1)
+        for index, piece in enumerate(pieces)
+    ]
     # END SOLUTION
 
 
@@ -371,8 +380,15 @@ def header_values(headers: Headers, name: str) -> list[str]:
     # END SOLUTION
 
 
-def check_upgrade(method: str, path: str, headers: Headers, *, endpoint: str = "/mcp",
-                  subprotocol: str = "mcp", allowed_origins: Iterable[str] = ()) -> list[tuple[str, str]]:
+def check_upgrade(
+    method: str,
+    path: str,
+    headers: Headers,
+    *,
+    endpoint: str = "/mcp",
+    subprotocol: str = "mcp",
+    allowed_origins: Iterable[str] = (),
+) -> list[tuple[str, str]]:
     """The headers of the 101 answer to a valid upgrade request, or HandshakeError (rules above)."""
     # BEGIN SOLUTION: the eight checks, in order; then the four answer headers
     if method != "GET":
@@ -390,7 +406,9 @@ def check_upgrade(method: str, path: str, headers: Headers, *, endpoint: str = "
     if "upgrade" not in [value.lower() for value in header_values(headers, "Connection")]:
         raise HandshakeError(426, "Connection must include Upgrade", upgrade)
     if header_values(headers, "Sec-WebSocket-Version") != ["13"]:
-        raise HandshakeError(426, "only WebSocket version 13 is spoken", [("Sec-WebSocket-Version", "13")])
+        raise HandshakeError(
+            426, "only WebSocket version 13 is spoken", [("Sec-WebSocket-Version", "13")]
+        )
     keys = [value for header, value in headers if header.lower() == "sec-websocket-key"]
     if len(keys) != 1:
         raise HandshakeError(400, "exactly one Sec-WebSocket-Key is needed")
@@ -401,8 +419,12 @@ def check_upgrade(method: str, path: str, headers: Headers, *, endpoint: str = "
         raise HandshakeError(400, "Sec-WebSocket-Key must be 16 bytes in base64") from None
     if subprotocol not in header_values(headers, "Sec-WebSocket-Protocol"):
         raise HandshakeError(400, f"the subprotocol {subprotocol!r} was not offered")
-    return [("Upgrade", "websocket"), ("Connection", "Upgrade"),
-            ("Sec-WebSocket-Accept", accept_key(keys[0].strip())), ("Sec-WebSocket-Protocol", subprotocol)]
+    return [
+        ("Upgrade", "websocket"),
+        ("Connection", "Upgrade"),
+        ("Sec-WebSocket-Accept", accept_key(keys[0].strip())),
+        ("Sec-WebSocket-Protocol", subprotocol),
+    ]
     # END SOLUTION
 
 

@@ -84,8 +84,14 @@ from dataclasses import dataclass, field
 class ResumableStream:
     """The client's side of one resumable SSE stream, over as many connections as it takes."""
 
-    def __init__(self, request_id: int | str | None = None, *, retry_ms: int = 1000, max_fruitless: int = 3,
-                 max_wait_ms: int = 30_000) -> None:
+    def __init__(
+        self,
+        request_id: int | str | None = None,
+        *,
+        retry_ms: int = 1000,
+        max_fruitless: int = 3,
+        max_wait_ms: int = 30_000,
+    ) -> None:
         # BEGIN SOLUTION: the settings; last_event_id, done; the ids delivered; the per-connection state
         self.request_id = request_id
         self.retry_ms = retry_ms  # the reconnection time: the server's `retry` replaces it
@@ -123,7 +129,7 @@ class ResumableStream:
             end = re.search(r"\r\n|\r|\n", self._text)
             if end is None or (end.group() == "\r" and end.end() == len(self._text)):
                 break  # no whole line yet (a final "\r" may be the first half of "\r\n")
-            line, self._text = self._text[:end.start()], self._text[end.end():]
+            line, self._text = self._text[: end.start()], self._text[end.end() :]
             message = self._line(line)
             if message is not None and not self.done:
                 messages.append(message)
@@ -174,8 +180,11 @@ class ResumableStream:
             decoded = json.loads(message)
         except ValueError:
             return
-        if isinstance(decoded, dict) and decoded.get("id") == self.request_id \
-                and ("result" in decoded or "error" in decoded):
+        if (
+            isinstance(decoded, dict)
+            and decoded.get("id") == self.request_id
+            and ("result" in decoded or "error" in decoded)
+        ):
             self.done = True
         # END SOLUTION
 
@@ -189,7 +198,7 @@ class ResumableStream:
         self._fruitless = 0 if fruitful else self._fruitless + 1
         if self._fruitless > self.max_fruitless:
             return None
-        return min(self.retry_ms * 2 ** self._fruitless, self.max_wait_ms)
+        return min(self.retry_ms * 2**self._fruitless, self.max_wait_ms)
         # END SOLUTION
 
 
@@ -198,12 +207,15 @@ class Followed:
     """What following a stream over several connections gave."""
 
     messages: list[str]  # every message, once, in order
-    resumptions: list[tuple[str, int]]  # for each reconnection: (the Last-Event-ID to send, the wait in ms)
+    resumptions: list[
+        tuple[str, int]
+    ]  # for each reconnection: (the Last-Event-ID to send, the wait in ms)
     done: bool  # the stream is complete
 
 
-def follow(connections: Iterable[Iterable[bytes]], request_id: int | str | None = None,
-           **options: int) -> Followed:
+def follow(
+    connections: Iterable[Iterable[bytes]], request_id: int | str | None = None, **options: int
+) -> Followed:
     """Follow one stream over successive connections, each given as the chunks it brought.
 
     After each connection, ask ``connection_ended()``: None means stop (even if connections are
@@ -272,11 +284,20 @@ class CannotReplay(LookupError):
 class BudgetEventStore:
     """Events kept per session and per stream, within byte budgets, least recently used session first out."""
 
-    def __init__(self, *, stream_bytes: int, session_bytes: int, total_bytes: int, ttl: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        stream_bytes: int,
+        session_bytes: int,
+        total_bytes: int,
+        ttl: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         # BEGIN SOLUTION: check the budgets; keep them, the clock, the sessions (LRU order), a global counter
         if not 0 < stream_bytes <= session_bytes <= total_bytes or ttl <= 0:
-            raise ValueError("budgets must be 0 < stream_bytes <= session_bytes <= total_bytes, and ttl > 0")
+            raise ValueError(
+                "budgets must be 0 < stream_bytes <= session_bytes <= total_bytes, and ttl > 0"
+            )
         self.stream_bytes = stream_bytes
         self.session_bytes = session_bytes
         self.total_bytes = total_bytes
@@ -299,7 +320,9 @@ class BudgetEventStore:
             raise ValueError(f"stream {stream_id!r} belongs to another session")
         size = len(data.encode("utf-8"))
         if size > self.stream_bytes:
-            raise ValueError(f"an event of {size} bytes is over the stream budget of {self.stream_bytes}")
+            raise ValueError(
+                f"an event of {size} bytes is over the stream budget of {self.stream_bytes}"
+            )
         session = self._sessions.setdefault(session_id, _Session())
         stream = session.streams.setdefault(stream_id, _Stream())
         self._owner[stream_id] = session_id
@@ -312,12 +335,16 @@ class BudgetEventStore:
         while stream.bytes > self.stream_bytes:
             self._drop_oldest(session, stream)
         while session.bytes > self.session_bytes:
-            oldest = min((s for s in session.streams.values() if s.events), key=lambda s: s.events[0].order)
+            oldest = min(
+                (s for s in session.streams.values() if s.events), key=lambda s: s.events[0].order
+            )
             self._drop_oldest(session, oldest)
         session.last_used = now
         self._sessions.move_to_end(session_id)
         while self.size() > self.total_bytes:
-            self._forget(next(iter(self._sessions)))  # the front is never this session: it was just moved
+            self._forget(
+                next(iter(self._sessions))
+            )  # the front is never this session: it was just moved
         return event_id
         # END SOLUTION
 
@@ -457,7 +484,9 @@ TCHAR = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 class MediaRange:
     type: str
     subtype: str
-    params: tuple[tuple[str, str], ...] = ()  # (name, value) pairs, names in lower case, the weight left out
+    params: tuple[
+        tuple[str, str], ...
+    ] = ()  # (name, value) pairs, names in lower case, the weight left out
     q: float = 1.0
 
 
@@ -476,7 +505,9 @@ def parse_accept(header: str | None) -> list[MediaRange]:
             continue
         kind, *parameters = _split(element, ";")
         media_type, slash, subtype = kind.strip(" \t").partition("/")
-        if not (slash and _is_token(media_type) and _is_token(subtype)) or (media_type == "*" != subtype):
+        if not (slash and _is_token(media_type) and _is_token(subtype)) or (
+            media_type == "*" != subtype
+        ):
             raise ValueError(f"bad media range {kind.strip()!r}")
         params: list[tuple[str, str]] = []
         q: float | None = None
@@ -490,7 +521,9 @@ def parse_accept(header: str | None) -> list[MediaRange]:
                 q = float(value)
             else:
                 params.append((name, value))
-        ranges.append(MediaRange(media_type.lower(), subtype.lower(), tuple(params), 1.0 if q is None else q))
+        ranges.append(
+            MediaRange(media_type.lower(), subtype.lower(), tuple(params), 1.0 if q is None else q)
+        )
     return ranges
     # END SOLUTION
 
@@ -572,7 +605,10 @@ def quality(ranges: list[MediaRange], media_type: str) -> float:
     offered = dict(wanted.params)
     best: tuple[tuple[int, int, int], MediaRange] | None = None
     for candidate in ranges:
-        if candidate.type not in ("*", wanted.type) or candidate.subtype not in ("*", wanted.subtype):
+        if candidate.type not in ("*", wanted.type) or candidate.subtype not in (
+            "*",
+            wanted.subtype,
+        ):
             continue
         if any(offered.get(name) != value for name, value in candidate.params):
             continue

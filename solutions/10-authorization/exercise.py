@@ -55,7 +55,11 @@ def make_verifier(secret: bytes) -> str:
 def s256(verifier: str) -> str:
     """The S256 code_challenge of a verifier."""
     # BEGIN SOLUTION: sha256 of the ASCII bytes, base64url without padding
-    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode("ascii")).digest()).rstrip(b"=").decode("ascii")
+    return (
+        base64.urlsafe_b64encode(hashlib.sha256(verifier.encode("ascii")).digest())
+        .rstrip(b"=")
+        .decode("ascii")
+    )
     # END SOLUTION
 
 

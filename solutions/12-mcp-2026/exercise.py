@@ -77,10 +77,17 @@ def read_envelope(params: Any, supported: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(capabilities, dict):
         raise ProtocolError(INVALID_PARAMS, '"_meta" needs clientCapabilities')
     if version not in supported:
-        raise ProtocolError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
-                            {"supported": list(supported), "requested": version})
-    return {"version": version, "capabilities": capabilities, "client_info": meta.get(CLIENT_INFO, {}),
-            "log_level": meta.get(LOG_LEVEL)}
+        raise ProtocolError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            {"supported": list(supported), "requested": version},
+        )
+    return {
+        "version": version,
+        "capabilities": capabilities,
+        "client_info": meta.get(CLIENT_INFO, {}),
+        "log_level": meta.get(LOG_LEVEL),
+    }
     # END SOLUTION
 
 
@@ -91,7 +98,7 @@ def header_text(value: str) -> str | None:
     if not (value.startswith("=?base64?") and value.endswith("?=")):
         return value
     try:
-        return base64.b64decode(value[len("=?base64?"):-2], validate=True).decode("utf-8")
+        return base64.b64decode(value[len("=?base64?") : -2], validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
         return None
     # END SOLUTION
@@ -102,9 +109,14 @@ def check_headers(headers: dict[str, str], message: dict[str, Any]) -> None:
     # BEGIN SOLUTION: version, method, then the name of what is named
     params = message.get("params") or {}
     version = (params.get("_meta") or {}).get(PROTOCOL_VERSION)
-    if headers.get("mcp-protocol-version") is None or header_text(headers["mcp-protocol-version"]) != version:
+    if (
+        headers.get("mcp-protocol-version") is None
+        or header_text(headers["mcp-protocol-version"]) != version
+    ):
         raise ProtocolError(HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version")
-    if headers.get("mcp-method") is None or header_text(headers["mcp-method"]) != message.get("method"):
+    if headers.get("mcp-method") is None or header_text(headers["mcp-method"]) != message.get(
+        "method"
+    ):
         raise ProtocolError(HEADER_MISMATCH, "Header mismatch: Mcp-Method")
     field = NAMED.get(str(message.get("method")))
     if field is not None:
@@ -131,6 +143,7 @@ def check_headers(headers: dict[str, str], message: dict[str, Any]) -> None:
 #   * "exp" is before now ................................ "expired"
 #   * "for" is not digest(method, params) ................ "another request"
 
+
 class StateRefused(ValueError):
     """A request state that must not be used; the message says why."""
 
@@ -147,16 +160,27 @@ def unb64(text: str) -> bytes:
 def digest(method: str, params: dict[str, Any]) -> str:
     """What a request state is bound to: the request, without what changes between its attempts."""
     # BEGIN SOLUTION: drop the three keys, dump [method, salient] canonically, hash
-    salient = {key: value for key, value in params.items() if key not in ("_meta", "inputResponses", "requestState")}
-    return hashlib.sha256(json.dumps([method, salient], sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    salient = {
+        key: value
+        for key, value in params.items()
+        if key not in ("_meta", "inputResponses", "requestState")
+    }
+    return hashlib.sha256(
+        json.dumps([method, salient], sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
     # END SOLUTION
 
 
-def seal(key: bytes, payload: Any, method: str, params: dict[str, Any], now: float, ttl: float) -> str:
+def seal(
+    key: bytes, payload: Any, method: str, params: dict[str, Any], now: float, ttl: float
+) -> str:
     """A state only ``key`` can have made, for this request, good until ``now + ttl``."""
     # BEGIN SOLUTION: the body as canonical JSON, its HMAC, both in Base64
-    body = json.dumps({"payload": payload, "for": digest(method, params), "exp": now + ttl},
-                      sort_keys=True, separators=(",", ":")).encode()
+    body = json.dumps(
+        {"payload": payload, "for": digest(method, params), "exp": now + ttl},
+        sort_keys=True,
+        separators=(",", ":"),
+    ).encode()
     return f"{b64(body)}.{b64(hmac.new(key, body, hashlib.sha256).digest())}"
     # END SOLUTION
 
@@ -203,7 +227,9 @@ class NoCommonVersion(Exception):
     """The server speaks no version this client speaks."""
 
 
-def after_probe(answer: dict[str, Any] | None, modern: tuple[str, ...], legacy: tuple[str, ...]) -> str:
+def after_probe(
+    answer: dict[str, Any] | None, modern: tuple[str, ...], legacy: tuple[str, ...]
+) -> str:
     """What a dual-era client does next."""
     # BEGIN SOLUTION: a result; then the unsupported-version error and its supported list; then the rest
     if answer is not None and "result" in answer:

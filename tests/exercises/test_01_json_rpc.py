@@ -25,11 +25,24 @@ from minimcp.rpc.jsonrpc import (
 VALID = [
     {"jsonrpc": "2.0", "id": 1, "method": "read_events", "params": {"date": "2025-03-21"}},
     {"jsonrpc": "2.0", "id": "req-7", "method": "read_events"},
-    {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "synced"}},
-    {"jsonrpc": "2.0", "id": 2, "method": "read_events", "params": {"_meta": {"com.example/trace": "x"}}},
+    {
+        "jsonrpc": "2.0",
+        "method": "notifications/message",
+        "params": {"level": "info", "data": "synced"},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "read_events",
+        "params": {"_meta": {"com.example/trace": "x"}},
+    },
     {"jsonrpc": "2.0", "id": 1, "result": {"events": []}},
     {"jsonrpc": "2.0", "id": "req-7", "result": {}},
-    {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found: x", "data": [1]}},
+    {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "error": {"code": -32601, "message": "Method not found: x", "data": [1]},
+    },
     {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}},
     {"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}},
 ]
@@ -60,14 +73,22 @@ def test_not_an_object(exercise):
 def test_a_request_with_everything_wrong(exercise):
     """Do not stop at the first problem: check "jsonrpc", "method", "id", "params" and the presence of
     "result"/"error" independently, and append one string per problem."""
-    obj = {"jsonrpc": "1.0", "id": None, "method": "rpc.discover", "params": ["2025-03-21"], "result": {}}
-    assert problems(exercise, obj) == sorted([
-        '"jsonrpc" must be "2.0"',
-        '"method" names starting with "rpc." are reserved',
-        '"id" must be a string or an integer',
-        '"params" must be an object',
-        'a request or notification has no "result" or "error"',
-    ])
+    obj = {
+        "jsonrpc": "1.0",
+        "id": None,
+        "method": "rpc.discover",
+        "params": ["2025-03-21"],
+        "result": {},
+    }
+    assert problems(exercise, obj) == sorted(
+        [
+            '"jsonrpc" must be "2.0"',
+            '"method" names starting with "rpc." are reserved',
+            '"id" must be a string or an integer',
+            '"params" must be an object',
+            'a request or notification has no "result" or "error"',
+        ]
+    )
 
 
 def test_ids_and_params_in_detail(exercise):
@@ -82,33 +103,41 @@ def test_ids_and_params_in_detail(exercise):
     assert problems(exercise, {"jsonrpc": "2.0", "id": 1, "method": "x", "params": None}) == [
         '"params" must be an object'
     ]
-    assert problems(exercise, {"jsonrpc": "2.0", "method": 5, "params": {"_meta": "x"}}) == sorted([
-        '"method" must be a string',
-        '"params._meta" must be an object',
-    ])
+    assert problems(exercise, {"jsonrpc": "2.0", "method": 5, "params": {"_meta": "x"}}) == sorted(
+        [
+            '"method" must be a string',
+            '"params._meta" must be an object',
+        ]
+    )
 
 
 def test_responses_in_detail(exercise):
     """A result needs an id and an object "result"; an error needs an object with an integer "code"
     and a string "message"; a response never has both "result" and "error"."""
-    assert problems(exercise, {"jsonrpc": "2.0", "result": ["x"]}) == sorted([
-        'missing "id"',
-        '"result" must be an object',
-    ])
+    assert problems(exercise, {"jsonrpc": "2.0", "result": ["x"]}) == sorted(
+        [
+            'missing "id"',
+            '"result" must be an object',
+        ]
+    )
     assert problems(exercise, {"jsonrpc": "2.0", "id": None, "result": {}}) == [
         '"id" must be a string or an integer'
     ]
-    assert problems(exercise, {"jsonrpc": "2.0", "id": 1, "error": {"code": "-32601"}}) == sorted([
-        '"error.code" must be an integer',
-        '"error.message" must be a string',
-    ])
-    assert problems(exercise, {"jsonrpc": "2.0", "id": 1, "error": {"code": True, "message": "m"}}) == [
-        '"error.code" must be an integer'
-    ]
-    assert problems(exercise, {"jsonrpc": "2.0", "id": [1], "error": "boom"}) == sorted([
-        '"id" must be a string or an integer',
-        '"error" must be an object',
-    ])
+    assert problems(exercise, {"jsonrpc": "2.0", "id": 1, "error": {"code": "-32601"}}) == sorted(
+        [
+            '"error.code" must be an integer',
+            '"error.message" must be a string',
+        ]
+    )
+    assert problems(
+        exercise, {"jsonrpc": "2.0", "id": 1, "error": {"code": True, "message": "m"}}
+    ) == ['"error.code" must be an integer']
+    assert problems(exercise, {"jsonrpc": "2.0", "id": [1], "error": "boom"}) == sorted(
+        [
+            '"id" must be a string or an integer',
+            '"error" must be an object',
+        ]
+    )
     both = {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}}
     assert problems(exercise, both) == ['a response has "result" or "error", not both']
 
@@ -116,7 +145,9 @@ def test_responses_in_detail(exercise):
 def test_no_kind_and_no_version(exercise):
     """Without "method", "result" and "error" an object is no message at all; a missing "jsonrpc" is
     its own problem (different from a wrong one)."""
-    assert problems(exercise, {"id": 1}) == sorted(['missing "jsonrpc"', 'no "method", "result" or "error"'])
+    assert problems(exercise, {"id": 1}) == sorted(
+        ['missing "jsonrpc"', 'no "method", "result" or "error"']
+    )
     assert problems(exercise, {"jsonrpc": 2.0, "method": "x"}) == ['"jsonrpc" must be "2.0"']
 
 
@@ -183,7 +214,12 @@ async def test_unknown_and_duplicate_answers(exercise):
     answered already, the string "1" for the integer 1, True for 1, or None."""
     table = exercise.PendingRequests()
     request_id, future = table.open()
-    strays = [Response(99, {}), Response("1", {}), Response(True, {}), ErrorResponse(None, PARSE_ERROR, "x")]
+    strays = [
+        Response(99, {}),
+        Response("1", {}),
+        Response(True, {}),
+        ErrorResponse(None, PARSE_ERROR, "x"),
+    ]
     for stray in strays:
         with pytest.raises(exercise.UnknownAnswer):
             table.resolve(stray)
@@ -238,7 +274,10 @@ async def test_call_round_trip_and_timeout(exercise):
         if len(sent) == 2:
             break
         await asyncio.sleep(0.01)
-    assert sent == [Request(1, "read_events", {"date": "2025-03-21"}), Request(2, "list_calendars", None)]
+    assert sent == [
+        Request(1, "read_events", {"date": "2025-03-21"}),
+        Request(2, "list_calendars", None),
+    ]
     table.resolve(Response(2, {"calendars": ["personal"]}))  # the fast one answers first
     table.resolve(Response(1, {"events": []}))
     assert await asyncio.wait_for(fast, 1) == {"calendars": ["personal"]}
@@ -303,18 +342,28 @@ async def test_single_messages(exercise):
     calendar = Calendar()
     reply = await run_batch(exercise, req(1, "read_events", {"date": "2025-03-21"}), calendar)
     assert reply == {"jsonrpc": "2.0", "id": 1, "result": {"events": CALENDAR["2025-03-21"]}}
-    assert await run_batch(exercise, note("notifications/message", {"level": "info"}), calendar) is None
+    assert (
+        await run_batch(exercise, note("notifications/message", {"level": "info"}), calendar)
+        is None
+    )
     assert calendar.seen == ["read_events", "notifications/message"]
-    assert await run_batch(exercise, req("n", "nothing")) == {"jsonrpc": "2.0", "id": "n", "result": {}}
+    assert await run_batch(exercise, req("n", "nothing")) == {
+        "jsonrpc": "2.0",
+        "id": "n",
+        "result": {},
+    }
 
 
 async def test_a_batch_of_requests(exercise):
     """A non-empty array is answered with ONE array holding one response per request, in the order of
     the requests, each with its request's id."""
-    reply = await run_batch(exercise, [
-        req(1, "read_events", {"date": "2025-03-21"}),
-        req("b", "read_events", {"date": "2025-03-22"}),
-    ])
+    reply = await run_batch(
+        exercise,
+        [
+            req(1, "read_events", {"date": "2025-03-21"}),
+            req("b", "read_events", {"date": "2025-03-22"}),
+        ],
+    )
     assert reply == [
         {"jsonrpc": "2.0", "id": 1, "result": {"events": CALENDAR["2025-03-21"]}},
         {"jsonrpc": "2.0", "id": "b", "result": {"events": []}},
@@ -326,25 +375,34 @@ async def test_a_mixed_batch(exercise):
     gets from_dict's error (with its id); RpcError from the handler keeps its code; any other
     exception is -32603; responses are ignored."""
     calendar = Calendar()
-    reply = await run_batch(exercise, [
-        req(1, "read_events", {"date": "2025-03-21"}),
-        note("notifications/message", {"level": "info"}),
-        7,
-        req(2, "read_events", ["2025-03-21"]),
-        req(3, "write_events"),
-        req(4, "broken_events"),
-        {"jsonrpc": "2.0", "id": 1, "result": {}},
-        note("explode"),
-        {"jsonrpc": "2.0", "method": "x", "params": [1]},
-    ], calendar)
+    reply = await run_batch(
+        exercise,
+        [
+            req(1, "read_events", {"date": "2025-03-21"}),
+            note("notifications/message", {"level": "info"}),
+            7,
+            req(2, "read_events", ["2025-03-21"]),
+            req(3, "write_events"),
+            req(4, "broken_events"),
+            {"jsonrpc": "2.0", "id": 1, "result": {}},
+            note("explode"),
+            {"jsonrpc": "2.0", "method": "x", "params": [1]},
+        ],
+        calendar,
+    )
     assert isinstance(reply, list)
     assert [(entry.get("id"), entry.get("error", {}).get("code")) for entry in reply] == [
-        (1, None), (None, INVALID_REQUEST), (2, INVALID_PARAMS), (3, METHOD_NOT_FOUND), (4, INTERNAL_ERROR),
+        (1, None),
+        (None, INVALID_REQUEST),
+        (2, INVALID_PARAMS),
+        (3, METHOD_NOT_FOUND),
+        (4, INTERNAL_ERROR),
     ]
     assert reply[0]["result"] == {"events": CALENDAR["2025-03-21"]}
     assert reply[3]["error"]["message"] == "Method not found: write_events"
-    assert sorted(calendar.seen) == sorted(["read_events", "notifications/message", "write_events",
-                                            "broken_events", "explode"])
+    assert sorted(calendar.seen) == sorted(
+        ["read_events", "notifications/message", "write_events", "broken_events", "explode"]
+    )
 
 
 async def test_nothing_to_answer(exercise):
@@ -356,7 +414,7 @@ async def test_nothing_to_answer(exercise):
 
 
 async def test_empty_batch_and_bad_json(exercise):
-    """"[]" is answered with a single -32600 error object (not an array), id null; text that is not
+    """ "[]" is answered with a single -32600 error object (not an array), id null; text that is not
     JSON gets a single -32700 error object, id null."""
     empty = await run_batch(exercise, "[]")
     assert isinstance(empty, dict)

@@ -23,7 +23,7 @@ def feed_in_chunks(decoder, data: bytes, sizes) -> list:
     index = 0
     while position < len(data):
         size = sizes[index % len(sizes)]
-        out.extend(decoder.feed(data[position:position + size]))
+        out.extend(decoder.feed(data[position : position + size]))
         position += size
         index += 1
     return out
@@ -86,8 +86,12 @@ class TestLengthPrefixDecoder:
         """One chunk may hold several frames, including empty ones (length 0), and the start of the
         next: return every complete frame, keep the rest for later."""
         decoder = exercise.LengthPrefixDecoder()
-        chunk = (exercise.encode_frame(b"one") + exercise.encode_frame(b"")
-                 + exercise.encode_frame(b"three") + b"\x00\x00")
+        chunk = (
+            exercise.encode_frame(b"one")
+            + exercise.encode_frame(b"")
+            + exercise.encode_frame(b"three")
+            + b"\x00\x00"
+        )
         assert decoder.feed(chunk) == [b"one", b"", b"three"]
         assert decoder.buffered == 2
         assert decoder.feed(b"\x00\x01!") == [b"!"]
@@ -101,7 +105,7 @@ class TestLengthPrefixDecoder:
         decoder = exercise.LengthPrefixDecoder()
         seen = []
         for i in range(len(stream)):
-            out = decoder.feed(stream[i:i + 1])
+            out = decoder.feed(stream[i : i + 1])
             if out:
                 seen.extend(out)
                 assert stream[: i + 1].endswith(out[-1]), "a frame came out before its last byte"
@@ -111,7 +115,9 @@ class TestLengthPrefixDecoder:
         """However the stream is cut into chunks, the same frames come out in the same order
         (binary payloads with newlines and NUL bytes included: that is the point of a length)."""
         rng = random.Random(2)
-        frames = [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))) for _ in range(40)]
+        frames = [
+            bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))) for _ in range(40)
+        ]
         stream = b"".join(exercise.encode_frame(frame) for frame in frames)
         for sizes in ([1], [3, 7], [64], [len(stream)], [rng.randrange(1, 50) for _ in range(30)]):
             decoder = exercise.LengthPrefixDecoder()
@@ -128,7 +134,9 @@ class TestLengthPrefixDecoder:
         for _ in range(big // 65536):
             assert decoder.feed(b"\xff" * 65536) == []
             assert decoder.buffered <= 1024 + 4
-        out = decoder.feed(exercise.encode_frame(b"after") + exercise.encode_frame(b"y" * 1024, 1024))
+        out = decoder.feed(
+            exercise.encode_frame(b"after") + exercise.encode_frame(b"y" * 1024, 1024)
+        )
         assert out == [b"after", b"y" * 1024]
         assert decoder.errors == ["frame of 10485760 bytes exceeds the limit of 1024"]
 
@@ -184,7 +192,7 @@ class TestJsonSeqDecoder:
         when it parses: do not wait for the next RS. Falsy values (null, false, 0, "") count too."""
         decoder = exercise.JsonSeqDecoder()
         assert decoder.feed(b'\x1e{"a":1}\n') == [{"a": 1}]
-        assert decoder.feed(b"\x1enull\n\x1efalse\n\x1e0\n\x1e\"\"\n\x1e[") == [None, False, 0, ""]
+        assert decoder.feed(b'\x1enull\n\x1efalse\n\x1e0\n\x1e""\n\x1e[') == [None, False, 0, ""]
         assert decoder.feed(b"]\n") == [[]]
         assert decoder.errors == []
 
@@ -221,8 +229,14 @@ class TestJsonSeqDecoder:
         UTF-8: each is dropped when the next RS comes, reported ("truncated" if it does not end
         with LF, "invalid" if it does), and the next text decodes."""
         decoder = exercise.JsonSeqDecoder()
-        stream = (b'\x1e{"cut": [1, 2' + b'\x1e{"b":2}\n' + b'\x1e{"a":\n' + b"\x1e3\n"
-                  + b'\x1e"\xff\xfe"\n' + b"\x1e4\n")
+        stream = (
+            b'\x1e{"cut": [1, 2'
+            + b'\x1e{"b":2}\n'
+            + b'\x1e{"a":\n'
+            + b"\x1e3\n"
+            + b'\x1e"\xff\xfe"\n'
+            + b"\x1e4\n"
+        )
         assert decoder.feed(stream) == [{"b": 2}, 3, 4]
         assert decoder.errors == ["truncated", "invalid", "invalid"]
 
@@ -286,7 +300,7 @@ class TestStderrTail:
         Bytes that are not UTF-8 become U+FFFD (errors="replace"), they do not stop the drain."""
         data = "café ✓ done\nsecond ünïcode line\n".encode() + b"bad \xff byte\n"
         tail = exercise.StderrTail()
-        await drain(tail, ChunkReader([data[i:i + 1] for i in range(len(data))]))
+        await drain(tail, ChunkReader([data[i : i + 1] for i in range(len(data))]))
         assert tail.lines == ["café ✓ done", "second ünïcode line", "bad \ufffd byte"]
 
     async def test_never_readline(self, exercise):
@@ -341,8 +355,13 @@ class TestStderrTail:
             "sys.stdout.write('answer\\n'); sys.stdout.flush()\n"
         )
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", code, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE)
+            sys.executable,
+            "-c",
+            code,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         count = 0
 
         def on_line(line: str) -> None:
@@ -354,7 +373,9 @@ class TestStderrTail:
         answering = asyncio.ensure_future(process.stdout.readline())
         try:
             # Stop early if the drain itself fails (a stub, a bug): the child would block forever.
-            await asyncio.wait({draining, answering}, timeout=15, return_when=asyncio.FIRST_EXCEPTION)
+            await asyncio.wait(
+                {draining, answering}, timeout=15, return_when=asyncio.FIRST_EXCEPTION
+            )
             if draining.done() and draining.exception() is not None:
                 raise draining.exception()
             await asyncio.wait_for(asyncio.gather(draining, answering), 15)

@@ -15,6 +15,7 @@ SDK_ORDER = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # oldest f
 
 # -- Exercise 1 · Version negotiation --------------------------------------------------------------
 
+
 def test_parse_version_reads_a_date(exercise):
     """parse_version("2025-11-25") returns datetime.date(2025, 11, 25): the revision's date."""
     assert exercise.parse_version("2025-11-25") == datetime.date(2025, 11, 25)
@@ -22,10 +23,22 @@ def test_parse_version_reads_a_date(exercise):
     assert exercise.parse_version("2024-02-29") == datetime.date(2024, 2, 29)  # a leap day exists
 
 
-@pytest.mark.parametrize("text", [
-    "2025-3-26", "2025/03/26", "20250326", " 2025-03-26", "2025-03-26 ", "2025-03-26\n",
-    "1.0.0", "latest", "", "２０２５-11-25", "2025-11-25T00:00:00",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025-3-26",
+        "2025/03/26",
+        "20250326",
+        " 2025-03-26",
+        "2025-03-26 ",
+        "2025-03-26\n",
+        "1.0.0",
+        "latest",
+        "",
+        "２０２５-11-25",
+        "2025-11-25T00:00:00",
+    ],
+)
 def test_parse_version_rejects_text_of_the_wrong_shape(exercise, text):
     """A version is exactly YYYY-MM-DD with ASCII digits: use re.fullmatch (not match, not $) and [0-9] (not
     \\d)."""
@@ -33,7 +46,9 @@ def test_parse_version_rejects_text_of_the_wrong_shape(exercise, text):
         exercise.parse_version(text)
 
 
-@pytest.mark.parametrize("text", ["2025-02-30", "2025-13-01", "2025-00-10", "2025-04-31", "0000-01-01"])
+@pytest.mark.parametrize(
+    "text", ["2025-02-30", "2025-13-01", "2025-00-10", "2025-04-31", "0000-01-01"]
+)
 def test_parse_version_rejects_dates_that_do_not_exist(exercise, text):
     """The shape is not enough: datetime.date(...) raises ValueError for month 13 or February 30th; turn it
     into MalformedVersion."""
@@ -189,7 +204,10 @@ def test_server_refuses_requests_before_initialize(exercise):
     guard = exercise.LifecycleGuard("server")
     assert verdict(guard.receive(REQ, "tools/list")) == ("refuse", -32600, BEFORE)
     assert verdict(guard.receive(REQ, "server/discover")) == (
-        "refuse", -32600, "Received 'server/discover' before initialization: send 'initialize' first")
+        "refuse",
+        -32600,
+        "Received 'server/discover' before initialization: send 'initialize' first",
+    )
     assert guard.state == "new"  # a refusal never moves the state
 
 
@@ -285,7 +303,10 @@ def test_client_refuses_server_requests_until_ready(exercise):
     for state in ("new", "initializing"):
         guard = client_in(exercise, state)
         assert verdict(guard.receive(REQ, "sampling/createMessage")) == (
-            "refuse", -32600, "Received 'sampling/createMessage' before the session is ready"), state
+            "refuse",
+            -32600,
+            "Received 'sampling/createMessage' before the session is ready",
+        ), state
         assert guard.state == state
     assert verdict(client_in(exercise, "ready").receive(REQ, "sampling/createMessage")) == ALLOWED
 
@@ -350,8 +371,16 @@ def test_the_servers_capabilities_open_the_clients_requests(exercise):
     server = {"tools": {}, "resources": {}, "prompts": {}, "logging": {}, "completions": {}}
     p = exercise.negotiated({}, server)
     assert p.client_requests == {
-        "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list",
-        "prompts/list", "prompts/get", "logging/setLevel", "completion/complete",
+        "ping",
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/read",
+        "resources/templates/list",
+        "prompts/list",
+        "prompts/get",
+        "logging/setLevel",
+        "completion/complete",
     }
     assert p.server_notifications == ALWAYS_NOTES | {"notifications/message"}  # logging
     assert p.server_requests == {"ping"}
@@ -360,9 +389,14 @@ def test_the_servers_capabilities_open_the_clients_requests(exercise):
 def test_flags_count_only_when_exactly_true(exercise):
     """listChanged and subscribe open their methods only when they are exactly true (not 1, not "yes", not
     false)."""
-    p = exercise.negotiated({}, {"tools": {"listChanged": True},
-                                 "prompts": {"listChanged": False},
-                                 "resources": {"listChanged": 1, "subscribe": "yes"}})
+    p = exercise.negotiated(
+        {},
+        {
+            "tools": {"listChanged": True},
+            "prompts": {"listChanged": False},
+            "resources": {"listChanged": 1, "subscribe": "yes"},
+        },
+    )
     assert "notifications/tools/list_changed" in p.server_notifications
     assert "notifications/prompts/list_changed" not in p.server_notifications
     assert "notifications/resources/list_changed" not in p.server_notifications
@@ -382,7 +416,12 @@ def test_resource_subscriptions(exercise):
 def test_the_clients_capabilities_open_the_servers_requests(exercise):
     """Client capabilities open server requests: roots/list, sampling/createMessage, elicitation/create."""
     p = exercise.negotiated({"roots": {"listChanged": True}, "sampling": {}, "elicitation": {}}, {})
-    assert p.server_requests == {"ping", "roots/list", "sampling/createMessage", "elicitation/create"}
+    assert p.server_requests == {
+        "ping",
+        "roots/list",
+        "sampling/createMessage",
+        "elicitation/create",
+    }
     assert p.client_notifications == ALWAYS_NOTES | {"notifications/roots/list_changed"}
     assert p.client_requests == {"ping"}
     p = exercise.negotiated({"roots": {}}, {})
@@ -412,7 +451,9 @@ def test_a_capability_is_declared_only_by_an_object(exercise):
 
 def test_unknown_capabilities_open_nothing(exercise):
     """experimental, tasks and made-up capabilities open no method here."""
-    p = exercise.negotiated({"experimental": {"x": {}}, "tasks": {}}, {"x-foo": {}, "experimental": {}})
+    p = exercise.negotiated(
+        {"experimental": {"x": {}}, "tasks": {}}, {"x-foo": {}, "experimental": {}}
+    )
     assert p.client_requests == {"ping"} and p.server_requests == {"ping"}
     assert p.client_notifications == ALWAYS_NOTES and p.server_notifications == ALWAYS_NOTES
 
@@ -428,8 +469,14 @@ def test_capabilities_must_be_objects(exercise):
 def test_the_notes_handshake(exercise):
     """The notes' server (tools.listChanged true, prompts/resources false) and a client
     with no capabilities."""
-    p = exercise.negotiated({}, {"tools": {"listChanged": True}, "prompts": {"listChanged": False},
-                                 "resources": {"listChanged": False}})
+    p = exercise.negotiated(
+        {},
+        {
+            "tools": {"listChanged": True},
+            "prompts": {"listChanged": False},
+            "resources": {"listChanged": False},
+        },
+    )
     assert exercise.may_send(p, "client", "tools/call") is True
     assert exercise.may_send(p, "client", "resources/templates/list") is True
     assert exercise.may_send(p, "client", "resources/subscribe") is False

@@ -65,7 +65,12 @@ SLOT_SCHEMA = {
     "type": "object",
     "properties": {
         "start": {"type": "string"},
-        "minutes": {"type": "integer", "description": "Length of the slot", "minimum": 5, "default": 30},
+        "minutes": {
+            "type": "integer",
+            "description": "Length of the slot",
+            "minimum": 5,
+            "default": 30,
+        },
     },
     "required": ["start"],
     "additionalProperties": False,
@@ -90,17 +95,28 @@ def test_simple_types(exercise):
 def test_annotated_adds_description_and_keywords(exercise):
     """Annotated[T, ...]: a str extra is the description, a dict extra is merged in; others are ignored."""
     assert exercise.type_schema(Annotated[str, "The day, as YYYY-MM-DD"]) == {
-        "type": "string", "description": "The day, as YYYY-MM-DD"}
+        "type": "string",
+        "description": "The day, as YYYY-MM-DD",
+    }
     assert exercise.type_schema(Annotated[int, "How many", {"minimum": 1, "maximum": 20}, 42]) == {
-        "type": "integer", "description": "How many", "minimum": 1, "maximum": 20}
+        "type": "integer",
+        "description": "How many",
+        "minimum": 1,
+        "maximum": 20,
+    }
     assert exercise.type_schema(Annotated[list[str], {"minItems": 1}]) == {
-        "type": "array", "items": {"type": "string"}, "minItems": 1}
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 1,
+    }
 
 
 def test_literal_and_enum(exercise):
     """Literal and Enum become "enum" (an Enum's member values), plus "type" if all values share one type."""
     assert exercise.type_schema(Literal["celsius", "fahrenheit"]) == {
-        "enum": ["celsius", "fahrenheit"], "type": "string"}
+        "enum": ["celsius", "fahrenheit"],
+        "type": "string",
+    }
     assert exercise.type_schema(Literal[1, 2, 3]) == {"enum": [1, 2, 3], "type": "integer"}
     assert exercise.type_schema(Literal["a", 1]) == {"enum": ["a", 1]}
     assert exercise.type_schema(Unit) == {"enum": ["celsius", "fahrenheit"], "type": "string"}
@@ -113,13 +129,17 @@ def test_unions(exercise):
     assert exercise.type_schema(Optional[str]) == {"type": ["string", "null"]}  # noqa: UP045
     assert exercise.type_schema(int | None) == {"type": ["integer", "null"]}
     assert exercise.type_schema(Union[int, str, None]) == {  # noqa: UP007
-        "type": ["integer", "string", "null"]}
+        "type": ["integer", "string", "null"]
+    }
     assert exercise.type_schema(list[int] | None) == {
-        "anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]}
+        "anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]
+    }
     assert exercise.type_schema(Literal["a"] | None) == {
-        "anyOf": [{"enum": ["a"], "type": "string"}, {"type": "null"}]}
+        "anyOf": [{"enum": ["a"], "type": "string"}, {"type": "null"}]
+    }
     assert exercise.type_schema(Annotated[str, "x"] | int) == {
-        "anyOf": [{"type": "string", "description": "x"}, {"type": "integer"}]}
+        "anyOf": [{"type": "string", "description": "x"}, {"type": "integer"}]
+    }
 
 
 def test_arrays_tuples_and_dicts(exercise):
@@ -127,13 +147,20 @@ def test_arrays_tuples_and_dicts(exercise):
     assert exercise.type_schema(list[int]) == {"type": "array", "items": {"type": "integer"}}
     assert exercise.type_schema(list) == {"type": "array"}
     assert exercise.type_schema(list[list[str]]) == {
-        "type": "array", "items": {"type": "array", "items": {"type": "string"}}}
+        "type": "array",
+        "items": {"type": "array", "items": {"type": "string"}},
+    }
     assert exercise.type_schema(tuple[float, ...]) == {"type": "array", "items": {"type": "number"}}
     assert exercise.type_schema(tuple[float, float, str]) == {
-        "type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}, {"type": "string"}],
-        "minItems": 3, "maxItems": 3}
-    assert exercise.type_schema(dict[str, int]) == {"type": "object",
-                                                    "additionalProperties": {"type": "integer"}}
+        "type": "array",
+        "prefixItems": [{"type": "number"}, {"type": "number"}, {"type": "string"}],
+        "minItems": 3,
+        "maxItems": 3,
+    }
+    assert exercise.type_schema(dict[str, int]) == {
+        "type": "object",
+        "additionalProperties": {"type": "integer"},
+    }
     assert exercise.type_schema(dict) == {"type": "object"}
     with pytest.raises(TypeError):
         exercise.type_schema(dict[int, str])
@@ -180,6 +207,7 @@ def test_typeddict(exercise):
 
 def test_unsupported_types_raise(exercise):
     """Types JSON cannot carry (bytes, set, an ordinary class) raise TypeError."""
+
     class Plain:
         pass
 
@@ -220,9 +248,17 @@ def test_param_descriptions(exercise):
 
 def test_schema_from_signature(exercise):
     """One property per parameter; "context" skipped; no default -> required; JSON defaults shown."""
-    def plan(title: Annotated[str, "What the meeting is about"], day: str, slot: Slot,
-             context: object, people: list[Person] | None = None, unit: Unit = Unit.FAHRENHEIT,
-             size: tuple[int, int] = (2, 3), note=None) -> str:
+
+    def plan(
+        title: Annotated[str, "What the meeting is about"],
+        day: str,
+        slot: Slot,
+        context: object,
+        people: list[Person] | None = None,
+        unit: Unit = Unit.FAHRENHEIT,
+        size: tuple[int, int] = (2, 3),
+        note=None,
+    ) -> str:
         """Plan a meeting.
 
         Args:
@@ -238,11 +274,21 @@ def test_schema_from_signature(exercise):
             "title": {"type": "string", "description": "What the meeting is about"},
             "day": {"type": "string", "description": "The day, as YYYY-MM-DD."},
             "slot": SLOT_SCHEMA,
-            "people": {"anyOf": [{"type": "array", "items": exercise.type_schema(Person)}, {"type": "null"}],
-                       "description": "Who comes.", "default": None},
+            "people": {
+                "anyOf": [
+                    {"type": "array", "items": exercise.type_schema(Person)},
+                    {"type": "null"},
+                ],
+                "description": "Who comes.",
+                "default": None,
+            },
             "unit": {"enum": ["celsius", "fahrenheit"], "type": "string", "default": "fahrenheit"},
-            "size": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"}],
-                     "minItems": 2, "maxItems": 2},
+            "size": {
+                "type": "array",
+                "prefixItems": [{"type": "integer"}, {"type": "integer"}],
+                "minItems": 2,
+                "maxItems": 2,
+            },
             "note": {"default": None},
         },
         "required": ["title", "day", "slot"],
@@ -252,15 +298,20 @@ def test_schema_from_signature(exercise):
 
 def test_schema_from_signature_without_parameters(exercise):
     """A tool with no parameters accepts only the empty object: no "required" key at all."""
+
     def now() -> str:
         return "12:00"
 
-    assert exercise.schema_from_signature(now) == {"type": "object", "properties": {},
-                                                   "additionalProperties": False}
+    assert exercise.schema_from_signature(now) == {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": False,
+    }
 
 
 def test_schema_from_signature_refuses_varargs(exercise):
     """*args and **kwargs cannot be described one by one: raise TypeError."""
+
     def spread(*days: str) -> None: ...
 
     def loose(day: str, **options: int) -> None: ...
@@ -272,18 +323,24 @@ def test_schema_from_signature_refuses_varargs(exercise):
 
 def test_the_schemas_are_valid_json_schema_2020_12(exercise):
     """Every schema must be valid draft 2020-12 and accept/refuse what the Python types would."""
+
     def book(meeting: Meeting, who: Person, filters: Filters | None = None) -> None: ...
 
     schema = exercise.schema_from_signature(book)
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    good = {"meeting": {"title": "Sync", "slots": [{"start": "09:00"}], "unit": "celsius"},
-            "who": {"name": "Ana", "email": "ana@example.com"}, "filters": {"level": "Beginner"}}
+    good = {
+        "meeting": {"title": "Sync", "slots": [{"start": "09:00"}], "unit": "celsius"},
+        "who": {"name": "Ana", "email": "ana@example.com"},
+        "filters": {"level": "Beginner"},
+    }
     assert validator.is_valid(good)
-    for bad in ({**good, "extra": 1},
-                {**good, "meeting": {"title": "Sync", "slots": [{"start": "09:00", "minutes": 2}]}},
-                {**good, "who": {"name": "Ana"}},
-                {**good, "filters": {"level": "Expert"}}):
+    for bad in (
+        {**good, "extra": 1},
+        {**good, "meeting": {"title": "Sync", "slots": [{"start": "09:00", "minutes": 2}]}},
+        {**good, "who": {"name": "Ana"}},
+        {**good, "filters": {"level": "Expert"}},
+    ):
         assert not validator.is_valid(bad)
 
 
@@ -291,7 +348,9 @@ def test_the_schemas_are_valid_json_schema_2020_12(exercise):
 
 READ_EVENTS = {
     "type": "object",
-    "properties": {"date": {"type": "string", "description": "Date to read events.\nFormat: YYYY-MM-DD"}},
+    "properties": {
+        "date": {"type": "string", "description": "Date to read events.\nFormat: YYYY-MM-DD"}
+    },
     "required": ["date"],
     "additionalProperties": False,
 }
@@ -309,14 +368,28 @@ SIMILAR = {
 
 def test_json_type_and_is_type(exercise):
     """json_type: a bool is "boolean", not "integer"; is_type: 3.0 is an integer, an integer is a number."""
-    table = [(None, "null"), (True, "boolean"), (0, "integer"), (2.5, "number"), (3.0, "number"),
-             ("x", "string"), ([1], "array"), ((1,), "array"), ({"a": 1}, "object"), (b"x", "bytes")]
+    table = [
+        (None, "null"),
+        (True, "boolean"),
+        (0, "integer"),
+        (2.5, "number"),
+        (3.0, "number"),
+        ("x", "string"),
+        ([1], "array"),
+        ((1,), "array"),
+        ({"a": 1}, "object"),
+        (b"x", "bytes"),
+    ]
     for value, name in table:
         assert exercise.json_type(value) == name, value
     assert exercise.is_type(3.0, "integer") and exercise.is_type(3, "number")
     assert not exercise.is_type(3.5, "integer")
     assert not exercise.is_type(True, "integer") and not exercise.is_type(False, "number")
-    assert exercise.is_type([], "array") and exercise.is_type({}, "object") and exercise.is_type(None, "null")
+    assert (
+        exercise.is_type([], "array")
+        and exercise.is_type({}, "object")
+        and exercise.is_type(None, "null")
+    )
     assert not exercise.is_type("1", "integer") and not exercise.is_type(1, "string")
     assert not exercise.is_type(1, "whatever")
 
@@ -332,19 +405,27 @@ def test_valid_arguments_have_no_problems(exercise):
 def test_wrong_type(exercise):
     """'{path}: expected {names}, got {json_type}'; several names joined with ' or '; then stop."""
     assert exercise.check_arguments(READ_EVENTS, {"date": 20250321}) == [
-        "arguments.date: expected string, got integer"]
-    assert exercise.check_arguments(READ_EVENTS, ["2025-03-21"]) == ["arguments: expected object, got array"]
+        "arguments.date: expected string, got integer"
+    ]
+    assert exercise.check_arguments(READ_EVENTS, ["2025-03-21"]) == [
+        "arguments: expected object, got array"
+    ]
     assert exercise.check_arguments({"type": ["string", "null"]}, 1.5, "note") == [
-        "note: expected string or null, got number"]
+        "note: expected string or null, got number"
+    ]
     assert exercise.check_arguments({"type": ["string", "null"]}, None, "note") == []
     # a wrong type ends the checks of that value: no enum message as well
     assert exercise.check_arguments({"type": "string", "enum": ["a", "b"]}, 7) == [
-        "arguments: expected string, got integer"]
+        "arguments: expected string, got integer"
+    ]
 
 
 def test_integers_as_json_schema_counts_them(exercise):
     """3.0 is an integer; 3.5 is not; True is a boolean, never an integer or a number."""
-    schema = {"type": "object", "properties": {"steps": {"type": "integer"}, "ratio": {"type": "number"}}}
+    schema = {
+        "type": "object",
+        "properties": {"steps": {"type": "integer"}, "ratio": {"type": "number"}},
+    }
     assert exercise.check_arguments(schema, {"steps": 3.0, "ratio": 1}) == []
     assert exercise.check_arguments(schema, {"steps": 3.5, "ratio": True}) == [
         "arguments.steps: expected integer, got number",
@@ -356,20 +437,28 @@ def test_enum(exercise):
     """'{path}: must be one of "a", "b"': options as JSON; 1 equals 1.0 but not True."""
     schema = {"enum": ["celsius", "fahrenheit"]}
     assert exercise.check_arguments(schema, "kelvin", "arguments.unit") == [
-        'arguments.unit: must be one of "celsius", "fahrenheit"']
+        'arguments.unit: must be one of "celsius", "fahrenheit"'
+    ]
     assert exercise.check_arguments({"enum": [1, None, "x"]}, True) == [
-        'arguments: must be one of 1, null, "x"']
+        'arguments: must be one of 1, null, "x"'
+    ]
     assert exercise.check_arguments({"enum": [1, 2]}, 1.0) == []
     assert exercise.check_arguments({"enum": [False]}, 0) == ["arguments: must be one of false"]
 
 
 def test_bounds(exercise):
     """'{path}: must be >= {minimum}' and '<= {maximum}', for numbers only (never booleans)."""
-    assert exercise.check_arguments(SIMILAR, {"ids": [], "limit": 0}) == ["arguments.limit: must be >= 1"]
-    assert exercise.check_arguments(SIMILAR, {"ids": [], "limit": 21}) == ["arguments.limit: must be <= 20"]
+    assert exercise.check_arguments(SIMILAR, {"ids": [], "limit": 0}) == [
+        "arguments.limit: must be >= 1"
+    ]
+    assert exercise.check_arguments(SIMILAR, {"ids": [], "limit": 21}) == [
+        "arguments.limit: must be <= 20"
+    ]
     assert exercise.check_arguments({"minimum": 0.5, "maximum": 0.5}, 0.5) == []
-    assert exercise.check_arguments({"minimum": 2, "maximum": 1}, 1.5) == ["arguments: must be >= 2",
-                                                                           "arguments: must be <= 1"]
+    assert exercise.check_arguments({"minimum": 2, "maximum": 1}, 1.5) == [
+        "arguments: must be >= 2",
+        "arguments: must be <= 1",
+    ]
     assert exercise.check_arguments({"minimum": 5}, True) == []
     assert exercise.check_arguments({"minimum": 5}, "abc") == []
 
@@ -378,10 +467,14 @@ def test_strings(exercise):
     """minLength / maxLength count characters; pattern is searched anywhere (re.search), not matched."""
     schema = {"type": "string", "minLength": 2, "maxLength": 4, "pattern": r"\d"}
     assert exercise.check_arguments(schema, "a1") == []
-    assert exercise.check_arguments(schema, "a") == ["arguments: must be at least 2 characters long",
-                                                     r"arguments: must match the pattern \d"]
-    assert exercise.check_arguments(schema, "abcdé") == ["arguments: must be at most 4 characters long",
-                                                         r"arguments: must match the pattern \d"]
+    assert exercise.check_arguments(schema, "a") == [
+        "arguments: must be at least 2 characters long",
+        r"arguments: must match the pattern \d",
+    ]
+    assert exercise.check_arguments(schema, "abcdé") == [
+        "arguments: must be at most 4 characters long",
+        r"arguments: must match the pattern \d",
+    ]
     assert exercise.check_arguments({"maxLength": 1}, 12345) == []
 
 
@@ -392,10 +485,13 @@ def test_required_and_unexpected_properties(exercise):
         'arguments: unexpected property "dat" (did you mean "date"?)',
     ]
     assert exercise.check_arguments(READ_EVENTS, {"date": "2025-03-21", "timezone": "UTC"}) == [
-        'arguments: unexpected property "timezone"']
+        'arguments: unexpected property "timezone"'
+    ]
     schema = {"type": "object", "required": ["b", "a"]}
-    assert exercise.check_arguments(schema, {}) == ['arguments: missing required property "b"',
-                                                    'arguments: missing required property "a"']
+    assert exercise.check_arguments(schema, {}) == [
+        'arguments: missing required property "b"',
+        'arguments: missing required property "a"',
+    ]
 
 
 def test_nested_paths_in_object_order(exercise):
@@ -411,12 +507,19 @@ def test_nested_paths_in_object_order(exercise):
 
 def test_additional_properties_schema(exercise):
     """additionalProperties: a schema checks every extra key; absent (or true) lets any extra key through."""
-    schema = {"type": "object", "properties": {"name": {"type": "string"}},
-              "additionalProperties": {"type": "integer", "minimum": 0}}
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "additionalProperties": {"type": "integer", "minimum": 0},
+    }
     assert exercise.check_arguments(schema, {"name": "x", "a": 1, "b": -1, "c": "no"}) == [
-        "arguments.b: must be >= 0", "arguments.c: expected integer, got string"]
+        "arguments.b: must be >= 0",
+        "arguments.c: expected integer, got string",
+    ]
     assert exercise.check_arguments({"type": "object", "properties": {}}, {"z": 1}) == []
-    assert exercise.check_arguments({"type": "object", "additionalProperties": True}, {"z": 1}) == []
+    assert (
+        exercise.check_arguments({"type": "object", "additionalProperties": True}, {"z": 1}) == []
+    )
 
 
 def test_agrees_with_jsonschema_on_validity(exercise):
@@ -441,12 +544,23 @@ def test_agrees_with_jsonschema_on_validity(exercise):
 # -- Exercise 3 · Routing the tools of several servers ---------------------------------------------
 
 CALENDAR_TOOLS = [
-    {"name": "read_events", "description": "Read calendar events for a given day",
-     "inputSchema": {"type": "object", "properties": {"date": {"type": "string"}}, "required": ["date"]}},
+    {
+        "name": "read_events",
+        "description": "Read calendar events for a given day",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"date": {"type": "string"}},
+            "required": ["date"],
+        },
+    },
     {"name": "create_event", "description": "Create an event", "inputSchema": {"type": "object"}},
 ]
 NOTION_TOOLS = [
-    {"name": "read_events", "description": "Read the events page", "inputSchema": {"type": "object"}},
+    {
+        "name": "read_events",
+        "description": "Read the events page",
+        "inputSchema": {"type": "object"},
+    },
 ]
 
 
@@ -464,8 +578,11 @@ def test_prefixes_names_and_resolves_them(exercise):
     router.set_tools("calendar", CALENDAR_TOOLS)
     router.set_tools("notion", NOTION_TOOLS)
     tools = router.tools()
-    assert [tool["name"] for tool in tools] == ["calendar__read_events", "calendar__create_event",
-                                                "notion__read_events"]
+    assert [tool["name"] for tool in tools] == [
+        "calendar__read_events",
+        "calendar__create_event",
+        "notion__read_events",
+    ]
     assert tools[0] == {**CALENDAR_TOOLS[0], "name": "calendar__read_events"}
     assert [CALENDAR_TOOLS, NOTION_TOOLS] == originals  # the servers' own dicts are left alone
     assert router.resolve("calendar__read_events") == ("calendar", "read_events")
@@ -491,7 +608,13 @@ def test_collisions_get_numbered(exercise):
     router.set_tools("s", [{"name": "a.b"}, {"name": "a_b"}, {"name": "a b"}])
     router.set_tools("s.", [{"name": "x"}])
     router.set_tools("s_", [{"name": "x"}])
-    assert [tool["name"] for tool in router.tools()] == ["s__a_b", "s__a_b_2", "s__a_b_3", "s___x", "s___x_2"]
+    assert [tool["name"] for tool in router.tools()] == [
+        "s__a_b",
+        "s__a_b_2",
+        "s__a_b_3",
+        "s___x",
+        "s___x_2",
+    ]
     assert router.resolve("s__a_b_3") == ("s", "a b")
     assert router.resolve("s___x_2") == ("s_", "x")
 
@@ -526,7 +649,9 @@ def test_names_are_stable_when_a_list_changes(exercise):
     assert router.resolve("s__a_b_2") == ("s", "a_b")
     with pytest.raises(KeyError):
         router.resolve("s__a_b")
-    router.set_tools("s", [{"name": "c"}, {"name": "a_b"}, {"name": "a.b"}])  # back again: the free name
+    router.set_tools(
+        "s", [{"name": "c"}, {"name": "a_b"}, {"name": "a.b"}]
+    )  # back again: the free name
     assert [tool["name"] for tool in router.tools()] == ["s__c", "s__a_b_2", "s__a_b", "t__x"]
 
 
@@ -542,7 +667,10 @@ def test_remove_server(exercise):
     with pytest.raises(KeyError):
         router.remove_server("calendar")
     router.set_tools("calendar", CALENDAR_TOOLS[:1])
-    assert [tool["name"] for tool in router.tools()] == ["notion__read_events", "calendar__read_events"]
+    assert [tool["name"] for tool in router.tools()] == [
+        "notion__read_events",
+        "calendar__read_events",
+    ]
 
 
 def test_bad_input(exercise):

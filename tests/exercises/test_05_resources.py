@@ -29,25 +29,52 @@ def assert_raises(expected: type[Exception], function, *args, shown: str | None 
         raise AssertionError(f"{call} raised {wrong}; expected {expected.__name__}") from exc
     raise AssertionError(f"{call} returned {result!r}; expected {expected.__name__}")
 
+
 # -- Exercise 1 · URI templates: {var}, {+var} and {?a,b} ------------------------------------------
 
 
 def test_parse_template_splits_literals_and_expressions(exercise) -> None:
     """parse_template returns literal strings and (operator, names) tuples, in order; "" is the
     operator of {name}, "+" of {+name}, "?" of {?a,b}."""
-    assert exercise.parse_template("courses://{id}{?level}") == \
-        ["courses://", ("", ["id"]), ("?", ["level"])]
+    assert exercise.parse_template("courses://{id}{?level}") == [
+        "courses://",
+        ("", ["id"]),
+        ("?", ["level"]),
+    ]
     assert exercise.parse_template("file:///{+path}") == ["file:///", ("+", ["path"])]
-    assert exercise.parse_template("search://x{?q,level,page}") == \
-        ["search://x", ("?", ["q", "level", "page"])]
+    assert exercise.parse_template("search://x{?q,level,page}") == [
+        "search://x",
+        ("?", ["q", "level", "page"]),
+    ]
     assert exercise.parse_template("plain://text") == ["plain://text"]
     assert exercise.parse_template("{a}-{b}") == [("", ["a"]), "-", ("", ["b"])]
 
 
 BAD_TEMPLATES = [
-    "courses://{", "courses://}", "a{b", "a}b", "x{a}}", "{}", "{#x}", "{/x}", "{.x}", "{;x}", "{&x}",
-    "{x*}", "{x:3}", "{1x}", "{ x}", "{a}{a}", "{a}{?a}", "{a,b}", "{+a,b}", "{+}", "{?}", "{?q}/x",
-    "{?q}{id}", "{?a}{?b}",
+    "courses://{",
+    "courses://}",
+    "a{b",
+    "a}b",
+    "x{a}}",
+    "{}",
+    "{#x}",
+    "{/x}",
+    "{.x}",
+    "{;x}",
+    "{&x}",
+    "{x*}",
+    "{x:3}",
+    "{1x}",
+    "{ x}",
+    "{a}{a}",
+    "{a}{?a}",
+    "{a,b}",
+    "{+a,b}",
+    "{+}",
+    "{?}",
+    "{?q}/x",
+    "{?q}{id}",
+    "{?a}{?b}",
 ]
 
 
@@ -82,8 +109,12 @@ def test_expand_leaves_out_undefined_variables(exercise) -> None:
 def test_expand_reserved_keeps_reserved_characters(exercise) -> None:
     """{+name} keeps RESERVED characters (: / ? # [ ] @ ! $ & ' ( ) * + , ; =) as they are and
     encodes the rest like {name} (RFC 6570 section 3.2.3)."""
-    values = {"var": "value", "hello": "Hello World!", "path": "/foo/bar",
-              "base": "http://example.com/home/"}
+    values = {
+        "var": "value",
+        "hello": "Hello World!",
+        "path": "/foo/bar",
+        "base": "http://example.com/home/",
+    }
     assert exercise.expand("{+var}", values) == "value"
     assert exercise.expand("{+hello}", values) == "Hello%20World!"
     assert exercise.expand("{+path}/here", values) == "/foo/bar/here"
@@ -110,8 +141,10 @@ def test_expand_query_follows_rfc_6570(exercise) -> None:
     assert exercise.expand("{?x,y,empty}", values) == "?x=1024&y=768&empty="
     assert exercise.expand("{?x,y,undef}", values) == "?x=1024&y=768"
     assert exercise.expand("{?y,x}", values) == "?y=768&x=1024"
-    assert exercise.expand("search://courses{?q,level}", {"q": None, "level": "Advanced"}) == \
-        "search://courses?level=Advanced"
+    assert (
+        exercise.expand("search://courses{?q,level}", {"q": None, "level": "Advanced"})
+        == "search://courses?level=Advanced"
+    )
     assert exercise.expand("search://courses{?q,level}", {}) == "search://courses"
     assert exercise.expand("s://c{?q}", {"q": "a b&c=d"}) == "s://c?q=a%20b%26c%3Dd"
 
@@ -131,9 +164,19 @@ def test_match_simple_variables(exercise) -> None:
 def test_match_simple_refuses_what_it_cannot_expand_to(exercise) -> None:
     """None when the URI is not an expansion: an empty value, "/", "?", "#" or a space in a {name}
     value, a broken or non-UTF-8 %XX, other literal text, or something left over."""
-    for uri in ("courses://", "courses://a/b", "courses://a b", "courses://a?b", "courses://a#b",
-                "courses://%zz", "courses://%FF", "courses://AI101/", "other://AI101", "xcourses://AI101",
-                "courses://AI101?x=1"):
+    for uri in (
+        "courses://",
+        "courses://a/b",
+        "courses://a b",
+        "courses://a?b",
+        "courses://a#b",
+        "courses://%zz",
+        "courses://%FF",
+        "courses://AI101/",
+        "other://AI101",
+        "xcourses://AI101",
+        "courses://AI101?x=1",
+    ):
         found = exercise.match("courses://{id}", uri)
         assert found is None, f"match('courses://{{id}}', {uri!r}) should be None, not {found!r}"
 
@@ -149,7 +192,9 @@ def test_match_reserved_variables_span_slashes(exercise) -> None:
     """{+name} matches a whole path, "/" included, and comes back percent-decoded."""
     assert exercise.match("file:///{+path}", "file:///docs/intro.md") == {"path": "docs/intro.md"}
     assert exercise.match("file:///{+path}", "file:///a/b%20c.txt") == {"path": "a/b c.txt"}
-    assert exercise.match("file:///{+path}", "file:///a:b@c!$&'()*+,;=") == {"path": "a:b@c!$&'()*+,;="}
+    assert exercise.match("file:///{+path}", "file:///a:b@c!$&'()*+,;=") == {
+        "path": "a:b@c!$&'()*+,;="
+    }
     # Decoded, an encoded ".." is a real ".." again: that is why part 2 exists.
     assert exercise.match("file:///{+path}", "file:///%2e%2e/secret") == {"path": "../secret"}
 
@@ -160,7 +205,10 @@ def test_match_reserved_stops_at_query_and_fragment(exercise) -> None:
     assert exercise.match("file:///{+path}", "file:///a#b") is None
     assert exercise.match("file:///{+path}", "file:///a[1]") is None
     assert exercise.match("file:///{+path}", "file:///") is None
-    assert exercise.match("file:///{+path}{?rev}", "file:///a/b.txt?rev=3") == {"path": "a/b.txt", "rev": "3"}
+    assert exercise.match("file:///{+path}{?rev}", "file:///a/b.txt?rev=3") == {
+        "path": "a/b.txt",
+        "rev": "3",
+    }
 
 
 def test_match_query_parameters_are_optional_and_unordered(exercise) -> None:
@@ -169,22 +217,41 @@ def test_match_query_parameters_are_optional_and_unordered(exercise) -> None:
     template = "search://courses{?q,level}"
     assert exercise.match(template, "search://courses") == {}
     assert exercise.match(template, "search://courses?q=sql") == {"q": "sql"}
-    assert exercise.match(template, "search://courses?level=Advanced&q=sql") == \
-        {"q": "sql", "level": "Advanced"}
+    assert exercise.match(template, "search://courses?level=Advanced&q=sql") == {
+        "q": "sql",
+        "level": "Advanced",
+    }
     assert exercise.match(template, "search://courses?q=") == {"q": ""}
     assert exercise.match(template, "search://courses?q=a%20b%26c") == {"q": "a b&c"}
-    assert exercise.match("courses://{id}{?fields}", "courses://AI101?fields=name") == \
-        {"id": "AI101", "fields": "name"}
+    assert exercise.match("courses://{id}{?fields}", "courses://AI101?fields=name") == {
+        "id": "AI101",
+        "fields": "name",
+    }
 
 
 def test_match_query_refuses_malformed_queries(exercise) -> None:
     """None for a query that {?q,level} cannot expand to: a bare "?", a pair without "=", an empty
     pair, an unknown or repeated name, a character outside UNRESERVED/%XX in a value, a fragment."""
-    for query in ("?", "?q", "?q=1&&level=2", "?q=1&", "?zzz=1", "?q=1&q=2", "?q=a b", "?q=a=b",
-                  "?q=1#frag", "??q=1", "?q=%FF", "?q=%zz", "&q=1"):
+    for query in (
+        "?",
+        "?q",
+        "?q=1&&level=2",
+        "?q=1&",
+        "?zzz=1",
+        "?q=1&q=2",
+        "?q=a b",
+        "?q=a=b",
+        "?q=1#frag",
+        "??q=1",
+        "?q=%FF",
+        "?q=%zz",
+        "&q=1",
+    ):
         uri = "search://courses" + query
         found = exercise.match("search://courses{?q,level}", uri)
-        assert found is None, f"match('search://courses{{?q,level}}', {uri!r}) should be None, not {found!r}"
+        assert found is None, (
+            f"match('search://courses{{?q,level}}', {uri!r}) should be None, not {found!r}"
+        )
 
 
 def test_expand_then_match_gives_the_values_back(exercise) -> None:
@@ -193,7 +260,9 @@ def test_expand_then_match_gives_the_values_back(exercise) -> None:
     for identifier in ("AI101", "AI 101", "café/ü?#&=", "50%", "~._-"):
         for values in ({"id": identifier}, {"id": identifier, "q": identifier + "!", "level": ""}):
             uri = exercise.expand(template, values)
-            assert exercise.match(template, uri) == values, f"{values!r} -> {uri!r} -> not the same values"
+            assert exercise.match(template, uri) == values, (
+                f"{values!r} -> {uri!r} -> not the same values"
+            )
 
 
 # -- Exercise 2 · safe_join: a file:// URI that can never leave its root ---------------------------
@@ -218,32 +287,42 @@ def tree(tmp_path: Path) -> dict[str, Path]:
     (root / "docs" / "intro.md").write_text("# Intro\n")
     (root / "a b.txt").write_text("space\n")
     (root / "café.txt").write_text("accent\n")
-    symlink(root / "inside_link.txt", root / "notes.txt")          # in → in: fine
-    symlink(root / "escape.txt", secret)                           # in → out
-    symlink(root / "outside_dir", tmp_path, directory=True)         # a folder link → out
-    symlink(root / "dangling.txt", root / "missing.txt")           # in → nothing, inside
-    symlink(root / "gone_out.txt", tmp_path / "missing.txt")       # in → nothing, outside
+    symlink(root / "inside_link.txt", root / "notes.txt")  # in → in: fine
+    symlink(root / "escape.txt", secret)  # in → out
+    symlink(root / "outside_dir", tmp_path, directory=True)  # a folder link → out
+    symlink(root / "dangling.txt", root / "missing.txt")  # in → nothing, inside
+    symlink(root / "gone_out.txt", tmp_path / "missing.txt")  # in → nothing, outside
     symlink(root / "loop_a", root / "loop_b")
     symlink(root / "loop_b", root / "loop_a")
-    symlink(tmp_path / "root_link", root, directory=True)          # the root itself through a link
+    symlink(tmp_path / "root_link", root, directory=True)  # the root itself through a link
     return {"tmp": tmp_path, "root": root, "secret": secret}
 
 
 def raises_for_each(exercise, tree: dict[str, Path], expected: type[Exception], *uris: str) -> None:
     """safe_join(root, uri) raises ``expected`` for every one of ``uris``."""
     for uri in uris:
-        assert_raises(expected, exercise.safe_join, tree["root"], uri, shown=f"safe_join(root, {uri!r})")
+        assert_raises(
+            expected, exercise.safe_join, tree["root"], uri, shown=f"safe_join(root, {uri!r})"
+        )
 
 
 def test_safe_join_finds_files_inside_the_root(exercise, tree) -> None:
     """The URI's path is relative to the root: file:///docs/intro.md is <root>/docs/intro.md. Decode
     each segment once, skip "." segments, and return the fully resolved path."""
-    for uri, expected in (("file:///notes.txt", "notes.txt"), ("file:///docs/intro.md", "docs/intro.md"),
-                          ("file://localhost/notes.txt", "notes.txt"), ("FILE:///notes.txt", "notes.txt"),
-                          ("file:///docs/./intro.md", "docs/intro.md"), ("file:///./notes.txt", "notes.txt"),
-                          ("file:///a%20b.txt", "a b.txt"), ("file:///caf%C3%A9.txt", "café.txt")):
+    for uri, expected in (
+        ("file:///notes.txt", "notes.txt"),
+        ("file:///docs/intro.md", "docs/intro.md"),
+        ("file://localhost/notes.txt", "notes.txt"),
+        ("FILE:///notes.txt", "notes.txt"),
+        ("file:///docs/./intro.md", "docs/intro.md"),
+        ("file:///./notes.txt", "notes.txt"),
+        ("file:///a%20b.txt", "a b.txt"),
+        ("file:///caf%C3%A9.txt", "café.txt"),
+    ):
         found = exercise.safe_join(tree["root"], uri)
-        assert found == (tree["root"] / expected).resolve(), f"safe_join(root, {uri!r}) gave {found}"
+        assert found == (tree["root"] / expected).resolve(), (
+            f"safe_join(root, {uri!r}) gave {found}"
+        )
 
 
 def test_safe_join_accepts_str_roots_and_symlinked_roots(exercise, tree) -> None:
@@ -257,61 +336,123 @@ def test_safe_join_accepts_str_roots_and_symlinked_roots(exercise, tree) -> None
 
 def test_safe_join_refuses_dot_dot_however_spelled(exercise, tree) -> None:
     """A segment that is ".." once decoded (%2e%2e, %2E%2E, .%2e) is a ValueError, even a harmless one."""
-    raises_for_each(exercise, tree, ValueError,
-                    "file:///../secret.txt", "file:///docs/../../secret.txt", "file:///docs/../notes.txt",
-                    "file:///%2e%2e/secret.txt", "file:///%2E%2E/secret.txt", "file:///.%2e/secret.txt",
-                    "file:///docs/%2e%2e/%2e%2e/secret.txt", "file:///..")
+    raises_for_each(
+        exercise,
+        tree,
+        ValueError,
+        "file:///../secret.txt",
+        "file:///docs/../../secret.txt",
+        "file:///docs/../notes.txt",
+        "file:///%2e%2e/secret.txt",
+        "file:///%2E%2E/secret.txt",
+        "file:///.%2e/secret.txt",
+        "file:///docs/%2e%2e/%2e%2e/secret.txt",
+        "file:///..",
+    )
 
 
 def test_safe_join_refuses_encoded_separators_backslashes_and_nul(exercise, tree) -> None:
     """ValueError for a decoded "/" (%2F is never a separator), a backslash (raw or %5C, Windows'
     separator), a NUL (%00), or a segment that is not UTF-8 once decoded."""
-    raises_for_each(exercise, tree, ValueError,
-                    "file:///docs%2Fintro.md", "file:///..%2Fsecret.txt", "file:///..%2fsecret.txt",
-                    "file:///..%5Csecret.txt", "file:///docs\\intro.md", "file:///%00notes.txt",
-                    "file:///notes.txt%00", "file:///%FF.txt")
+    raises_for_each(
+        exercise,
+        tree,
+        ValueError,
+        "file:///docs%2Fintro.md",
+        "file:///..%2Fsecret.txt",
+        "file:///..%2fsecret.txt",
+        "file:///..%5Csecret.txt",
+        "file:///docs\\intro.md",
+        "file:///%00notes.txt",
+        "file:///notes.txt%00",
+        "file:///%FF.txt",
+    )
 
 
 def test_safe_join_refuses_absolute_paths_hosts_and_drives(exercise, tree) -> None:
     """ValueError for an empty segment (//: an absolute path in disguise), a host other than
     localhost, and a segment that looks like a Windows drive (C:, c:foo, C%3A)."""
-    raises_for_each(exercise, tree, ValueError,
-                    "file:////etc/passwd", "file:///docs//intro.md", "file:///%2Fetc/passwd",
-                    "file://etc/passwd", "file://example.com/notes.txt", "file:///C:/Windows/win.ini",
-                    "file:///c:notes.txt", "file:///C%3A/Windows/win.ini", "file://C:/Windows/win.ini")
+    raises_for_each(
+        exercise,
+        tree,
+        ValueError,
+        "file:////etc/passwd",
+        "file:///docs//intro.md",
+        "file:///%2Fetc/passwd",
+        "file://etc/passwd",
+        "file://example.com/notes.txt",
+        "file:///C:/Windows/win.ini",
+        "file:///c:notes.txt",
+        "file:///C%3A/Windows/win.ini",
+        "file://C:/Windows/win.ini",
+    )
 
 
 def test_safe_join_refuses_other_schemes_queries_and_fragments(exercise, tree) -> None:
     """Only file:// URIs (any letter case), with no query and no fragment: anything else is ValueError."""
-    raises_for_each(exercise, tree, ValueError,
-                    "https://example.com/notes.txt", "courses://all", "notes.txt", "/notes.txt",
-                    "file:///notes.txt?x=1", "file:///notes.txt?", "file:///notes.txt#top")
+    raises_for_each(
+        exercise,
+        tree,
+        ValueError,
+        "https://example.com/notes.txt",
+        "courses://all",
+        "notes.txt",
+        "/notes.txt",
+        "file:///notes.txt?x=1",
+        "file:///notes.txt?",
+        "file:///notes.txt#top",
+    )
 
 
 def test_safe_join_refuses_symlinks_that_lead_out(exercise, tree) -> None:
     """Follow every symlink (Path.resolve) and only then compare with the resolved root: a link, or a
     linked folder, that points outside is a ValueError, even when its target does not exist."""
-    raises_for_each(exercise, tree, ValueError,
-                    "file:///escape.txt", "file:///outside_dir/secret.txt", "file:///gone_out.txt")
+    raises_for_each(
+        exercise,
+        tree,
+        ValueError,
+        "file:///escape.txt",
+        "file:///outside_dir/secret.txt",
+        "file:///gone_out.txt",
+    )
 
 
 def test_safe_join_reports_nothing_there_as_file_not_found(exercise, tree) -> None:
     """FileNotFoundError when the URI is acceptable but names no regular file: nothing there, a
     folder, a dangling link that stays inside, a symlink loop. Decode once: %252e%252e is a harmless
     name ("%2e%2e"), not ".."."""
-    raises_for_each(exercise, tree, FileNotFoundError,
-                    "file:///missing.txt", "file:///docs", "file:///docs/", "file:///", "file:///dangling.txt",
-                    "file:///loop_a", "file:///%252e%252e/secret.txt")
+    raises_for_each(
+        exercise,
+        tree,
+        FileNotFoundError,
+        "file:///missing.txt",
+        "file:///docs",
+        "file:///docs/",
+        "file:///",
+        "file:///dangling.txt",
+        "file:///loop_a",
+        "file:///%252e%252e/secret.txt",
+    )
 
 
 # -- Exercise 3 · A router that scores resources ---------------------------------------------------
 
 #: What the course server lists in resources/list (notebook 05, section 1).
 COURSE_RESOURCES = [
-    {"uri": "courses://all", "name": "courses", "title": "All Courses",
-     "description": "Complete list of courses available in the catalog", "mimeType": "application/json"},
-    {"uri": "users://all", "name": "users", "title": "All Users",
-     "description": "Complete list of users in the platform", "mimeType": "application/json"},
+    {
+        "uri": "courses://all",
+        "name": "courses",
+        "title": "All Courses",
+        "description": "Complete list of courses available in the catalog",
+        "mimeType": "application/json",
+    },
+    {
+        "uri": "users://all",
+        "name": "users",
+        "title": "All Users",
+        "description": "Complete list of users in the platform",
+        "mimeType": "application/json",
+    },
 ]
 
 
@@ -343,9 +484,16 @@ def test_score_weights_fields(exercise) -> None:
     assert exercise.score("Which courses are there?", users) == 0
     assert exercise.score("courses courses COURSES", courses) == 3
     assert exercise.score("the catalog", courses) == 1
-    assert exercise.score("courses", {"uri": "x://1", "name": "catalog", "title": "All Courses"}) == 2
-    assert exercise.score("courses and users", {"uri": "x://2", "name": "courses",
-                                                "description": "users of courses"}) == 4
+    assert (
+        exercise.score("courses", {"uri": "x://1", "name": "catalog", "title": "All Courses"}) == 2
+    )
+    assert (
+        exercise.score(
+            "courses and users",
+            {"uri": "x://2", "name": "courses", "description": "users of courses"},
+        )
+        == 4
+    )
     assert exercise.score("courses", {"uri": "x://3"}) == 0
     assert exercise.score("courses", {"uri": "x://4", "name": None, "title": None}) == 0
 
@@ -353,14 +501,20 @@ def test_score_weights_fields(exercise) -> None:
 def test_route_the_course_servers_resources(exercise) -> None:
     """route(): compare whole words, not substrings ("cursor" is not "curso", "discourse" is not
     "course"); a score below the threshold (2) is not enough; ties in URI order."""
-    for message, expected in (("Which courses are there?", ["courses://all"]),
-                              ("List the users", ["users://all"]),
-                              ("Which users take which courses?", ["courses://all", "users://all"]),
-                              ("What is a cursor?", []), ("¿Qué recursos hay?", []),
-                              ("A discourse on users", ["users://all"]),
-                              ("Show me the catalog", []), ("", [])):
+    for message, expected in (
+        ("Which courses are there?", ["courses://all"]),
+        ("List the users", ["users://all"]),
+        ("Which users take which courses?", ["courses://all", "users://all"]),
+        ("What is a cursor?", []),
+        ("¿Qué recursos hay?", []),
+        ("A discourse on users", ["users://all"]),
+        ("Show me the catalog", []),
+        ("", []),
+    ):
         found = exercise.route(message, COURSE_RESOURCES)
-        assert found == expected, f"route({message!r}, COURSE_RESOURCES) gave {found!r}, not {expected!r}"
+        assert found == expected, (
+            f"route({message!r}, COURSE_RESOURCES) gave {found!r}, not {expected!r}"
+        )
 
 
 def test_route_threshold_limit_and_order(exercise) -> None:
@@ -374,8 +528,12 @@ def test_route_threshold_limit_and_order(exercise) -> None:
     ]
     message = "sql views"
     assert exercise.route(message, resources, limit=10) == ["a://views", "z://sql", "b://views"]
-    assert exercise.route(message, resources, limit=10, threshold=1) == \
-        ["a://views", "z://sql", "b://views", "c://other"]
+    assert exercise.route(message, resources, limit=10, threshold=1) == [
+        "a://views",
+        "z://sql",
+        "b://views",
+        "c://other",
+    ]
     assert exercise.route(message, resources) == ["a://views", "z://sql"]
     assert exercise.route(message, resources, limit=1) == ["a://views"]
     assert exercise.route(message, resources, limit=0) == []
@@ -388,17 +546,26 @@ def test_route_threshold_limit_and_order(exercise) -> None:
 def test_route_excludes_and_deduplicates(exercise) -> None:
     """exclude= lists URIs already in the conversation (never pasted twice); a URI listed twice is
     considered once."""
-    assert exercise.route("Which courses are there?", COURSE_RESOURCES, exclude=["courses://all"]) == []
-    assert exercise.route("Which users take which courses?", COURSE_RESOURCES,
-                          exclude={"courses://all"}) == ["users://all"]
+    assert (
+        exercise.route("Which courses are there?", COURSE_RESOURCES, exclude=["courses://all"])
+        == []
+    )
+    assert exercise.route(
+        "Which users take which courses?", COURSE_RESOURCES, exclude={"courses://all"}
+    ) == ["users://all"]
     twice = [COURSE_RESOURCES[0], dict(COURSE_RESOURCES[0])]
     assert exercise.route("courses", twice, limit=5) == ["courses://all"]
 
 
 def test_route_does_not_depend_on_the_order_of_the_list(exercise) -> None:
     """The same message and resources give the same answer, whatever order the server listed them in."""
-    resources = [*COURSE_RESOURCES, {"uri": "a://users", "name": "users"},
-                 {"uri": "m://course", "name": "course"}]
-    answers = {tuple(exercise.route("users and courses", list(order), limit=4))
-               for order in itertools.permutations(resources)}
+    resources = [
+        *COURSE_RESOURCES,
+        {"uri": "a://users", "name": "users"},
+        {"uri": "m://course", "name": "course"},
+    ]
+    answers = {
+        tuple(exercise.route("users and courses", list(order), limit=4))
+        for order in itertools.permutations(resources)
+    }
     assert answers == {("a://users", "courses://all", "m://course", "users://all")}

@@ -62,7 +62,9 @@ def test_encode_uses_16_and_64_bit_lengths(exercise) -> None:
     bytes, big-endian (RFC 6455's examples: 256 bytes and 64 KiB in a binary frame)."""
     Frame, BINARY = exercise.Frame, exercise.BINARY
     assert exercise.encode_frame(Frame(BINARY, b"x" * 125))[:2] == b"\x82\x7d"
-    assert exercise.encode_frame(Frame(BINARY, b"\x00" * 256)) == b"\x82\x7e\x01\x00" + b"\x00" * 256
+    assert (
+        exercise.encode_frame(Frame(BINARY, b"\x00" * 256)) == b"\x82\x7e\x01\x00" + b"\x00" * 256
+    )
     assert exercise.encode_frame(Frame(BINARY, b"x" * 65535))[:4] == b"\x82\x7e\xff\xff"
     big = exercise.encode_frame(Frame(BINARY, b"\x00" * 65536))
     assert big[:10] == b"\x82\x7f\x00\x00\x00\x00\x00\x01\x00\x00" and len(big) == 10 + 65536
@@ -70,19 +72,25 @@ def test_encode_uses_16_and_64_bit_lengths(exercise) -> None:
     assert masked[:8] == b"\x82\xfe\x01\x00" + MASK and masked[8:12] == MASK
 
 
-@pytest.mark.parametrize(("opcode", "payload", "fin", "key"), [
-    ("PING", b"x" * 126, True, None),  # a control frame over 125 bytes
-    ("CLOSE", b"", False, None),  # a fragmented control frame
-    ("PONG", b"", False, None),
-    (0x3, b"", True, None),  # a reserved opcode
-    ("TEXT", b"hi", True, b"abc"),  # a masking key of 3 bytes
-    ("TEXT", b"hi", True, b"abcde"),  # and of 5
-])
-def test_encode_refuses_frames_nobody_may_send(exercise, opcode, payload: bytes, fin: bool,
-                                               key: bytes | None) -> None:
+@pytest.mark.parametrize(
+    ("opcode", "payload", "fin", "key"),
+    [
+        ("PING", b"x" * 126, True, None),  # a control frame over 125 bytes
+        ("CLOSE", b"", False, None),  # a fragmented control frame
+        ("PONG", b"", False, None),
+        (0x3, b"", True, None),  # a reserved opcode
+        ("TEXT", b"hi", True, b"abc"),  # a masking key of 3 bytes
+        ("TEXT", b"hi", True, b"abcde"),  # and of 5
+    ],
+)
+def test_encode_refuses_frames_nobody_may_send(
+    exercise, opcode, payload: bytes, fin: bool, key: bytes | None
+) -> None:
     """ValueError for an unknown opcode, a control frame (CLOSE, PING, PONG) that is fragmented or
     longer than 125 bytes, or a masking key that is not exactly 4 bytes."""
-    frame = exercise.Frame(getattr(exercise, opcode) if isinstance(opcode, str) else opcode, payload, fin)
+    frame = exercise.Frame(
+        getattr(exercise, opcode) if isinstance(opcode, str) else opcode, payload, fin
+    )
     with pytest.raises(ValueError):
         exercise.encode_frame(frame, key)
 
@@ -97,19 +105,29 @@ def test_decode_the_rfc_examples(exercise) -> None:
     assert decode(LO_FRAGMENT) == (Frame(exercise.CONTINUATION, b"lo"), 4)
     assert decode(PING_HELLO) == (Frame(exercise.PING, b"Hello"), 7)
     assert decode(PONG_HELLO_MASKED) == (Frame(exercise.PONG, b"Hello"), 11)
-    assert decode(b"\x82\x7e\x01\x00" + b"\xab" * 256 + b"next") == \
-        (Frame(exercise.BINARY, b"\xab" * 256), 260)
-    assert decode(b"\x82\x7f" + struct.pack("!Q", 65536) + b"\x01" * 65536) == \
-        (Frame(exercise.BINARY, b"\x01" * 65536), 65546)
+    assert decode(b"\x82\x7e\x01\x00" + b"\xab" * 256 + b"next") == (
+        Frame(exercise.BINARY, b"\xab" * 256),
+        260,
+    )
+    assert decode(b"\x82\x7f" + struct.pack("!Q", 65536) + b"\x01" * 65536) == (
+        Frame(exercise.BINARY, b"\x01" * 65536),
+        65546,
+    )
 
 
 def test_decode_waits_for_a_whole_frame(exercise) -> None:
     """Every prefix of a frame (the header cut anywhere, or the payload incomplete) returns None."""
-    frames = [HELLO_UNMASKED, HELLO_MASKED, b"\x82\x7e\x01\x00" + b"\x00" * 256,
-              b"\x82\xff" + struct.pack("!Q", 70000) + MASK + b"\x00" * 70000]
+    frames = [
+        HELLO_UNMASKED,
+        HELLO_MASKED,
+        b"\x82\x7e\x01\x00" + b"\x00" * 256,
+        b"\x82\xff" + struct.pack("!Q", 70000) + MASK + b"\x00" * 70000,
+    ]
     for frame in frames:
         for cut in [*range(min(16, len(frame))), len(frame) - 1]:
-            assert exercise.decode_frame(frame[:cut]) is None, f"a frame cut at {cut} bytes is incomplete"
+            assert exercise.decode_frame(frame[:cut]) is None, (
+                f"a frame cut at {cut} bytes is incomplete"
+            )
 
 
 def test_decode_enforces_the_masking_direction(exercise) -> None:
@@ -120,21 +138,26 @@ def test_decode_enforces_the_masking_direction(exercise) -> None:
     expect_protocol_error(exercise, 1002, exercise.decode_frame, HELLO_UNMASKED, require_mask=True)
     expect_protocol_error(exercise, 1002, exercise.decode_frame, HELLO_MASKED, require_mask=False)
     # The header alone is enough to refuse: no need to wait for the payload.
-    expect_protocol_error(exercise, 1002, exercise.decode_frame, HELLO_UNMASKED[:2], require_mask=True)
+    expect_protocol_error(
+        exercise, 1002, exercise.decode_frame, HELLO_UNMASKED[:2], require_mask=True
+    )
 
 
-@pytest.mark.parametrize("header", [
-    "c10548656c6c6f",  # RSV1 set
-    "a10548656c6c6f",  # RSV2 set
-    "910548656c6c6f",  # RSV3 set
-    "830548656c6c6f",  # opcode 0x3: reserved
-    "8b0548656c6c6f",  # opcode 0xB: reserved
-    "0900",  # a PING without FIN: control frames are never fragmented
-    "887e0080",  # a CLOSE of 128 bytes: control frames carry at most 125
-    "827e007d",  # 125 bytes in the 16-bit form: not the shortest
-    "827f000000000000ffff",  # 65535 bytes in the 64-bit form: not the shortest
-    "827f8000000000000000",  # a 64-bit length with its top bit set
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "c10548656c6c6f",  # RSV1 set
+        "a10548656c6c6f",  # RSV2 set
+        "910548656c6c6f",  # RSV3 set
+        "830548656c6c6f",  # opcode 0x3: reserved
+        "8b0548656c6c6f",  # opcode 0xB: reserved
+        "0900",  # a PING without FIN: control frames are never fragmented
+        "887e0080",  # a CLOSE of 128 bytes: control frames carry at most 125
+        "827e007d",  # 125 bytes in the 16-bit form: not the shortest
+        "827f000000000000ffff",  # 65535 bytes in the 64-bit form: not the shortest
+        "827f8000000000000000",  # a 64-bit length with its top bit set
+    ],
+)
 def test_decode_refuses_protocol_violations_with_1002(exercise, header: str) -> None:
     """ProtocolError 1002 for reserved bits, unknown opcodes, fragmented or oversized control frames,
     a length not in its shortest form, and a 64-bit length with the top bit set. Decide from the
@@ -147,15 +170,23 @@ def test_decode_refuses_an_oversized_frame_from_its_header(exercise) -> None:
     (here the payload has not arrived: never buffer what you will refuse)."""
     assert exercise.decode_frame(HELLO_UNMASKED, max_size=5)[0].payload == b"Hello"
     expect_protocol_error(exercise, 1009, exercise.decode_frame, HELLO_UNMASKED[:2], max_size=4)
-    expect_protocol_error(exercise, 1009, exercise.decode_frame, b"\x81\x7f" + struct.pack("!Q", 2**40),
-                          max_size=2**20)
+    expect_protocol_error(
+        exercise,
+        1009,
+        exercise.decode_frame,
+        b"\x81\x7f" + struct.pack("!Q", 2**40),
+        max_size=2**20,
+    )
 
 
 def test_close_payload_and_parse_close(exercise) -> None:
     """A close payload is the code in 2 big-endian bytes, then the reason in UTF-8. Empty means 1005
     ("no code"). Codes you may send: 1000–1003, 1007–1014, 3000–4999."""
     assert exercise.close_payload(1000) == b"\x03\xe8"
-    assert exercise.close_payload(1003, "MCP messages are JSON text") == b"\x03\xebMCP messages are JSON text"
+    assert (
+        exercise.close_payload(1003, "MCP messages are JSON text")
+        == b"\x03\xebMCP messages are JSON text"
+    )
     assert exercise.close_payload(4000, "ñ") == b"\x0f\xa0\xc3\xb1"
     assert exercise.parse_close(b"\x03\xe8") == (1000, "")
     assert exercise.parse_close(b"\x03\xf1message too big") == (1009, "message too big")
@@ -187,7 +218,10 @@ def test_fragment_cuts_a_message_into_continuation_frames(exercise) -> None:
     assert frames == [Frame(TEXT, b"Hel", fin=False), Frame(CONT, b"lo", fin=True)]
     assert b"".join(exercise.encode_frame(frame) for frame in frames) == HEL_FRAGMENT + LO_FRAGMENT
     assert exercise.fragment(exercise.BINARY, b"abcdef", 2) == [
-        Frame(exercise.BINARY, b"ab", fin=False), Frame(CONT, b"cd", fin=False), Frame(CONT, b"ef")]
+        Frame(exercise.BINARY, b"ab", fin=False),
+        Frame(CONT, b"cd", fin=False),
+        Frame(CONT, b"ef"),
+    ]
     assert exercise.fragment(TEXT, b"Hello", 5) == [Frame(TEXT, b"Hello")]
     assert exercise.fragment(TEXT, b"", 3) == [Frame(TEXT, b"")]
     for opcode, size in ((exercise.PING, 3), (exercise.CLOSE, 3), (CONT, 3), (TEXT, 0)):
@@ -201,14 +235,21 @@ def test_reassembler_joins_fragments_and_lets_control_frames_through(exercise) -
     Frame = exercise.Frame
     assembler = exercise.Reassembler()
     assert assembler.feed(Frame(exercise.TEXT, b'{"jsonrpc":', fin=False)) is None
-    assert assembler.feed(Frame(exercise.PING, b"are you there")) == (exercise.PING, b"are you there")
+    assert assembler.feed(Frame(exercise.PING, b"are you there")) == (
+        exercise.PING,
+        b"are you there",
+    )
     assert assembler.feed(Frame(exercise.CONTINUATION, b'"2.0",', fin=False)) is None
-    assert assembler.feed(Frame(exercise.CONTINUATION, b'"method":"ping","id":1}')) == \
-        (exercise.TEXT, b'{"jsonrpc":"2.0","method":"ping","id":1}')
+    assert assembler.feed(Frame(exercise.CONTINUATION, b'"method":"ping","id":1}')) == (
+        exercise.TEXT,
+        b'{"jsonrpc":"2.0","method":"ping","id":1}',
+    )
     assert assembler.feed(Frame(exercise.BINARY, b"\x00\x01")) == (exercise.BINARY, b"\x00\x01")
     # Round trip: fragment, encode, decode, reassemble.
     message = "ünïcödé ".encode() * 50
-    buffer = b"".join(exercise.encode_frame(f, MASK) for f in exercise.fragment(exercise.TEXT, message, 7))
+    buffer = b"".join(
+        exercise.encode_frame(f, MASK) for f in exercise.fragment(exercise.TEXT, message, 7)
+    )
     assembler, got = exercise.Reassembler(), None
     while buffer:
         frame, used = exercise.decode_frame(buffer, require_mask=True)
@@ -240,16 +281,26 @@ def test_reassembler_refuses_broken_sequences(exercise) -> None:
 # -- Exercise 2 · The opening handshake (RFC 6455, section 4) --------------------------------------
 
 RFC_KEY = "dGhlIHNhbXBsZSBub25jZQ=="
-GOOD = [("Host", "127.0.0.1:8765"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-        ("Sec-WebSocket-Key", RFC_KEY), ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Protocol", "mcp")]
+GOOD = [
+    ("Host", "127.0.0.1:8765"),
+    ("Upgrade", "websocket"),
+    ("Connection", "Upgrade"),
+    ("Sec-WebSocket-Key", RFC_KEY),
+    ("Sec-WebSocket-Version", "13"),
+    ("Sec-WebSocket-Protocol", "mcp"),
+]
 
 
 def replaced(name: str, *values: str) -> list[tuple[str, str]]:
     """GOOD with every ``name`` header replaced by ``values`` (none: removed)."""
-    return [(h, v) for h, v in GOOD if h.lower() != name.lower()] + [(name, value) for value in values]
+    return [(h, v) for h, v in GOOD if h.lower() != name.lower()] + [
+        (name, value) for value in values
+    ]
 
 
-def refusal(exercise, method: str, path: str, headers, **options) -> tuple[int, list[tuple[str, str]]]:
+def refusal(
+    exercise, method: str, path: str, headers, **options
+) -> tuple[int, list[tuple[str, str]]]:
     try:
         answer = exercise.check_upgrade(method, path, headers, **options)
     except exercise.HandshakeError as error:
@@ -267,7 +318,11 @@ def test_accept_key_is_the_rfc_example(exercise) -> None:
 def test_header_values_are_case_insensitive_lists(exercise) -> None:
     """Every value of the header, any letter case in its name, comma lists split and stripped,
     empty items dropped, in order."""
-    headers = [("Connection", "keep-alive, Upgrade"), ("connection", " x ,"), ("Upgrade", "websocket")]
+    headers = [
+        ("Connection", "keep-alive, Upgrade"),
+        ("connection", " x ,"),
+        ("Upgrade", "websocket"),
+    ]
     assert exercise.header_values(headers, "CONNECTION") == ["keep-alive", "Upgrade", "x"]
     assert exercise.header_values(headers, "upgrade") == ["websocket"]
     assert exercise.header_values(headers, "Origin") == []
@@ -277,8 +332,12 @@ def test_a_valid_upgrade_gets_the_101_headers(exercise) -> None:
     """Return [Upgrade: websocket, Connection: Upgrade, Sec-WebSocket-Accept, Sec-WebSocket-Protocol]
     in that order. Header names and the Upgrade/Connection values may be in any letter case, and
     Connection may be a list; the subprotocol may be one of several offered."""
-    expected = [("Upgrade", "websocket"), ("Connection", "Upgrade"),
-                ("Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), ("Sec-WebSocket-Protocol", "mcp")]
+    expected = [
+        ("Upgrade", "websocket"),
+        ("Connection", "Upgrade"),
+        ("Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="),
+        ("Sec-WebSocket-Protocol", "mcp"),
+    ]
     assert exercise.check_upgrade("GET", "/mcp", GOOD) == expected
     shouty = [(name.upper(), value) for name, value in GOOD if name != "Connection"]
     shouty += [("CONNECTION", "keep-alive, UPGRADE"), ("UPGRADE", "WebSocket")]
@@ -286,8 +345,13 @@ def test_a_valid_upgrade_gets_the_101_headers(exercise) -> None:
     assert exercise.check_upgrade("GET", "/mcp?x=1", shouty) == expected
     several = replaced("Sec-WebSocket-Protocol", "chat, mcp", "other")
     assert exercise.check_upgrade("GET", "/mcp", several) == expected
-    assert exercise.check_upgrade("GET", "/ws", replaced("Sec-WebSocket-Protocol", "v2.mcp"), endpoint="/ws",
-                                  subprotocol="v2.mcp")[-1] == ("Sec-WebSocket-Protocol", "v2.mcp")
+    assert exercise.check_upgrade(
+        "GET",
+        "/ws",
+        replaced("Sec-WebSocket-Protocol", "v2.mcp"),
+        endpoint="/ws",
+        subprotocol="v2.mcp",
+    )[-1] == ("Sec-WebSocket-Protocol", "v2.mcp")
 
 
 def test_method_and_path_come_first(exercise) -> None:
@@ -300,9 +364,18 @@ def test_method_and_path_come_first(exercise) -> None:
     assert refusal(exercise, "GET", "/other?p=/mcp", []) == (404, [])
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "https://evil.example:8765", "null",
-                                    "http://localhost.evil.example", "http://127.0.0.1@evil.example",
-                                    "file://", "ftp://localhost"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://evil.example",
+        "https://evil.example:8765",
+        "null",
+        "http://localhost.evil.example",
+        "http://127.0.0.1@evil.example",
+        "file://",
+        "ftp://localhost",
+    ],
+)
 def test_a_foreign_origin_is_403(exercise, origin: str) -> None:
     """An Origin that is not listed in allowed_origins and is not http(s) on localhost, 127.0.0.1
     or [::1] is 403: the browser threat of DNS rebinding. Check it before the WebSocket headers."""
@@ -313,7 +386,12 @@ def test_a_foreign_origin_is_403(exercise, origin: str) -> None:
 def test_local_and_listed_origins_are_let_in(exercise) -> None:
     """No Origin (a program, not a browser), http(s) on a loopback host with any port, and the
     origins in allowed_origins (letter case and a trailing slash aside). Two Origin headers: 400."""
-    for origin in ("http://localhost:5173", "https://127.0.0.1", "http://[::1]:8080", "HTTP://LOCALHOST"):
+    for origin in (
+        "http://localhost:5173",
+        "https://127.0.0.1",
+        "http://[::1]:8080",
+        "HTTP://LOCALHOST",
+    ):
         assert exercise.check_upgrade("GET", "/mcp", GOOD + [("Origin", origin)])
     listed = GOOD + [("Origin", "https://App.example")]
     assert exercise.check_upgrade("GET", "/mcp", listed, allowed_origins=["https://app.example/"])
@@ -331,17 +409,34 @@ def test_the_upgrade_headers_are_426(exercise) -> None:
     assert refusal(exercise, "GET", "/mcp", replaced("Connection", "keep-alive")) == (426, upgrade)
     assert refusal(exercise, "GET", "/mcp", replaced("Connection", "upgrades")) == (426, upgrade)
     assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Version")) == (426, version)
-    assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Version", "8")) == (426, version)
-    assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Version", "13", "13")) == (426, version)
+    assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Version", "8")) == (
+        426,
+        version,
+    )
+    assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Version", "13", "13")) == (
+        426,
+        version,
+    )
 
 
 def test_the_key_and_the_subprotocol_are_400(exercise) -> None:
     """400 unless exactly one Sec-WebSocket-Key that is base64 for 16 bytes; 400 unless the
     subprotocol is among those offered in Sec-WebSocket-Protocol (no offer at all is a 400 too)."""
-    for keys in ((), ("c2hvcnQ=",), ("not base64!!",), (RFC_KEY, RFC_KEY), ("AAAAAAAAAAAAAAAAAAAAAAA=",)):
-        assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Key", *keys)) == (400, []), keys
+    for keys in (
+        (),
+        ("c2hvcnQ=",),
+        ("not base64!!",),
+        (RFC_KEY, RFC_KEY),
+        ("AAAAAAAAAAAAAAAAAAAAAAA=",),
+    ):
+        assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Key", *keys)) == (
+            400,
+            [],
+        ), keys
     assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Protocol")) == (400, [])
-    assert refusal(exercise, "GET", "/mcp", replaced("Sec-WebSocket-Protocol", "jsonrpc, mcp2")) == (400, [])
+    assert refusal(
+        exercise, "GET", "/mcp", replaced("Sec-WebSocket-Protocol", "jsonrpc, mcp2")
+    ) == (400, [])
 
 
 # -- Exercise 3 · Push to every session, without waiting for the slowest ---------------------------

@@ -13,8 +13,14 @@ PRIMING = b"id: s-0\nretry: 1000\ndata:\n\n"
 
 
 def progress(n: int) -> str:
-    return json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
-                       "params": {"progressToken": "t", "progress": n}}, separators=(",", ":"))
+    return json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progressToken": "t", "progress": n},
+        },
+        separators=(",", ":"),
+    )
 
 
 def answer(request_id: int = 7, text: str = "done") -> str:
@@ -32,7 +38,7 @@ def feed_all(stream, data: bytes, step: int | None = None) -> list[str]:
     step = step or len(data) or 1
     messages: list[str] = []
     for start in range(0, len(data), step):
-        messages += stream.feed(data[start:start + step])
+        messages += stream.feed(data[start : start + step])
     return messages
 
 
@@ -45,12 +51,17 @@ def expect_error(expected: type[Exception], function, *args, **kwargs) -> Except
     except NotImplementedError:
         raise
     except Exception as error:
-        raise AssertionError(f"{function.__name__}{args!r} raised {type(error).__name__}: {error}; "
-                             f"expected {expected.__name__}") from error
-    raise AssertionError(f"{function.__name__}{args!r} returned {result!r}; expected {expected.__name__}")
+        raise AssertionError(
+            f"{function.__name__}{args!r} raised {type(error).__name__}: {error}; "
+            f"expected {expected.__name__}"
+        ) from error
+    raise AssertionError(
+        f"{function.__name__}{args!r} returned {result!r}; expected {expected.__name__}"
+    )
 
 
 # -- Exercise 1 · A resumable SSE stream, from the client's side -----------------------------------
+
 
 def test_one_connection_gives_each_message_in_order_and_ends_at_the_response(exercise) -> None:
     """feed returns the data of each complete event, in order; the priming event (empty data) gives no
@@ -69,8 +80,11 @@ def test_chunks_cut_anywhere_give_the_same_messages(exercise) -> None:
     a chunk may be the first half of \\r\\n (wait for the next byte). Decode UTF-8 incrementally: a
     character may be cut in two. Skip a byte order mark at the start of the connection."""
     text = answer(7, "caché ✓")
-    data = ("\ufeffid: s-0\r\nretry: 1000\r\ndata:\r\n\r\n" + f"id: s-1\rdata: {progress(1)}\r\r"
-            + f"id: s-2\ndata: {text}\n\n").encode()
+    data = (
+        "\ufeffid: s-0\r\nretry: 1000\r\ndata:\r\n\r\n"
+        + f"id: s-1\rdata: {progress(1)}\r\r"
+        + f"id: s-2\ndata: {text}\n\n"
+    ).encode()
     for step in range(1, len(data) + 1):
         stream = exercise.ResumableStream(7)
         assert feed_all(stream, data, step) == [progress(1), text], f"chunks of {step} bytes"
@@ -78,16 +92,20 @@ def test_chunks_cut_anywhere_give_the_same_messages(exercise) -> None:
 
 
 def test_the_line_rules_of_the_html_standard(exercise) -> None:
-    """":" starts a comment; one space after the colon is dropped (only one); "data" alone is an empty
+    """ ":" starts a comment; one space after the colon is dropped (only one); "data" alone is an empty
     data line; several data lines join with "\\n"; "event" and unknown fields are ignored; an id with a
     NUL is ignored; a retry that is not all ASCII digits is ignored."""
     stream = exercise.ResumableStream()
-    data = (b": a comment\n\n"
-            b"id: a\nevent: custom\nfoo: bar\ndata:  two spaces\n\n"
-            b"id: b\x00c\ndata:x\ndata\ndata: y\n\n"
-            b"retry: 1.5\nretry: 12a\ndata: z\n\n")
+    data = (
+        b": a comment\n\n"
+        b"id: a\nevent: custom\nfoo: bar\ndata:  two spaces\n\n"
+        b"id: b\x00c\ndata:x\ndata\ndata: y\n\n"
+        b"retry: 1.5\nretry: 12a\ndata: z\n\n"
+    )
     assert stream.feed(data) == [" two spaces", "x\n\ny", "z"]
-    assert stream.last_event_id == "a"  # the NUL id was ignored; the id carries over from event to event
+    assert (
+        stream.last_event_id == "a"
+    )  # the NUL id was ignored; the id carries over from event to event
     assert stream.connection_ended() == 1000  # the default: neither retry was valid
 
 
@@ -95,11 +113,15 @@ def test_a_cut_event_is_dropped_and_its_id_never_counts(exercise) -> None:
     """An event the connection cut before its blank line is dropped, with its id: resume from the last
     *complete* event, or what was cut is lost. A new connection starts afresh (no half line left)."""
     stream = exercise.ResumableStream(7)
-    assert stream.feed(PRIMING + event("s-1", progress(1)) + b"id: s-2\ndata: " + progress(2)[:20].encode()) \
-        == [progress(1)]
+    assert stream.feed(
+        PRIMING + event("s-1", progress(1)) + b"id: s-2\ndata: " + progress(2)[:20].encode()
+    ) == [progress(1)]
     assert stream.connection_ended() == 1000
     assert stream.last_event_id == "s-1"
-    assert stream.feed(event("s-2", progress(2)) + event("s-3", answer())) == [progress(2), answer()]
+    assert stream.feed(event("s-2", progress(2)) + event("s-3", answer())) == [
+        progress(2),
+        answer(),
+    ]
     assert stream.done and stream.connection_ended() is None
 
 
@@ -109,9 +131,13 @@ def test_retry_is_honoured_at_once_and_kept_across_connections(exercise) -> None
     stream = exercise.ResumableStream()
     stream.feed(b"id: g-0\nretry: 250\ndata:\n\n")
     assert stream.connection_ended() == 250
-    stream.feed(event("g-1", progress(1)) + b"retry: 40\n\n")  # the server closes: "come back in 40"
+    stream.feed(
+        event("g-1", progress(1)) + b"retry: 40\n\n"
+    )  # the server closes: "come back in 40"
     assert stream.connection_ended() == 40
-    stream.feed(event("g-2", progress(2)) + b"retry: 60\nid: g-3\ndata: {")  # cut, but the retry counts
+    stream.feed(
+        event("g-2", progress(2)) + b"retry: 60\nid: g-3\ndata: {"
+    )  # cut, but the retry counts
     assert stream.connection_ended() == 60
     stream.feed(event("g-3", progress(3)))
     assert stream.connection_ended() == 60
@@ -142,8 +168,14 @@ def test_an_event_replayed_twice_is_delivered_once(exercise) -> None:
     first = PRIMING + event("s-1", progress(1)) + event("s-2", progress(2))
     assert stream.feed(first) == [progress(1), progress(2)]
     assert stream.connection_ended() == 1000
-    replay = b"".join([event("s-1", progress(1)), event("s-2", progress(2)), event("s-3", progress(3)),
-                       event(None, "plain")])
+    replay = b"".join(
+        [
+            event("s-1", progress(1)),
+            event("s-2", progress(2)),
+            event("s-3", progress(3)),
+            event(None, "plain"),
+        ]
+    )
     assert stream.feed(replay) == [progress(3), "plain"]
     assert stream.last_event_id == "s-3"
 
@@ -190,11 +222,14 @@ def test_follow_over_connections_cut_mid_event(exercise) -> None:
     assert followed.messages == [progress(1), progress(2), progress(3), answer()]
     assert followed.resumptions == [("s-1", 1000), ("s-2", 50)]
     assert followed.done is True
-    lost = exercise.follow([[b"id: g-0\ndata:\n\n"], [b""], [b""], [b""]], max_fruitless=1, retry_ms=10)
+    lost = exercise.follow(
+        [[b"id: g-0\ndata:\n\n"], [b""], [b""], [b""]], max_fruitless=1, retry_ms=10
+    )
     assert (lost.messages, lost.resumptions, lost.done) == ([], [("g-0", 10), ("g-0", 20)], False)
 
 
 # -- Exercise 2 · An event store with a byte budget ------------------------------------------------
+
 
 class Clock:
     def __init__(self) -> None:
@@ -239,7 +274,11 @@ def test_a_stream_keeps_at_most_stream_bytes_counted_in_utf8(exercise) -> None:
     """An event costs len(data.encode("utf-8")). After an append, drop the stream's oldest events until it
     holds at most stream_bytes. A replay that needs a dropped event raises CannotReplay("forgotten")."""
     events = store(exercise)
-    assert [events.append("S", "s", data) for data in ("aaaa", "ééé", "bbbb")] == ["s-0", "s-1", "s-2"]
+    assert [events.append("S", "s", data) for data in ("aaaa", "ééé", "bbbb")] == [
+        "s-0",
+        "s-1",
+        "s-2",
+    ]
     assert events.size("S") == 10  # "é" is two bytes: 4 + 6 ... + 4 is 14, so "aaaa" went
     assert events.events_after("S", "s-0") == [("s-1", "ééé"), ("s-2", "bbbb")]
     events.append("S", "s", "cc")  # 6 + 4 + 2 = 12: "ééé" goes
@@ -288,7 +327,9 @@ def test_over_the_total_the_least_recently_used_other_session_goes_whole(exercis
     events.append("B", "b", "bbbbbbbb")
     events.append("C", "c", "cccc")  # 20 bytes
     events.events_after("A", "a-0")  # A is used again: B is now the least recently used
-    events.append("C", "c", "dddddddd")  # 30 > 25 (C itself: 12 > 10, so "cccc" went first: 24): all kept
+    events.append(
+        "C", "c", "dddddddd"
+    )  # 30 > 25 (C itself: 12 > 10, so "cccc" went first: 24): all kept
     assert events.size() == 24
     events.append("C", "x", "ee")  # C: 10 ... 26 > 25: B goes, whole
     assert reason(exercise, events, "B", "b-0") == "unknown"
@@ -348,14 +389,19 @@ def test_streams_belong_to_one_session_and_sessions_can_be_forgotten(exercise) -
 
 # -- Exercise 3 · Accept, to the letter of RFC 9110 ------------------------------------------------
 
+
 def test_parse_accept_reads_ranges_and_weights(exercise) -> None:
     """Split on commas; each range is type/subtype (lower case) with ;name=value parameters; q is the
     weight (default 1.0) and is not kept among the parameters. No header at all means */*."""
     MediaRange = exercise.MediaRange
     assert exercise.parse_accept("application/json, text/event-stream") == [
-        MediaRange("application", "json"), MediaRange("text", "event-stream")]
+        MediaRange("application", "json"),
+        MediaRange("text", "event-stream"),
+    ]
     assert exercise.parse_accept(" Text/Event-Stream ;Q=0.5 ,, application/*;q=0\t") == [
-        MediaRange("text", "event-stream", (), 0.5), MediaRange("application", "*", (), 0.0)]
+        MediaRange("text", "event-stream", (), 0.5),
+        MediaRange("application", "*", (), 0.0),
+    ]
     assert exercise.parse_accept(None) == [MediaRange("*", "*", (), 1.0)]
     assert exercise.parse_accept("") == []
 
@@ -363,7 +409,9 @@ def test_parse_accept_reads_ranges_and_weights(exercise) -> None:
 def test_parse_accept_parameters_and_quoted_strings(exercise) -> None:
     """Parameter names in lower case, values as written; a quoted value may hold "," and ";" and
     backslash escapes, and is stored unquoted."""
-    (first, second) = exercise.parse_accept('text/plain;Format=Flowed;q=0.7, text/x;note="a, b; \\"c\\"";q=1')
+    (first, second) = exercise.parse_accept(
+        'text/plain;Format=Flowed;q=0.7, text/x;note="a, b; \\"c\\"";q=1'
+    )
     assert first == exercise.MediaRange("text", "plain", (("format", "Flowed"),), 0.7)
     assert second == exercise.MediaRange("text", "x", (("note", 'a, b; "c"'),), 1.0)
 
@@ -375,12 +423,29 @@ def test_valid_weights(exercise, weight: str) -> None:
     assert media.q == float(weight)
 
 
-@pytest.mark.parametrize("header", [
-    "text/event-stream;q=1.5", "text/event-stream;q=0.1234", "text/event-stream;q=.5",
-    "text/event-stream;q=-1", "text/event-stream;q=1.001", "text/event-stream;q=high", "text/event-stream;q=",
-    "text", "text/", "/json", "*/json", "te xt/plain", "text/pl@in", "text/plain;charset", "text/plain;=x",
-    'text/plain;a="b', 'text/plain;a="b"c', "text/plain;q=0.5;charset=utf-8",
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "text/event-stream;q=1.5",
+        "text/event-stream;q=0.1234",
+        "text/event-stream;q=.5",
+        "text/event-stream;q=-1",
+        "text/event-stream;q=1.001",
+        "text/event-stream;q=high",
+        "text/event-stream;q=",
+        "text",
+        "text/",
+        "/json",
+        "*/json",
+        "te xt/plain",
+        "text/pl@in",
+        "text/plain;charset",
+        "text/plain;=x",
+        'text/plain;a="b',
+        'text/plain;a="b"c',
+        "text/plain;q=0.5;charset=utf-8",
+    ],
+)
 def test_malformed_headers_are_refused(exercise, header: str) -> None:
     """ValueError for: a bad weight, a range that is not token/token (or is */subtype), a parameter
     without "=" or a name or value, an unterminated or badly quoted string, a parameter after q."""
@@ -391,14 +456,18 @@ def test_quality_the_most_specific_range_decides(exercise) -> None:
     """Matching ranges: type and subtype equal or "*", the range's parameters all among the media type's.
     type/subtype beats type/*, beats */*; then more parameters beat fewer; then the first listed."""
     ranges = exercise.parse_accept(
-        "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5")
+        "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5"
+    )
     assert exercise.quality(ranges, "text/plain;format=flowed") == 1.0
     assert exercise.quality(ranges, "text/plain") == 0.7
     assert exercise.quality(ranges, "text/html") == 0.3
     assert exercise.quality(ranges, "image/jpeg") == 0.5
     assert exercise.quality(ranges, "text/plain;format=fixed") == 0.4
     assert exercise.quality(ranges, "text/html;level=3") == 0.3
-    assert exercise.quality(exercise.parse_accept("text/*;q=0.2, */*;foo=bar"), "text/x;foo=bar") == 0.2
+    assert (
+        exercise.quality(exercise.parse_accept("text/*;q=0.2, */*;foo=bar"), "text/x;foo=bar")
+        == 0.2
+    )
     assert exercise.quality(exercise.parse_accept("a/b;q=0.1, a/b;q=0.9"), "a/b") == 0.1
     assert exercise.quality(exercise.parse_accept("application/json"), "text/event-stream") == 0.0
 
@@ -414,8 +483,14 @@ def test_negotiate_post(exercise) -> None:
     assert exercise.negotiate("POST", sse_first, None) == "text/event-stream"
     assert exercise.negotiate("POST", "*/*", True) == "text/event-stream"
     assert exercise.negotiate("POST", None, False) == "application/json"
-    for refused in ("application/json", "text/event-stream", "application/json;q=0, text/event-stream",
-                    "*/*, text/event-stream;q=0", "text/html", ""):
+    for refused in (
+        "application/json",
+        "text/event-stream",
+        "application/json;q=0, text/event-stream",
+        "*/*, text/event-stream;q=0",
+        "text/html",
+        "",
+    ):
         assert exercise.negotiate("POST", refused, True) == 406, refused
     assert exercise.negotiate("POST", "application/json;q=2, text/event-stream", True) == 400
 

@@ -17,7 +17,9 @@ TIMEOUT = 5
 # -- Exercise 1 · A sampling approval policy -------------------------------------------------------
 
 REQUEST: dict[str, Any] = {
-    "messages": [{"role": "user", "content": {"type": "text", "text": "Translate this XML to JSON: <a/>"}}],
+    "messages": [
+        {"role": "user", "content": {"type": "text", "text": "Translate this XML to JSON: <a/>"}}
+    ],
     "systemPrompt": "Answer with the JSON only.",
     "maxTokens": 200,
 }
@@ -35,15 +37,22 @@ def test_a_modest_request_from_a_trusted_server_goes_through(exercise: Any) -> N
     assert exercise.review("assistant", calm, trusted={"assistant"}) is True
 
 
-@pytest.mark.parametrize(("extra", "expected"), [
-    ({"includeContext": "allServers"}, {"includeContext": "none"}),
-    ({"includeContext": "thisServer"}, {"includeContext": "none"}),
-    ({"maxTokens": 5000}, {"maxTokens": 500}),
-    ({"temperature": 1.7}, {}),
-    ({"temperature": -0.1, "maxTokens": 501, "includeContext": "allServers"},
-     {"maxTokens": 500, "includeContext": "none"}),
-])
-def test_a_request_is_edited_into_a_copy(exercise: Any, extra: dict[str, Any], expected: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"includeContext": "allServers"}, {"includeContext": "none"}),
+        ({"includeContext": "thisServer"}, {"includeContext": "none"}),
+        ({"maxTokens": 5000}, {"maxTokens": 500}),
+        ({"temperature": 1.7}, {}),
+        (
+            {"temperature": -0.1, "maxTokens": 501, "includeContext": "allServers"},
+            {"maxTokens": 500, "includeContext": "none"},
+        ),
+    ],
+)
+def test_a_request_is_edited_into_a_copy(
+    exercise: Any, extra: dict[str, Any], expected: dict[str, Any]
+) -> None:
     """Edit a deep copy: includeContext becomes "none", maxTokens is capped, a temperature outside 0–1
     is removed; return the copy and leave the request you were given exactly as it was."""
     request = {**REQUEST, **extra}
@@ -76,11 +85,22 @@ FORM: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize(("value", "kind", "fits"), [
-    ("x", "string", True), (3, "integer", True), (3, "number", True), (2.5, "number", True),
-    (2.5, "integer", False), (True, "boolean", True), (True, "integer", False), (False, "number", False),
-    ("3", "integer", False), (None, "string", False), (1, "boolean", False),
-])
+@pytest.mark.parametrize(
+    ("value", "kind", "fits"),
+    [
+        ("x", "string", True),
+        (3, "integer", True),
+        (3, "number", True),
+        (2.5, "number", True),
+        (2.5, "integer", False),
+        (True, "boolean", True),
+        (True, "integer", False),
+        (False, "number", False),
+        ("3", "integer", False),
+        (None, "string", False),
+        (1, "boolean", False),
+    ],
+)
 def test_fits_type(exercise: Any, value: Any, kind: str, fits: bool) -> None:
     """A bool is only a boolean (test it before int: True is an int in Python); an int is a number too."""
     assert exercise.fits_type(value, kind) is fits
@@ -93,24 +113,42 @@ def test_a_good_answer_has_no_problems(exercise: Any) -> None:
     assert exercise.form_problems(FORM, full) == []
 
 
-@pytest.mark.parametrize(("content", "problems"), [
-    ({}, ["name: required", "plan: required"]),
-    ({"name": "Ada", "plan": "pro", "colour": "red"}, ["colour: not in the form"]),
-    ({"name": "Al", "plan": "gold"}, ["name: at least 3 characters", "plan: must be one of free, pro"]),
-    ({"name": "Ada Lovelace", "plan": "pro"}, ["name: at most 10 characters"]),
-    ({"name": "Ada", "plan": "pro", "age": 17, "score": -1}, ["age: at least 18", "score: at least 0"]),
-    ({"name": "Ada", "plan": "pro", "age": 100}, ["age: at most 99"]),
-    ({"name": 7, "plan": "pro", "age": "36", "newsletter": "yes", "score": True},
-     ["age: must be an integer", "name: must be a string", "newsletter: must be a boolean",
-      "score: must be a number"]),
-])
-def test_each_problem_is_one_sorted_sentence(exercise: Any, content: dict[str, Any], problems: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("content", "problems"),
+    [
+        ({}, ["name: required", "plan: required"]),
+        ({"name": "Ada", "plan": "pro", "colour": "red"}, ["colour: not in the form"]),
+        (
+            {"name": "Al", "plan": "gold"},
+            ["name: at least 3 characters", "plan: must be one of free, pro"],
+        ),
+        ({"name": "Ada Lovelace", "plan": "pro"}, ["name: at most 10 characters"]),
+        (
+            {"name": "Ada", "plan": "pro", "age": 17, "score": -1},
+            ["age: at least 18", "score: at least 0"],
+        ),
+        ({"name": "Ada", "plan": "pro", "age": 100}, ["age: at most 99"]),
+        (
+            {"name": 7, "plan": "pro", "age": "36", "newsletter": "yes", "score": True},
+            [
+                "age: must be an integer",
+                "name: must be a string",
+                "newsletter: must be a boolean",
+                "score: must be a number",
+            ],
+        ),
+    ],
+)
+def test_each_problem_is_one_sorted_sentence(
+    exercise: Any, content: dict[str, Any], problems: list[str]
+) -> None:
     """One sentence per problem, in the words of the comment above form_problems, sorted; a value of
     the wrong type gets only the type sentence."""
     assert exercise.form_problems(FORM, content) == problems
 
 
 # -- Exercise 3 · A cancellable task registry -----------------------------------------------------
+
 
 class Outbox:
     """What the registry sent: (request id, result) pairs."""

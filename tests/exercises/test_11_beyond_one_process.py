@@ -36,14 +36,19 @@ async def ttl_of(redis: Any, key: str) -> int:
     return redis.ttls.get(key, -2) if hasattr(redis, "ttls") else await redis.ttl(key)
 
 
-async def test_events_are_numbered_from_zero_in_their_streams_key(exercise: Any, redis: Any) -> None:
+async def test_events_are_numbered_from_zero_in_their_streams_key(
+    exercise: Any, redis: Any
+) -> None:
     """append: XADD to "mcp:events:<stream id>" with id "0-*" and the field "data"; entry 0-k is the event
     "<stream id>-<k - 1>"."""
     store = exercise.RedisStreamStore(redis)
     assert [await store.append("s1", data) for data in ("a", "b", "c")] == ["s1-0", "s1-1", "s1-2"]
     assert await store.append("s2", "x") == "s2-0"  # each stream is numbered on its own
-    assert await redis.xrange("mcp:events:s1", "-", "+") == [("0-1", {"data": "a"}), ("0-2", {"data": "b"}),
-                                                              ("0-3", {"data": "c"})]
+    assert await redis.xrange("mcp:events:s1", "-", "+") == [
+        ("0-1", {"data": "a"}),
+        ("0-2", {"data": "b"}),
+        ("0-3", {"data": "c"}),
+    ]
 
 
 async def test_every_append_sets_the_streams_expiry(exercise: Any, redis: Any) -> None:
@@ -78,7 +83,11 @@ async def test_a_stream_keeps_only_its_newest_events(exercise: Any, redis: Any) 
     store = exercise.RedisStreamStore(redis, max_events=3)
     for data in "abcde":
         await store.append("s1", data)
-    assert [entry_id for entry_id, _ in await redis.xrange("mcp:events:s1", "-", "+")] == ["0-3", "0-4", "0-5"]
+    assert [entry_id for entry_id, _ in await redis.xrange("mcp:events:s1", "-", "+")] == [
+        "0-3",
+        "0-4",
+        "0-5",
+    ]
     assert await store.events_after("s1-2") == [("s1-3", "d"), ("s1-4", "e")]
     # s1-1 itself was trimmed, but every event after it is still there: the replay is exact.
     assert await store.events_after("s1-1") == [("s1-2", "c"), ("s1-3", "d"), ("s1-4", "e")]
@@ -95,16 +104,21 @@ async def test_a_replay_with_a_gap_is_refused(exercise: Any, redis: Any) -> None
     assert str(refused.value) == "event id too old"
 
 
-@pytest.mark.parametrize(("event_id", "reason"), [
-    ("s1", "malformed event id"),
-    ("s1-", "malformed event id"),
-    ("-3", "malformed event id"),
-    ("s1-x", "malformed event id"),
-    ("s1-²", "malformed event id"),  # a digit to str.isdigit, not to int()
-    ("s1-2", "unknown event id"),  # past the last event
-    ("other-0", "unknown event id"),  # no such stream
-])
-async def test_what_names_no_event_is_refused(exercise: Any, redis: Any, event_id: str, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("event_id", "reason"),
+    [
+        ("s1", "malformed event id"),
+        ("s1-", "malformed event id"),
+        ("-3", "malformed event id"),
+        ("s1-x", "malformed event id"),
+        ("s1-²", "malformed event id"),  # a digit to str.isdigit, not to int()
+        ("s1-2", "unknown event id"),  # past the last event
+        ("other-0", "unknown event id"),  # no such stream
+    ],
+)
+async def test_what_names_no_event_is_refused(
+    exercise: Any, redis: Any, event_id: str, reason: str
+) -> None:
     """events_after: "<stream id>-<n>", split at the last "-", n made of ASCII digits, else "malformed event
     id"; a stream that does not exist, or an n past its last entry (XREVRANGE count=1), "unknown event id"."""
     store = exercise.RedisStreamStore(redis)
@@ -130,20 +144,29 @@ async def test_forget_drops_the_stream(exercise: Any, redis: Any) -> None:
 
 # -- Exercise 2 · A session-to-worker router ---------------------------------------------------------------
 
-SESSIONS = [hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)]  # 32 hex digits, like session ids
+SESSIONS = [
+    hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)
+]  # 32 hex digits, like session ids
 
 
 def test_the_score_is_the_first_8_bytes_of_sha256(exercise: Any) -> None:
     """score("worker-a", "s1"): sha256(b"worker-a/s1").digest()[:8] as a big-endian unsigned integer."""
-    assert exercise.score("worker-a", "s1") == int.from_bytes(hashlib.sha256(b"worker-a/s1").digest()[:8], "big")
-    assert exercise.score("w", "é") == int.from_bytes(hashlib.sha256("w/é".encode()).digest()[:8], "big")
+    assert exercise.score("worker-a", "s1") == int.from_bytes(
+        hashlib.sha256(b"worker-a/s1").digest()[:8], "big"
+    )
+    assert exercise.score("w", "é") == int.from_bytes(
+        hashlib.sha256("w/é".encode()).digest()[:8], "big"
+    )
 
 
 def test_a_session_goes_to_the_worker_that_scores_it_highest(exercise: Any) -> None:
     """route: the worker with the highest score(worker, session); the order of the list does not matter."""
     workers = ["a", "b", "c"]
     for session_id in SESSIONS[:50]:
-        best = max(workers, key=lambda worker: hashlib.sha256(f"{worker}/{session_id}".encode()).digest()[:8])
+        best = max(
+            workers,
+            key=lambda worker: hashlib.sha256(f"{worker}/{session_id}".encode()).digest()[:8],
+        )
         assert exercise.route(session_id, workers) == best
         assert exercise.route(session_id, list(reversed(workers))) == best
 
@@ -158,20 +181,26 @@ def test_no_workers_is_an_error(exercise: Any) -> None:
 def test_sessions_spread_evenly(exercise: Any) -> None:
     """route: 3,000 sessions over 3 workers, each gets about a third (SHA-256 looks random)."""
     counts = Counter(exercise.route(session_id, ["a", "b", "c"]) for session_id in SESSIONS)
-    assert set(counts) == {"a", "b", "c"} and all(850 <= count <= 1150 for count in counts.values()), counts
+    assert set(counts) == {"a", "b", "c"} and all(
+        850 <= count <= 1150 for count in counts.values()
+    ), counts
 
 
 def test_a_new_worker_takes_only_its_share(exercise: Any) -> None:
     """moves: adding "d" moves only the sessions "d" now wins (about a quarter), each from its old worker."""
     moved = exercise.moves(SESSIONS, ["a", "b", "c"], ["a", "b", "c", "d"])
     assert all(new == "d" for _, new in moved.values())
-    assert all(exercise.route(session_id, ["a", "b", "c"]) == old for session_id, (old, _) in moved.items())
+    assert all(
+        exercise.route(session_id, ["a", "b", "c"]) == old for session_id, (old, _) in moved.items()
+    )
     assert 600 <= len(moved) <= 900, len(moved)
 
 
 def test_a_removed_worker_moves_only_its_own_sessions(exercise: Any) -> None:
     """moves: removing "b" moves exactly the sessions "b" ran, to the others; nobody else moves."""
-    had_b = {session_id for session_id in SESSIONS if exercise.route(session_id, ["a", "b", "c"]) == "b"}
+    had_b = {
+        session_id for session_id in SESSIONS if exercise.route(session_id, ["a", "b", "c"]) == "b"
+    }
     moved = exercise.moves(SESSIONS, ["a", "b", "c"], ["a", "c"])
     assert set(moved) == had_b
     assert {new for _, new in moved.values()} == {"a", "c"}

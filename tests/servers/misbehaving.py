@@ -45,7 +45,11 @@ def main() -> None:
         print(f"got: {line}", file=sys.stderr, flush=True)
         try:
             message = json.loads(line)
-            method, request_id, params = message.get("method"), message.get("id"), message.get("params") or {}
+            method, request_id, params = (
+                message.get("method"),
+                message.get("id"),
+                message.get("params") or {},
+            )
         except (ValueError, AttributeError):
             continue
         if request_id is None:  # a notification, or an answer to nothing we asked: say nothing

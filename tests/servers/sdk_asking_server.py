@@ -15,7 +15,9 @@ from mcp import types
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel
 
-server = MCPServer("sdk-asking", instructions="The official SDK's server that asks back, for interop tests.")
+server = MCPServer(
+    "sdk-asking", instructions="The official SDK's server that asks back, for interop tests."
+)
 
 
 class GitHubUser(BaseModel):
@@ -26,9 +28,15 @@ class GitHubUser(BaseModel):
 @server.tool()
 async def ask_model(question: str, ctx: Context) -> str:
     """Ask the client's model."""
-    message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=question))
+    message = types.SamplingMessage(
+        role="user", content=types.TextContent(type="text", text=question)
+    )
     result = await ctx.session.create_message([message], max_tokens=50, system_prompt="Be brief.")
-    text = result.content.text if isinstance(result.content, types.TextContent) else repr(result.content)
+    text = (
+        result.content.text
+        if isinstance(result.content, types.TextContent)
+        else repr(result.content)
+    )
     return f"{result.model}: {text}"
 
 
@@ -44,7 +52,9 @@ async def ask_github(ctx: Context) -> str:
 @server.tool()
 async def connect(ctx: Context) -> str:
     """Ask the user to open a URL, then say the interaction is complete."""
-    answer = await ctx.elicit_url("Sign in to connect", "https://calendar.example.com/connect?e=e-1", "e-1")
+    answer = await ctx.elicit_url(
+        "Sign in to connect", "https://calendar.example.com/connect?e=e-1", "e-1"
+    )
     if answer.action != "accept":
         return f"no: {answer.action}"
     await ctx.session.send_elicit_complete("e-1")

@@ -10,7 +10,9 @@ import json
 
 from mcp.server.mcpserver import Context, MCPServer
 
-server = MCPServer("sdk-features", instructions="The official SDK's server, for the client's interop tests.")
+server = MCPServer(
+    "sdk-features", instructions="The official SDK's server, for the client's interop tests."
+)
 
 COURSES = {
     "v1ws": {"id": "v1ws", "name": "Views"},
@@ -32,7 +34,9 @@ def all_courses() -> str:
     return json.dumps(list(COURSES.values()))
 
 
-@server.resource("courses://{id}", name="course-details", title="Course Detail", mime_type="application/json")
+@server.resource(
+    "courses://{id}", name="course-details", title="Course Detail", mime_type="application/json"
+)
 def course_details(id: str) -> str:
     """Get detailed information for a course by id."""
     return json.dumps(COURSES.get(id, {"id": id, "name": "unknown"}))

@@ -15,7 +15,9 @@ import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
 
-server = MCPServer("sdk-http", instructions="The official SDK's server over Streamable HTTP, for interop tests.")
+server = MCPServer(
+    "sdk-http", instructions="The official SDK's server over Streamable HTTP, for interop tests."
+)
 
 
 class MemoryStore(EventStore):
@@ -31,11 +33,13 @@ class MemoryStore(EventStore):
         return event_id
 
     async def replay_events_after(self, last_event_id, send_callback: EventCallback):
-        found = [index for index, (event_id, _, _) in enumerate(self.events) if event_id == last_event_id]
+        found = [
+            index for index, (event_id, _, _) in enumerate(self.events) if event_id == last_event_id
+        ]
         if not found:
             return None
         stream_id = self.events[found[0]][1]
-        for event_id, stream, message in self.events[found[0] + 1:]:
+        for event_id, stream, message in self.events[found[0] + 1 :]:
             if stream == stream_id and message is not None:
                 await send_callback(EventMessage(message, event_id))
         return stream_id

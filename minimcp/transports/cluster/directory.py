@@ -40,7 +40,9 @@ class SessionRecord:
     owner: str
     state: dict[str, Any]
     announcements: str
-    streams: dict[str, RequestId | None]  # stream id → the request it answers (None: the GET stream)
+    streams: dict[
+        str, RequestId | None
+    ]  # stream id → the request it answers (None: the GET stream)
 
 
 def channel(worker: str) -> str:
@@ -52,7 +54,9 @@ class SessionDirectory:
     """Sessions and workers, as every worker sees them in Redis."""
 
     def __init__(self, store: RedisEventStore, worker: str, ttl: float) -> None:
-        self.store = store  # its Redis client, and its way of turning Redis errors into StoreUnavailable
+        self.store = (
+            store  # its Redis client, and its way of turning Redis errors into StoreUnavailable
+        )
         self.redis = store.redis
         self.worker = worker  # this worker's id
         self.ttl = int(ttl)  # seconds a session is kept after its owner last refreshed it
@@ -61,14 +65,22 @@ class SessionDirectory:
         """This worker runs ``session_id``, whose state is now ``state``."""
         key = f"mcp:session:{session_id}"
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping={"owner": self.worker, "state": json.dumps(state),
-                                    "announcements": announcements})
+            pipe.hset(
+                key,
+                mapping={
+                    "owner": self.worker,
+                    "state": json.dumps(state),
+                    "announcements": announcements,
+                },
+            )
             pipe.hset(key + ":streams", announcements, "null")
             pipe.expire(key, self.ttl)
             pipe.expire(key + ":streams", self.ttl)
             await self.store.guarded(pipe.execute())
 
-    async def add_stream(self, session_id: str, stream_id: str, request_id: RequestId | None) -> None:
+    async def add_stream(
+        self, session_id: str, stream_id: str, request_id: RequestId | None
+    ) -> None:
         key = f"mcp:session:{session_id}:streams"
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, stream_id, json.dumps(request_id))
@@ -85,13 +97,19 @@ class SessionDirectory:
         record, streams = found
         if not record.get("owner"):
             return None
-        return SessionRecord(session_id, record["owner"], json.loads(record["state"]), record["announcements"],
-                             {stream: json.loads(request) for stream, request in streams.items()})
+        return SessionRecord(
+            session_id,
+            record["owner"],
+            json.loads(record["state"]),
+            record["announcements"],
+            {stream: json.loads(request) for stream, request in streams.items()},
+        )
 
     async def claim(self, record: SessionRecord) -> bool:
         """Take over a session whose owner died; False if another worker did first."""
-        taken = await self.store.guarded(self.redis.eval(CLAIM, 1, f"mcp:session:{record.id}", record.owner,
-                                                       self.worker))
+        taken = await self.store.guarded(
+            self.redis.eval(CLAIM, 1, f"mcp:session:{record.id}", record.owner, self.worker)
+        )
         return bool(taken)
 
     async def alive(self, worker: str) -> bool:
@@ -100,7 +118,9 @@ class SessionDirectory:
 
     async def tell(self, worker: str, message: dict[str, Any]) -> bool:
         """Forward ``message`` to ``worker``; False if nobody listens there (the worker is dead)."""
-        listeners = await self.store.guarded(self.redis.publish(channel(worker), json.dumps(message)))
+        listeners = await self.store.guarded(
+            self.redis.publish(channel(worker), json.dumps(message))
+        )
         return bool(listeners)
 
     async def refresh(self, session_ids: list[str]) -> None:
@@ -113,5 +133,9 @@ class SessionDirectory:
 
     async def drop(self, session_id: str) -> None:
         """The session ended: forget it (its streams' events are forgotten by the session itself)."""
-        await self.store.guarded(self.redis.delete(f"mcp:session:{session_id}", f"mcp:session:{session_id}:streams"))
+        await self.store.guarded(
+            self.redis.delete(f"mcp:session:{session_id}", f"mcp:session:{session_id}:streams")
+        )
+
+
 # --8<-- [end:directory]

@@ -86,10 +86,16 @@ class RemoteSession:
     async def end(self) -> None:
         if await self.endpoint.tell(self, {"kind": "delete"}):
             return
-        taken_over = self.endpoint.manager.sessions.get(self.id)  # its worker died: ours now, or another's
+        taken_over = self.endpoint.manager.sessions.get(
+            self.id
+        )  # its worker died: ours now, or another's
         if taken_over is None:
-            raise Refusal(503, "Service unavailable: the session is moving to another worker; try again",
-                          INTERNAL_ERROR, headers={"retry-after": "1"})
+            raise Refusal(
+                503,
+                "Service unavailable: the session is moving to another worker; try again",
+                INTERNAL_ERROR,
+                headers={"retry-after": "1"},
+            )
         await taken_over.end()
 
 
@@ -107,8 +113,14 @@ class SharedStreamableHTTP(StreamableHTTP):
     manager: SharedSessionManager
     event_store: RedisEventStore
 
-    def __init__(self, server: McpServer, redis_url: str = "redis://127.0.0.1:6379/0", *,
-                 worker: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        server: McpServer,
+        redis_url: str = "redis://127.0.0.1:6379/0",
+        *,
+        worker: str | None = None,
+        **options: Any,
+    ) -> None:
         self.worker = worker or secrets.token_hex(4)
         ttl = options.get("session_timeout", 600.0)
         store = RedisEventStore(redis_url, ttl=ttl)
@@ -135,12 +147,15 @@ class SharedStreamableHTTP(StreamableHTTP):
     async def serve_request(self, request: HttpRequest, receive: Receive, send: Send) -> None:
         try:
             await super().serve_request(request, receive, send)
-        except StoreUnavailable as error:  # Redis is away: say so (the worker recovers when it returns)
+        except (
+            StoreUnavailable
+        ) as error:  # Redis is away: say so (the worker recovers when it returns)
             await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
 
     # --8<-- [start:locate]
-    async def locate(self, session_id: str,
-                     touch: bool = False) -> tuple[Where, SessionRecord | None]:
+    async def locate(
+        self, session_id: str, touch: bool = False
+    ) -> tuple[Where, SessionRecord | None]:
         """The one place that decides where a session runs. A session whose worker died is taken
         over on the way (once, even when several workers try): then it is here, or with whoever won.
 
@@ -178,6 +193,7 @@ class SharedStreamableHTTP(StreamableHTTP):
 
     async def find_session(self, request: HttpRequest) -> OpenSession:
         return await self.elsewhere(request) or self.session_for(request)
+
     # --8<-- [end:locate]
 
     # --8<-- [start:take_over]
@@ -186,19 +202,24 @@ class SharedStreamableHTTP(StreamableHTTP):
         if not await self.directory.claim(record):
             return  # another worker was quicker: we forward to it from now on
         session = self.manager.restore(record.id, record.announcements, record.state)
-        await self.directory.save(record.id, record.state, record.announcements)  # refreshes its expiry
+        await self.directory.save(
+            record.id, record.state, record.announcements
+        )  # refreshes its expiry
         for stream_id, request_id in record.streams.items():
             if stream_id == record.announcements:
                 continue
             stream = session.new_stream(request_id, stream_id)
             if request_id is not None and not await self.finished(stream_id):
-                await stream.send(encode(ErrorResponse(request_id, INTERNAL_ERROR, WORKER_DIED)), final=True)
+                await stream.send(
+                    encode(ErrorResponse(request_id, INTERNAL_ERROR, WORKER_DIED)), final=True
+                )
             stream.ended = True  # nothing more will come: kept for resumption only
 
     async def finished(self, stream_id: str) -> bool:
         """Whether a stream ended (with its answer, or cancelled) or is gone."""
         last = await self.event_store.last_entry(stream_id)
         return last is None or bool(last[1].get("final")) or last[1].get("control") == "end"
+
     # --8<-- [end:take_over]
 
     # --8<-- [start:forward]
@@ -208,8 +229,9 @@ class SharedStreamableHTTP(StreamableHTTP):
         if remote is None or not await self.forward(remote, message, text, send, receive):
             await self.post_here(request, message, text, send, receive)
 
-    async def forward(self, remote: RemoteSession, message: Message, text: str, send: Send,
-                      receive: Receive) -> bool:
+    async def forward(
+        self, remote: RemoteSession, message: Message, text: str, send: Send, receive: Receive
+    ) -> bool:
         """Hand a POSTed message to the worker running its session; False if that worker died (then
         the session is ours now, and the caller serves the message here)."""
         if not isinstance(message, Request):  # a notification, or the client's answer to a question
@@ -228,7 +250,12 @@ class SharedStreamableHTTP(StreamableHTTP):
         first = await self.first_news(listener, priming)
         if isinstance(first, Refused):
             stream.detach(listener)
-            raise Refusal(first.status, first.message, first.code or INTERNAL_ERROR, request_id=first.request_id)
+            raise Refusal(
+                first.status,
+                first.message,
+                first.code or INTERNAL_ERROR,
+                request_id=first.request_id,
+            )
         if answer_as(said_first(first, stream.final_event)) == "json":  # lesson 08's rule
             stream.discard(listener)
             await send_response(send, 200, first.data.encode(), "application/json")
@@ -236,7 +263,9 @@ class SharedStreamableHTTP(StreamableHTTP):
         already = [priming]
         if isinstance(first, StoredEvent):
             already.append(first)
-        elif first is not None:  # the connection is to close (or the stream to end): after the priming
+        elif (
+            first is not None
+        ):  # the connection is to close (or the stream to end): after the priming
             listener.put_nowait(first)
         await pump(send, receive, stream, listener, already, {}, self.retry_ms, self.keepalive)
         return True
@@ -258,13 +287,16 @@ class SharedStreamableHTTP(StreamableHTTP):
             return True
         await self.locate(remote.id)  # takes it over, if its worker is still dead
         return False
+
     # --8<-- [end:forward]
 
     def follower(self, remote: RemoteSession, stream_id: str | None) -> SharedStream:
         """A stream of another worker's session, followed from here."""
+
         async def watch() -> bool:  # every second of silence: is the session still there, anywhere?
             where, _ = await self.locate(remote.id, touch=True)  # a dead worker's: taken over now
             return where is not Where.NOWHERE  # ended or expired: close the connection
+
         return SharedStream(self.event_store, stream_id, watch, self.manager.background)
 
     # --8<-- [start:on_forwarded]
@@ -274,7 +306,9 @@ class SharedStreamableHTTP(StreamableHTTP):
         stream_id = forwarded.get("stream")
         if session is None:
             if stream_id:
-                await self.event_store.add(stream_id, {"control": "gone", "status": "404", "message": GONE})
+                await self.event_store.add(
+                    stream_id, {"control": "gone", "status": "404", "message": GONE}
+                )
             return
         session.last_active = time.monotonic()
         if forwarded["kind"] == "delete":
@@ -287,14 +321,23 @@ class SharedStreamableHTTP(StreamableHTTP):
             session.admit(message, forwarded["text"], answered_on)
         except RpcError as reused:  # its id names a request still being answered: say so
             if stream_id:
-                await self.event_store.add(stream_id, {
-                    "control": "refused", "status": "400", "message": reused.message,
-                    "code": str(reused.code), "id": json.dumps(reused.id)})
+                await self.event_store.add(
+                    stream_id,
+                    {
+                        "control": "refused",
+                        "status": "400",
+                        "message": reused.message,
+                        "code": str(reused.code),
+                        "id": json.dumps(reused.id),
+                    },
+                )
+
     # --8<-- [end:on_forwarded]
 
 
-def said_first(first: StoredEvent | CloseConnection | None,
-               final_event: str | None) -> First | None:
+def said_first(
+    first: StoredEvent | CloseConnection | None, final_event: str | None
+) -> First | None:
     """What a forwarded request's stream said first, in lesson 08's words (None: nothing yet)."""
     if first is None:
         return None

@@ -43,15 +43,23 @@ class StoreUnavailable(ConnectionError):
 
 def connect(url: str) -> Any:
     """A Redis client for ``url`` that gives up after 5 seconds rather than hang."""
-    return aioredis.Redis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
+    return aioredis.Redis.from_url(
+        url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
+    )
 
 
 # --8<-- [start:redis_store]
 class RedisEventStore:
     """An :class:`~minimcp.transports.event_store.EventStore` on Redis Streams, shared by every worker."""
 
-    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, max_events: int = 1000, ttl: float = 600.0,
-                 client: Any = None) -> None:
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        max_events: int = 1000,
+        ttl: float = 600.0,
+        client: Any = None,
+    ) -> None:
         self.redis = client or connect(url)
         self.max_events = max_events  # per stream, the oldest trimmed first
         self.ttl = int(ttl)  # seconds a stream is kept after it was last used
@@ -62,11 +70,15 @@ class RedisEventStore:
 
     async def events_after(self, event_id: str) -> tuple[str, list[StoredEvent]]:
         stream_id, entries = await self.entries_after(event_id)
-        return stream_id, [StoredEvent(event_id_of(stream_id, entry_id), fields["data"])
-                           for entry_id, fields in entries if "data" in fields]
+        return stream_id, [
+            StoredEvent(event_id_of(stream_id, entry_id), fields["data"])
+            for entry_id, fields in entries
+            if "data" in fields
+        ]
 
     async def forget(self, stream_id: str) -> None:
         await self.guarded(self.redis.delete(PREFIX + stream_id))
+
     # --8<-- [end:redis_store]
 
     # --8<-- [start:entries]
@@ -88,18 +100,23 @@ class RedisEventStore:
         await self.guarded(self.redis.expire(key, self.ttl))
         if not last or number + 1 > sequence(last[0][0]):
             raise UnknownEventId(f"unknown event id {event_id!r}")
-        if entries and sequence(entries[0][0]) != number + 2:  # the next one was trimmed: no exact replay
+        if (
+            entries and sequence(entries[0][0]) != number + 2
+        ):  # the next one was trimmed: no exact replay
             raise UnknownEventId(f"event id {event_id!r} is too old: its successors were forgotten")
         return stream_id, entries
 
     async def read(self, stream_id: str, after: str, block_ms: int = 1000) -> list[Entry]:
         """The entries after the entry ``after`` (``0-0``: all), waiting up to ``block_ms`` for one."""
-        found: Any = await self.guarded(self.redis.xread({PREFIX + stream_id: after}, block=block_ms))
+        found: Any = await self.guarded(
+            self.redis.xread({PREFIX + stream_id: after}, block=block_ms)
+        )
         return found[0][1] if found else []
 
     async def last_entry(self, stream_id: str) -> Entry | None:
         last: Any = await self.guarded(self.redis.xrevrange(PREFIX + stream_id, "+", "-", count=1))
         return last[0] if last else None
+
     # --8<-- [end:entries]
 
     async def guarded(self, command: Any) -> Any:
@@ -120,4 +137,3 @@ def sequence(entry_id: str) -> int:
 def event_id_of(stream_id: str, entry_id: str) -> str:
     """Entry ``0-k`` of a stream is its event ``<stream id>-<k - 1>``: lesson 08's ids, from 0."""
     return f"{stream_id}-{sequence(entry_id) - 1}"
-

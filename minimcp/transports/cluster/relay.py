@@ -69,4 +69,6 @@ class Relay:
             await self.handle(json.loads(data))
         except Exception:  # one bad message must not stop the others
             log.exception("a forwarded message failed: %s", data[:200])
+
+
 # --8<-- [end:relay]

@@ -22,7 +22,9 @@ from minimcp.transports.http.streams import Stream
 class SharedSessionTransport(SessionTransport):
     """Lesson 08's session cable, which also keeps the session's state in the directory."""
 
-    def __init__(self, session: HttpSession, directory: SessionDirectory, state: dict[str, Any] | None) -> None:
+    def __init__(
+        self, session: HttpSession, directory: SessionDirectory, state: dict[str, Any] | None
+    ) -> None:
         super().__init__(session)
         self.directory = directory
         self.state = state
@@ -45,21 +47,26 @@ class SharedSessionManager(SessionManager):
 
     event_store: RedisEventStore
 
-    def __init__(self, server: Servable, store: RedisEventStore, directory: SessionDirectory,
-                 **limits: Any) -> None:
+    def __init__(
+        self, server: Servable, store: RedisEventStore, directory: SessionDirectory, **limits: Any
+    ) -> None:
         super().__init__(server, store, **limits)
         self.directory = directory
 
-    def make_transport(self, session: HttpSession, state: dict[str, Any] | None = None) -> SessionTransport:
+    def make_transport(
+        self, session: HttpSession, state: dict[str, Any] | None = None
+    ) -> SessionTransport:
         return SharedSessionTransport(session, self.directory, state)
 
-    def make_stream(self, session: HttpSession, stream_id: str | None = None,
-                    request_id: Any = None) -> Stream:
+    def make_stream(
+        self, session: HttpSession, stream_id: str | None = None, request_id: Any = None
+    ) -> Stream:
         async def still_ours() -> bool:
             return self.sessions.get(session.id) is session
 
         async def register(stream_id: str) -> None:
             await self.directory.add_stream(session.id, stream_id, request_id)
+
         return SharedStream(self.event_store, stream_id, still_ours, self.background, register)
 
     def forget(self, session: HttpSession) -> None:
@@ -76,4 +83,6 @@ class SharedSessionManager(SessionManager):
         super().expire_sessions()
         if self.sessions:  # the sessions still running here stay in the directory
             self.background.spawn(self.directory.refresh(list(self.sessions)))
+
+
 # --8<-- [end:manager]

@@ -29,7 +29,12 @@ from dataclasses import dataclass
 
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import RequestId
-from minimcp.transports.cluster.redis_store import Entry, RedisEventStore, StoreUnavailable, event_id_of
+from minimcp.transports.cluster.redis_store import (
+    Entry,
+    RedisEventStore,
+    StoreUnavailable,
+    event_id_of,
+)
 from minimcp.transports.event_store import StoredEvent
 from minimcp.transports.http.streams import CloseConnection, Listener, Stream
 
@@ -55,12 +60,20 @@ class SharedStream(Stream):
 
     store: RedisEventStore
 
-    def __init__(self, store: RedisEventStore, stream_id: str | None, watch: Watch, background: TaskKeeper,
-                 register: Callable[[str], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        store: RedisEventStore,
+        stream_id: str | None,
+        watch: Watch,
+        background: TaskKeeper,
+        register: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
         super().__init__(store, stream_id)
         self.watch = watch
         self.background = background  # control entries written from plain (not async) code
-        self._register = register  # records the stream in the session directory, before its first event
+        self._register = (
+            register  # records the stream in the session directory, before its first event
+        )
         self._following: asyncio.Task[None] | None = None
 
     async def _append(self, message: str, final: bool) -> None:
@@ -76,7 +89,9 @@ class SharedStream(Stream):
         token = secrets.token_hex(6)
         attached = await self.store.add(self.id, {"control": "attach", "by": token})
         self.listener = listener = Listener()
-        self._following = asyncio.get_running_loop().create_task(self._follow(listener, attached, token))
+        self._following = asyncio.get_running_loop().create_task(
+            self._follow(listener, attached, token)
+        )
         return listener
 
     def detach(self, listener: Listener) -> None:
@@ -100,7 +115,9 @@ class SharedStream(Stream):
             await self.store.add(self.id, {"control": "detached"})
             if then_forget:
                 await self.store.forget(self.id)
-        except StoreUnavailable:  # Redis is gone (or the worker is closing): the follower's read fails anyway
+        except (
+            StoreUnavailable
+        ):  # Redis is gone (or the worker is closing): the follower's read fails anyway
             pass
 
     def close_connection(self, retry_ms: int | None = None) -> None:
@@ -113,6 +130,7 @@ class SharedStream(Stream):
     async def _control(self, fields: dict[str, str]) -> None:
         async with self._lock:  # after the events already on their way
             await self.store.add(self.id, fields)
+
     # --8<-- [end:shared_stream]
 
     # --8<-- [start:follow]
@@ -136,7 +154,9 @@ class SharedStream(Stream):
                 if item is not None:
                     listener.put_nowait(item)  # type: ignore[arg-type]  # Refused: only the forwarder reads it
 
-    def interpret(self, entry: Entry, token: str | None = None) -> StoredEvent | CloseConnection | Refused | None:
+    def interpret(
+        self, entry: Entry, token: str | None = None
+    ) -> StoredEvent | CloseConnection | Refused | None:
         """What one entry means for a connection (None: nothing to do)."""
         entry_id, fields = entry
         if "data" in fields:
@@ -154,9 +174,14 @@ class SharedStream(Stream):
             return CloseConnection()
         if control in ("refused", "gone"):
             code = fields.get("code")
-            return Refused(int(fields.get("status", 404)), fields.get("message", ""),
-                           int(code) if code else None, json.loads(fields.get("id", "null")))
+            return Refused(
+                int(fields.get("status", 404)),
+                fields.get("message", ""),
+                int(code) if code else None,
+                json.loads(fields.get("id", "null")),
+            )
         return None
+
     # --8<-- [end:follow]
 
     async def events_after(self, event_id: str) -> list[StoredEvent]:

@@ -28,7 +28,12 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
     parse,
 )
-from minimcp.transports.event_store import EventStore, MemoryEventStore, UnknownEventId, parse_event_id
+from minimcp.transports.event_store import (
+    EventStore,
+    MemoryEventStore,
+    UnknownEventId,
+    parse_event_id,
+)
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
 from minimcp.transports.http.asgi import (
@@ -51,32 +56,54 @@ from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange
 
 log = logging.getLogger("minimcp.http")
 
+
 # --8<-- [start:app]
 class StreamableHTTP:
     """The ASGI application: one MCP endpoint in front of one server."""
 
-    def __init__(self, server: McpServer, *, path: str = "/mcp", event_store: EventStore | None = None,
-                 allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = (),
-                 max_body: int = DEFAULT_MAX_FRAME, max_sessions: int = 1000,
-                 session_timeout: float = 600.0, handshake_timeout: float = 30.0, stream_after: float = 0.5,
-                 retry_ms: int = 1000, keepalive: float = 15.0, max_streams: int = 100,
-                 stand_alone: StandAlone | None = None) -> None:
+    def __init__(
+        self,
+        server: McpServer,
+        *,
+        path: str = "/mcp",
+        event_store: EventStore | None = None,
+        allowed_hosts: Iterable[str] = (),
+        allowed_origins: Iterable[str] = (),
+        max_body: int = DEFAULT_MAX_FRAME,
+        max_sessions: int = 1000,
+        session_timeout: float = 600.0,
+        handshake_timeout: float = 30.0,
+        stream_after: float = 0.5,
+        retry_ms: int = 1000,
+        keepalive: float = 15.0,
+        max_streams: int = 100,
+        stand_alone: StandAlone | None = None,
+    ) -> None:
         self.server = server
         # Requests served with no session (lesson 12's 2026-07-28 plugs in here); by default, none.
         self.stand_alone: StandAlone = stand_alone if stand_alone is not None else SessionsOnly()
         self.path = path
         self.event_store = event_store if event_store is not None else MemoryEventStore()
-        self.manager = self.new_manager(server, self.event_store, max_sessions=max_sessions,
-                                        session_timeout=session_timeout, handshake_timeout=handshake_timeout,
-                                        max_streams=max_streams)
-        self.allowed_hosts = {host.lower() for host in allowed_hosts}  # besides this machine's names
+        self.manager = self.new_manager(
+            server,
+            self.event_store,
+            max_sessions=max_sessions,
+            session_timeout=session_timeout,
+            handshake_timeout=handshake_timeout,
+            max_streams=max_streams,
+        )
+        self.allowed_hosts = {
+            host.lower() for host in allowed_hosts
+        }  # besides this machine's names
         self.allowed_origins = {origin.lower().rstrip("/") for origin in allowed_origins}
         self.max_body = max_body  # bytes in one POST
         self.stream_after = stream_after  # seconds a request may take and still be answered as JSON
         self.retry_ms = retry_ms  # what the priming event tells clients to wait before reconnecting
         self.keepalive = keepalive  # seconds of silence before a stream gets a keep-alive comment
 
-    def new_manager(self, server: McpServer, event_store: EventStore, **limits: Any) -> SessionManager:
+    def new_manager(
+        self, server: McpServer, event_store: EventStore, **limits: Any
+    ) -> SessionManager:
         """The sessions' keeper: lesson 08's, in this process (lesson 11 shares them through Redis)."""
         return SessionManager(server, event_store, **limits)
 
@@ -120,6 +147,7 @@ class StreamableHTTP:
                 await send_response(send, 200)
         except Refusal as refusal:
             await send_refusal(send, refusal)
+
     # --8<-- [end:app]
 
     # --8<-- [start:guards]
@@ -129,14 +157,20 @@ class StreamableHTTP:
         # 127.0.0.1 and talk to us. The browser still sends `Host: evil.example` and its `Origin`.
         host = request.headers.get("host", "")
         if not host_allowed(host, self.allowed_hosts):
-            raise Refusal(421, f"Misdirected request: host {hostname_of(host)!r} is not served here")
+            raise Refusal(
+                421, f"Misdirected request: host {hostname_of(host)!r} is not served here"
+            )
         origin = request.headers.get("origin")
-        if origin is not None and not origin_allowed(origin, self.allowed_origins):  # lesson 07's rule too
+        if origin is not None and not origin_allowed(
+            origin, self.allowed_origins
+        ):  # lesson 07's rule too
             raise Refusal(403, f"Forbidden: origin {origin!r} is not allowed")
         if request.path != self.path:
             raise Refusal(404, f"Not found: the MCP endpoint is {self.path}")
         if request.method not in ("POST", "GET", "DELETE"):
-            raise Refusal(405, f"Method not allowed: {request.method}", headers={"allow": "GET, POST, DELETE"})
+            raise Refusal(
+                405, f"Method not allowed: {request.method}", headers={"allow": "GET, POST, DELETE"}
+            )
 
     # --8<-- [end:guards]
 
@@ -157,8 +191,12 @@ class StreamableHTTP:
         version = request.headers.get(VERSION_HEADER)
         versions = self.server.protocol_versions
         if version is not None and version not in versions:
-            raise Refusal(400, f"Bad Request: unsupported MCP-Protocol-Version {version!r} "
-                          f"(supported: {', '.join(versions)})")
+            raise Refusal(
+                400,
+                f"Bad Request: unsupported MCP-Protocol-Version {version!r} "
+                f"(supported: {', '.join(versions)})",
+            )
+
     # --8<-- [end:session_for]
 
     async def find_session(self, request: HttpRequest) -> OpenSession:
@@ -173,7 +211,9 @@ class StreamableHTTP:
     async def read_message(self, request: HttpRequest, receive: Receive) -> tuple[Message, str]:
         """The one JSON-RPC message a POST carries, or the HTTP error its headers or body earn."""
         if not (request.accepts("application/json") and request.accepts("text/event-stream")):
-            raise Refusal(406, "Not Acceptable: Accept must list application/json and text/event-stream")
+            raise Refusal(
+                406, "Not Acceptable: Accept must list application/json and text/event-stream"
+            )
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != "application/json":
             raise Refusal(415, "Unsupported Media Type: the body must be application/json")
@@ -187,15 +227,20 @@ class StreamableHTTP:
             raise Refusal(400, error.message, error.code, request_id=error.id) from None
         return message, text
 
-    async def post_here(self, request: HttpRequest, message: Message, text: str, send: Send,
-                        receive: Receive) -> None:
+    async def post_here(
+        self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive
+    ) -> None:
         """Serve a POSTed message in this process."""
         if self.stand_alone.takes(request, message):  # no session at all (lesson 12's 2026-07-28)
-            await self.stand_alone.serve(request, message, text, send, receive, self.stream_after,
-                                         self.keepalive)
+            await self.stand_alone.serve(
+                request, message, text, send, receive, self.stream_after, self.keepalive
+            )
             return
-        if isinstance(message, Request) and message.method == "initialize" \
-                and SESSION_HEADER not in request.headers:
+        if (
+            isinstance(message, Request)
+            and message.method == "initialize"
+            and SESSION_HEADER not in request.headers
+        ):
             session = self.manager.new_session()
         else:
             try:
@@ -203,10 +248,16 @@ class StreamableHTTP:
             except Refusal as refusal:
                 # A request no session could answer (the 2026-07-28 probe `server/discover`) gets
                 # "method not found", so that a newer client falls back to the handshake.
-                if refusal.status == 400 and isinstance(message, Request) \
-                        and not self.server.knows(message.method) and message.method != "ping":
+                if (
+                    refusal.status == 400
+                    and isinstance(message, Request)
+                    and not self.server.knows(message.method)
+                    and message.method != "ping"
+                ):
                     unknown = method_not_found(message.method)
-                    raise Refusal(400, unknown.message, unknown.code, request_id=message.id) from None
+                    raise Refusal(
+                        400, unknown.message, unknown.code, request_id=message.id
+                    ) from None
                 raise
         try:
             exchange = session.admit(message, text)
@@ -221,11 +272,18 @@ class StreamableHTTP:
         finally:
             session.busy -= 1
             session.last_active = time.monotonic()
+
     # --8<-- [end:post]
 
     # --8<-- [start:answer]
-    async def answer(self, session: HttpSession, request: Request, exchange: Exchange, send: Send,
-                     receive: Receive) -> None:
+    async def answer(
+        self,
+        session: HttpSession,
+        request: Request,
+        exchange: Exchange,
+        send: Send,
+        receive: Receive,
+    ) -> None:
         """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
         # Only the initialize that opened this session may end it (if it fails) or name it (if it works):
         # a second initialize on a live session is refused by the session, and changes nothing here.
@@ -244,7 +302,9 @@ class StreamableHTTP:
         else:
             await self.answer_sse(session, exchange, initialize, send, receive, request.id)
 
-    async def answer_json(self, session: HttpSession, answer: str, initialize: bool, send: Send) -> None:
+    async def answer_json(
+        self, session: HttpSession, answer: str, initialize: bool, send: Send
+    ) -> None:
         """The answer came before anything else: one plain JSON body."""
         headers = {}
         if initialize:
@@ -254,8 +314,15 @@ class StreamableHTTP:
                 headers[SESSION_HEADER] = session.id
         await send_response(send, 200, answer.encode(), "application/json", headers)
 
-    async def answer_sse(self, session: HttpSession, exchange: Exchange, initialize: bool, send: Send,
-                         receive: Receive, request_id: RequestId) -> None:
+    async def answer_sse(
+        self,
+        session: HttpSession,
+        exchange: Exchange,
+        initialize: bool,
+        send: Send,
+        receive: Receive,
+        request_id: RequestId,
+    ) -> None:
         """A stream. Its first event primes the client with an id to resume from; then comes what the
         request said while we waited, then (route() sends straight to the stream from now on) the rest."""
         stream = exchange.stream = session.new_stream(request_id)
@@ -274,7 +341,10 @@ class StreamableHTTP:
         elif closing:
             stream.close_connection(closing[0].retry_ms)
         headers = {SESSION_HEADER: session.id} if initialize else {}
-        await pump(send, receive, stream, listener, [priming], headers, self.retry_ms, self.keepalive)
+        await pump(
+            send, receive, stream, listener, [priming], headers, self.retry_ms, self.keepalive
+        )
+
     # --8<-- [end:answer]
 
     # --8<-- [start:get]
@@ -291,8 +361,10 @@ class StreamableHTTP:
             stream_id = _stream_of(last_event_id)
             found = session.stream(stream_id) if stream_id else None
             if found is None:
-                raise Refusal(400, f"Bad Request: Last-Event-ID {last_event_id!r} names no stream "
-                              "of this session")
+                raise Refusal(
+                    400,
+                    f"Bad Request: Last-Event-ID {last_event_id!r} names no stream of this session",
+                )
             stream = found
             listener = await stream.attach()
             try:
@@ -306,6 +378,7 @@ class StreamableHTTP:
         finally:
             session.busy -= 1
             session.last_active = time.monotonic()
+
     # --8<-- [end:get]
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:

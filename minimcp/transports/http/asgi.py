@@ -52,8 +52,14 @@ class HttpRequest:
 class Refusal(Exception):
     """An HTTP error answer: the status, and a JSON-RPC error (without an id) as its body."""
 
-    def __init__(self, status: int, message: str, code: int = INVALID_REQUEST,
-                 headers: dict[str, str] | None = None, request_id: RequestId | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: int = INVALID_REQUEST,
+        headers: dict[str, str] | None = None,
+        request_id: RequestId | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -61,10 +67,17 @@ class Refusal(Exception):
         self.request_id = request_id
 
 
-async def send_response(send: Send, status: int, body: bytes = b"", content_type: str | None = None,
-                        headers: dict[str, str] | None = None) -> None:
+async def send_response(
+    send: Send,
+    status: int,
+    body: bytes = b"",
+    content_type: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> None:
     """A whole, ordinary HTTP response in one go."""
-    raw = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in (headers or {}).items()]
+    raw = [
+        (name.encode("latin-1"), value.encode("latin-1")) for name, value in (headers or {}).items()
+    ]
     if content_type:
         raw.append((b"content-type", content_type.encode("latin-1")))
     raw.append((b"content-length", str(len(body)).encode()))
@@ -74,7 +87,9 @@ async def send_response(send: Send, status: int, body: bytes = b"", content_type
 
 async def send_refusal(send: Send, refusal: Refusal) -> None:
     error = ErrorResponse(refusal.request_id, refusal.code, str(refusal))
-    await send_response(send, refusal.status, encode(error).encode(), "application/json", refusal.headers)
+    await send_response(
+        send, refusal.status, encode(error).encode(), "application/json", refusal.headers
+    )
 
 
 async def read_body(receive: Receive, limit: int) -> bytes:

@@ -74,11 +74,19 @@ class HttpClientTransport:
 
     abilities = PLAIN  # the client's end: nothing the client's session would use
 
-    def __init__(self, url: str, *, headers: dict[str, str] | None = None, max_retries: int = 5,
-                 timeout: float = 30.0, http: httpx2.AsyncClient | None = None,
-                 listen: bool = True, on_http: Callable[[str], None] | None = None,
-                 auth: httpx2.Auth | None = None,
-                 request_headers: RequestHeaders | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: dict[str, str] | None = None,
+        max_retries: int = 5,
+        timeout: float = 30.0,
+        http: httpx2.AsyncClient | None = None,
+        listen: bool = True,
+        on_http: Callable[[str], None] | None = None,
+        auth: httpx2.Auth | None = None,
+        request_headers: RequestHeaders | None = None,
+    ) -> None:
         self.url = url
         self.session_id: str | None = None
         self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
@@ -95,14 +103,20 @@ class HttpClientTransport:
         # official SDK's client uses) does not.
         # ``auth``: httpx's hook for credentials (lesson 10's OAuth): it signs every request and, on a 401,
         # gets a token and sends the request again; this transport never sees the difference.
-        self._http = http or httpx2.AsyncClient(timeout=httpx2.Timeout(timeout, read=None), headers=headers, auth=auth,
-                                               limits=httpx2.Limits(max_connections=None,
-                                                                   max_keepalive_connections=256))
+        self._http = http or httpx2.AsyncClient(
+            timeout=httpx2.Timeout(timeout, read=None),
+            headers=headers,
+            auth=auth,
+            limits=httpx2.Limits(max_connections=None, max_keepalive_connections=256),
+        )
         self._own_http = http is None
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._tasks = TaskKeeper()  # the GET channel, and each answer being read
-        self._reading: dict[RequestId, asyncio.Task[None]] = {}  # request id → the task reading its stream
+        self._reading: dict[
+            RequestId, asyncio.Task[None]
+        ] = {}  # request id → the task reading its stream
         self._closed = False
+
     # --8<-- [end:transport]
 
     # -- sending ------------------------------------------------------------------------------------
@@ -115,8 +129,14 @@ class HttpClientTransport:
         except SessionExpired:
             await self._new_session()  # the spec: on 404, start a new session, then try again
             response = await self._post(message, kind)
-        if isinstance(kind, Notification) and kind.method == "notifications/initialized" and self.listen:
-            await self._listen()  # the channel is open before the first request: no announcement is missed
+        if (
+            isinstance(kind, Notification)
+            and kind.method == "notifications/initialized"
+            and self.listen
+        ):
+            await (
+                self._listen()
+            )  # the channel is open before the first request: no announcement is missed
         if isinstance(kind, Notification) and kind.method == "notifications/cancelled":
             self._stop_reading((kind.params or {}).get("requestId"))
 
@@ -130,24 +150,36 @@ class HttpClientTransport:
 
     async def _post(self, message: str, kind: Any) -> httpx2.Response | None:
         """POST one message. A request's response comes back open (JSON or SSE still to read)."""
-        headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+        headers = {
+            "accept": "application/json, text/event-stream",
+            "content-type": "application/json",
+        }
         own = self._their_headers(kind)
         headers = headers | own if own is not None else self._headers(headers)
-        request = self._http.build_request("POST", self.url, content=message.encode(), headers=headers)
+        request = self._http.build_request(
+            "POST", self.url, content=message.encode(), headers=headers
+        )
         response = await self._http.send(request, stream=True)
         self._trace(f"POST {_describe(kind)} -> {response.status_code} {content_type(response)}")
         if response.status_code == 404 and self.session_id is not None:
             await response.aclose()
             raise SessionExpired()
-        if isinstance(kind, Request) and kind.method == "initialize" and response.status_code == 200:
+        if (
+            isinstance(kind, Request)
+            and kind.method == "initialize"
+            and response.status_code == 200
+        ):
             self.session_id = response.headers.get("mcp-session-id")
         if response.status_code == 202 or not isinstance(kind, Request):
             body = await response.aread()
             await response.aclose()
             if response.status_code >= 400:
-                raise RpcError(INTERNAL_ERROR, f"HTTP {response.status_code}: {body.decode(errors='replace')}")
+                raise RpcError(
+                    INTERNAL_ERROR, f"HTTP {response.status_code}: {body.decode(errors='replace')}"
+                )
             return None
         return response
+
     # --8<-- [end:send]
 
     def _their_headers(self, kind: Any) -> dict[str, str] | None:
@@ -187,7 +219,9 @@ class HttpClientTransport:
                 self._deliver((await response.aread()).decode())
                 return
             if content_type(response) != "text/event-stream":
-                raise RpcError(INTERNAL_ERROR, f"unexpected Content-Type {content_type(response)!r}")
+                raise RpcError(
+                    INTERNAL_ERROR, f"unexpected Content-Type {content_type(response)!r}"
+                )
             key = f"request {request.id}"
             try:
                 if not await self._follow(key, response, until_answer=True):
@@ -195,7 +229,9 @@ class HttpClientTransport:
             finally:
                 self.last_event_ids.pop(key, None)
         except Exception as error:  # the connection failed: the request will never be answered
-            if isinstance(error, (httpx2.HTTPError, RpcError)):  # the network, or what the server sent
+            if isinstance(
+                error, (httpx2.HTTPError, RpcError)
+            ):  # the network, or what the server sent
                 log.debug("reading the answer to #%s failed: %s", request.id, error)
             else:  # anything else is a bug here: say so loudly (the caller still gets its error answer)
                 log.warning("reading the answer to #%s failed", request.id, exc_info=error)
@@ -203,7 +239,9 @@ class HttpClientTransport:
         finally:
             await response.aclose()
 
-    async def _follow(self, key: str, response: httpx2.Response | None, *, until_answer: bool) -> bool:
+    async def _follow(
+        self, key: str, response: httpx2.Response | None, *, until_answer: bool
+    ) -> bool:
         """Read one SSE stream to its end; on a drop, resume it with ``Last-Event-ID``.
 
         True once the stream is complete (for a POST: its answer arrived); False after
@@ -216,13 +254,17 @@ class HttpClientTransport:
                 try:
                     async for chunk in response.aiter_bytes():
                         for event in parser.feed(chunk):
-                            failures = 0  # this connection brought something: the count starts again
+                            failures = (
+                                0  # this connection brought something: the count starts again
+                            )
                             if event.id is not None:
                                 self.last_event_ids[key] = event.id
                             if not event.data:  # a priming event: only its id (and retry) matter
                                 continue
                             self._deliver(event.data)
-                            if until_answer and isinstance(parse(event.data), (Response, ErrorResponse)):
+                            if until_answer and isinstance(
+                                parse(event.data), (Response, ErrorResponse)
+                            ):
                                 return True
                 except (httpx2.HTTPError, RpcError) as error:
                     log.debug("stream %s dropped: %s", key, error)
@@ -230,7 +272,9 @@ class HttpClientTransport:
                     await response.aclose()
                     response = None
                 retry_ms = parser.retry if parser.retry is not None else retry_ms
-                failures += 1  # ended without the answer, on purpose or not: come back after retry_ms
+                failures += (
+                    1  # ended without the answer, on purpose or not: come back after retry_ms
+                )
             last_event_id = self.last_event_ids.get(key)
             if self._closed or last_event_id is None or failures > self.max_retries:
                 return False
@@ -243,7 +287,9 @@ class HttpClientTransport:
                 log.debug("resuming %s failed: %s", key, error)
                 failures += 1
                 continue
-            if response.status_code in TRY_AGAIN:  # a gateway or a busy server: the stream may resume later
+            if (
+                response.status_code in TRY_AGAIN
+            ):  # a gateway or a busy server: the stream may resume later
                 await response.aclose()
                 response = None
                 failures += 1
@@ -251,6 +297,7 @@ class HttpClientTransport:
             if response.status_code != 200:  # the server cannot resume this stream
                 await response.aclose()
                 return False
+
     # --8<-- [end:read_answer]
 
     async def _get(self, last_event_id: str | None) -> httpx2.Response:
@@ -280,6 +327,7 @@ class HttpClientTransport:
             await response.aclose()
             return
         self._spawn(self._follow(key, response, until_answer=False))
+
     # --8<-- [end:listen]
 
     async def _error_for(self, request: Request, response: httpx2.Response) -> str:
@@ -291,18 +339,27 @@ class HttpClientTransport:
             kind = None
         if isinstance(kind, ErrorResponse):
             return encode(ErrorResponse(request.id, kind.code, kind.message, kind.data))
-        return encode(ErrorResponse(request.id, INTERNAL_ERROR,
-                                    f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}"))
+        return encode(
+            ErrorResponse(
+                request.id,
+                INTERNAL_ERROR,
+                f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}",
+            )
+        )
 
     def _stop_reading(self, request_id: Any) -> None:
         """We cancelled this request (lesson 09): its answer will never come, so stop reading its
         stream and let its connection go, rather than hold it open until the session ends."""
-        reading = self._reading.pop(request_id, None) if isinstance(request_id, (str, int)) else None
+        reading = (
+            self._reading.pop(request_id, None) if isinstance(request_id, (str, int)) else None
+        )
         if reading is not None:
             reading.cancel()  # _read_answer's finally closes the response
 
     def _give_up(self, request: Request, why: str) -> None:
-        self._inbox.put_nowait(encode(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}")))
+        self._inbox.put_nowait(
+            encode(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}"))
+        )
 
     # -- sessions -----------------------------------------------------------------------------------
     async def _new_session(self) -> None:
@@ -317,7 +374,10 @@ class HttpClientTransport:
         assert response is not None
         try:
             if response.status_code != 200:
-                raise RpcError(INTERNAL_ERROR, f"a new session could not be started: HTTP {response.status_code}")
+                raise RpcError(
+                    INTERNAL_ERROR,
+                    f"a new session could not be started: HTTP {response.status_code}",
+                )
             await self.handshake.read_answer(response)
         finally:
             await response.aclose()
@@ -351,6 +411,7 @@ class HttpClientTransport:
         if self._own_http:
             await self._http.aclose()
         self._inbox.put_nowait(None)
+
     # --8<-- [end:close]
 
 

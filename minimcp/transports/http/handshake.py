@@ -47,7 +47,11 @@ class Handshake:
         if self.initialize is None or self.protocol_version is not None:
             return  # nothing to learn: only one answer carries the version
         answer = parse(text)
-        if isinstance(answer, Response) and answer.id == self.initialize.id and isinstance(answer.result, dict):
+        if (
+            isinstance(answer, Response)
+            and answer.id == self.initialize.id
+            and isinstance(answer.result, dict)
+        ):
             self.protocol_version = answer.result.get("protocolVersion")
 
     async def read_answer(self, response: httpx2.Response) -> None:

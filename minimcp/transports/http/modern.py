@@ -88,19 +88,30 @@ def check_headers(request: HttpRequest, message: Request) -> None:
     if version is None:
         raise mismatch(message, "the MCP-Protocol-Version header is required")
     if PROTOCOL_VERSION in meta and meta[PROTOCOL_VERSION] != version:
-        raise mismatch(message, f"MCP-Protocol-Version header value {version!r} does not match body value "
-                                f"{meta[PROTOCOL_VERSION]!r}")
+        raise mismatch(
+            message,
+            f"MCP-Protocol-Version header value {version!r} does not match body value "
+            f"{meta[PROTOCOL_VERSION]!r}",
+        )
     method = request.headers.get(METHOD_HEADER)
     if method is None or method.strip() != message.method:
-        raise mismatch(message, f"Mcp-Method header value {method!r} does not match body value {message.method!r}")
+        raise mismatch(
+            message,
+            f"Mcp-Method header value {method!r} does not match body value {message.method!r}",
+        )
     field = NAMED.get(message.method)
     if field is not None:
         name = request.headers.get(NAME_HEADER)
         if name is None or decoded(name.strip(), message) != params.get(field):
-            raise mismatch(message, f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}")
+            raise mismatch(
+                message,
+                f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}",
+            )
 
 
-def check_param_headers(request: HttpRequest, message: Request, schema: dict[str, Any] | None) -> None:
+def check_param_headers(
+    request: HttpRequest, message: Request, schema: dict[str, Any] | None
+) -> None:
     """A tool's ``x-mcp-header`` arguments must come as ``Mcp-Param-<Name>`` headers, saying the same."""
     arguments = (message.params or {}).get("arguments")
     for name, header in header_parameters(schema).items():
@@ -109,14 +120,21 @@ def check_param_headers(request: HttpRequest, message: Request, schema: dict[str
         if value is None:
             continue  # absent or null in the body: no header expected
         if sent is None:
-            raise mismatch(message, f"the Mcp-Param-{header} header is required: the body sets {name!r}")
+            raise mismatch(
+                message, f"the Mcp-Param-{header} header is required: the body sets {name!r}"
+            )
         if not (sent.isascii() and sent.isprintable()):
             raise mismatch(message, f"Mcp-Param-{header} header value contains invalid characters")
         if decoded(sent.strip(), message) != header_text(value):
-            raise mismatch(message, f"Mcp-Param-{header} header value {sent!r} does not match body value {value!r}")
+            raise mismatch(
+                message,
+                f"Mcp-Param-{header} header value {sent!r} does not match body value {value!r}",
+            )
 
 
-TCHAR = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")  # RFC 9110 token
+TCHAR = set(
+    "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)  # RFC 9110 token
 
 
 def header_problem(schema: Any) -> str | None:
@@ -138,9 +156,18 @@ def header_problem(schema: Any) -> str | None:
         seen.add(header.lower())
         if spec.get("type") not in ("string", "integer", "boolean"):
             return f"argument {name!r}: x-mcp-header needs a string, integer or boolean, not {spec.get('type')!r}"
-    elsewhere = [value for key, value in schema.items() if key != "properties"] if isinstance(schema, dict) else []
-    elsewhere += [value for spec in (properties or {}).values() if isinstance(spec, dict)
-                  for key, value in spec.items() if key != "x-mcp-header"]
+    elsewhere = (
+        [value for key, value in schema.items() if key != "properties"]
+        if isinstance(schema, dict)
+        else []
+    )
+    elsewhere += [
+        value
+        for spec in (properties or {}).values()
+        if isinstance(spec, dict)
+        for key, value in spec.items()
+        if key != "x-mcp-header"
+    ]
     if any(annotated(value) for value in elsewhere):
         return "x-mcp-header is honoured on top-level arguments only"
     return None
@@ -158,8 +185,11 @@ def header_parameters(schema: dict[str, Any] | None) -> dict[str, str]:
     properties = (schema or {}).get("properties")
     if not isinstance(properties, dict):
         return {}
-    return {name: spec["x-mcp-header"] for name, spec in properties.items()
-            if isinstance(spec, dict) and isinstance(spec.get("x-mcp-header"), str)}
+    return {
+        name: spec["x-mcp-header"]
+        for name, spec in properties.items()
+        if isinstance(spec, dict) and isinstance(spec.get("x-mcp-header"), str)
+    }
 
 
 def header_text(value: Any) -> str:
@@ -185,7 +215,10 @@ def request_headers(message: Request, header_params: dict[str, dict[str, str]]) 
     ``tools/list`` entry said.
     """
     params = message.params or {}
-    headers = {VERSION_HEADER: str(params["_meta"][PROTOCOL_VERSION]), METHOD_HEADER: message.method}
+    headers = {
+        VERSION_HEADER: str(params["_meta"][PROTOCOL_VERSION]),
+        METHOD_HEADER: message.method,
+    }
     field = NAMED.get(message.method)
     if field is not None and isinstance(params.get(field), str):
         headers[NAME_HEADER] = encoded(params[field])
@@ -195,6 +228,8 @@ def request_headers(message: Request, header_params: dict[str, dict[str, str]]) 
         if value is not None:
             headers[f"mcp-param-{header.lower()}"] = encoded(header_text(value))
     return headers
+
+
 # --8<-- [end:client_headers]
 
 
@@ -203,9 +238,13 @@ def decoded(value: str, message: Request) -> str:
     if not (value.startswith("=?base64?") and value.endswith("?=")):
         return value
     try:
-        return base64.b64decode(value[len("=?base64?"):-2], validate=True).decode("utf-8")
+        return base64.b64decode(value[len("=?base64?") : -2], validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
-        raise mismatch(message, f"header value {value!r} is not valid Base64 of UTF-8 text") from None
+        raise mismatch(
+            message, f"header value {value!r} is not valid Base64 of UTF-8 text"
+        ) from None
+
+
 # --8<-- [end:headers]
 
 
@@ -214,15 +253,25 @@ def mismatch(message: Request, why: str) -> Refusal:
 
 
 # --8<-- [start:serve]
-async def serve_one(server: ToolServer, request: HttpRequest, message: Message, text: str, send: Send,
-                    receive: Receive, stream_after: float, keepalive: float) -> None:
+async def serve_one(
+    server: ToolServer,
+    request: HttpRequest,
+    message: Message,
+    text: str,
+    send: Send,
+    receive: Receive,
+    stream_after: float,
+    keepalive: float,
+) -> None:
     """Serve one 2026-07-28 POST on a session of its own, and forget it with the answer."""
     if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
         await send_response(send, 202)
         return
     check_headers(request, message)
     if message.method == "tools/call":
-        check_param_headers(request, message, server.input_schema(str((message.params or {}).get("name"))))
+        check_param_headers(
+            request, message, server.input_schema(str((message.params or {}).get("name")))
+        )
     cable = OneRequest(text)
     serving = asyncio.get_running_loop().create_task(server.serve(cable))
     try:
@@ -235,10 +284,13 @@ async def serve_one(server: ToolServer, request: HttpRequest, message: Message, 
             return
         await stream(send, receive, cable, first, keepalive)
     finally:
-        await cable.close()  # the session ends: a handler still running (the client left) is cancelled
+        await (
+            cable.close()
+        )  # the session ends: a handler still running (the client left) is cancelled
         await serving
-# --8<-- [end:serve]
 
+
+# --8<-- [end:serve]
 
 
 def status_of(answer: str) -> int:
@@ -253,7 +305,9 @@ def status_of(answer: str) -> int:
     return 200
 
 
-async def stream(send: Send, receive: Receive, cable: OneRequest, first: str | None, keepalive: float) -> None:
+async def stream(
+    send: Send, receive: Receive, cable: OneRequest, first: str | None, keepalive: float
+) -> None:
     """An SSE response with no event ids: what the request says, then its answer, then the end.
     Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes."""
     async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:

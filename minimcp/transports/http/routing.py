@@ -33,8 +33,9 @@ def is_final(message: str) -> bool:
 
 
 # --8<-- [start:route]
-def stream_for(is_answer: bool, related_request_id: RequestId | None,
-               waiting: Container[RequestId]) -> RequestId | Literal["announcements", "drop"]:
+def stream_for(
+    is_answer: bool, related_request_id: RequestId | None, waiting: Container[RequestId]
+) -> RequestId | Literal["announcements", "drop"]:
     """Where one message from the server goes.
 
     ``is_answer``: it is a response (or an error response); ``related_request_id``: the request it
@@ -43,6 +44,8 @@ def stream_for(is_answer: bool, related_request_id: RequestId | None,
     if related_request_id is not None and related_request_id in waiting:
         return related_request_id
     return DROP if is_answer else ANNOUNCEMENTS
+
+
 # --8<-- [end:route]
 
 
@@ -63,4 +66,6 @@ def answer_as(first: First | None) -> Literal["json", "sse", "gone"]:
     if first == "ended":
         return "gone"
     return "json" if first == "answer" else "sse"
+
+
 # --8<-- [end:answer_as]

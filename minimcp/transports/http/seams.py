@@ -59,8 +59,16 @@ class StandAlone(Protocol):
     def takes(self, request: HttpRequest, message: Message) -> bool:
         """Whether this POSTed message is one to serve with no session."""
 
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send,
-                    receive: Receive, stream_after: float, keepalive: float) -> None:
+    async def serve(
+        self,
+        request: HttpRequest,
+        message: Message,
+        text: str,
+        send: Send,
+        receive: Receive,
+        stream_after: float,
+        keepalive: float,
+    ) -> None:
         """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given)."""
 
 
@@ -73,7 +81,17 @@ class SessionsOnly:
     def takes(self, request: HttpRequest, message: Message) -> bool:
         return False
 
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send,
-                    receive: Receive, stream_after: float, keepalive: float) -> None:
+    async def serve(
+        self,
+        request: HttpRequest,
+        message: Message,
+        text: str,
+        send: Send,
+        receive: Receive,
+        stream_after: float,
+        keepalive: float,
+    ) -> None:
         raise AssertionError("SessionsOnly takes no request")
+
+
 # --8<-- [end:stand_alone]

@@ -36,9 +36,16 @@ DEFAULT_MAX_CONNECTIONS = 900
 class HttpServer:
     """A running Streamable HTTP server (uvicorn in this event loop): its ``url``, and ``close()``."""
 
-    def __init__(self, app: StreamableHTTP, sock: socket.socket, host: str, *,
-                 header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                 around: Around | None = None) -> None:
+    def __init__(
+        self,
+        app: StreamableHTTP,
+        sock: socket.socket,
+        host: str,
+        *,
+        header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        around: Around | None = None,
+    ) -> None:
 
         self.app = app
         self.port = sock.getsockname()[1]
@@ -50,9 +57,14 @@ class HttpServer:
         # Two limits uvicorn keeps for us: a connection beyond `max_connections` gets 503 at once (kept
         # below the usual 1,024 open files, so the process never runs out), and a request whose head
         # takes longer than `header_timeout` is dropped (a slow client holding a connection hostage).
-        self._uvicorn, self._task = launch(served, sock, lifespan="on", timeout_graceful_shutdown=2,
-                                           http=with_header_timeout(header_timeout),
-                                           limit_concurrency=max_connections)
+        self._uvicorn, self._task = launch(
+            served,
+            sock,
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            http=with_header_timeout(header_timeout),
+            limit_concurrency=max_connections,
+        )
 
     async def wait_started(self, timeout: float = 10.0) -> None:
         await started(self._uvicorn, self._task, timeout)
@@ -66,10 +78,18 @@ class HttpServer:
         await self._task
 
 
-async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, *,
-                     header_timeout: float = DEFAULT_HEADER_TIMEOUT, max_connections: int = DEFAULT_MAX_CONNECTIONS,
-                     around: Around | None = None, endpoint: Endpoint = StreamableHTTP,
-                     reuse_port: bool = False, **options: Any) -> HttpServer:
+async def start_http(
+    server: McpServer,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    around: Around | None = None,
+    endpoint: Endpoint = StreamableHTTP,
+    reuse_port: bool = False,
+    **options: Any,
+) -> HttpServer:
     """Serve ``server`` over Streamable HTTP at ``http://host:port/mcp`` (port 0: any free port).
 
     ``options`` go to the endpoint (``max_sessions``…, see
@@ -79,12 +99,23 @@ async def start_http(server: McpServer, host: str = "127.0.0.1", port: int = 0, 
     listen on the same port, and the kernel spreads connections over them.
     """
     sock = bind(host, port, reuse_port)
-    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # e.g. 127.0.0.2: serve that name too
+    if host not in LOOPBACK_HOSTS and host not in (
+        "0.0.0.0",
+        "::",
+    ):  # e.g. 127.0.0.2: serve that name too
         options.setdefault("allowed_hosts", [host])
-    running = HttpServer(endpoint(server, **options), sock, host, header_timeout=header_timeout,
-                         max_connections=max_connections, around=around)
+    running = HttpServer(
+        endpoint(server, **options),
+        sock,
+        host,
+        header_timeout=header_timeout,
+        max_connections=max_connections,
+        around=around,
+    )
     await running.wait_started()
     return running
+
+
 # --8<-- [end:serve]
 
 
@@ -92,8 +123,9 @@ def bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A listening-to-be TCP socket on ``host:port`` (port 0: any free port)."""
     # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
     # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
-                         socket.IPPROTO_TCP)
+    sock = socket.socket(
+        socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
+    )
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if reuse_port:  # lesson 11's workers: one port, several processes
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)

@@ -59,31 +59,48 @@ class SessionTransport:
     def request_cancelled(self, request_id: RequestId) -> None:
         """The session cancelled this request (lesson 09): :meth:`HttpSession.end_request`."""
         self.http_session.end_request(request_id)
+
+
 # --8<-- [end:session_transport]
 
 
 class HttpSession:
     """One MCP session over HTTP: a ServerSession, its streams, and the requests in flight."""
 
-    def __init__(self, manager: SessionManager, session_id: str | None = None, announcements: str | None = None,
-                 state: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        manager: SessionManager,
+        session_id: str | None = None,
+        announcements: str | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> None:
         self.manager = manager
         # 16 random bytes (128 bits) as 32 hex digits: unguessable, and only visible ASCII, as the spec requires.
         self.id = session_id or secrets.token_hex(16)
-        self.transport = manager.make_transport(self, state)  # state: a session taken over (lesson 11)
+        self.transport = manager.make_transport(
+            self, state
+        )  # state: a session taken over (lesson 11)
         self.exchanges: dict[RequestId, Exchange] = {}  # POSTed requests not yet answered
         self.streams: dict[str, Stream] = {}  # every stream of this session, by id, for resumption
-        self.announcements = self.new_stream(None, announcements)  # the GET stream, for the session's life
+        self.announcements = self.new_stream(
+            None, announcements
+        )  # the GET stream, for the session's life
         self.last_active = time.monotonic()
-        self.busy = 0  # HTTP requests of this session being served right now (open streams included)
+        self.busy = (
+            0  # HTTP requests of this session being served right now (open streams included)
+        )
         self.ended = False
         self.opening = True  # until the initialize that opened it is being answered
-        self.initialized = False  # until the client confirms the handshake (notifications/initialized)
+        self.initialized = (
+            False  # until the client confirms the handshake (notifications/initialized)
+        )
         self.created = time.monotonic()
         self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
         self.task.add_done_callback(lambda _task: manager.forget(self))
 
-    def new_stream(self, request_id: RequestId | None = None, stream_id: str | None = None) -> Stream:
+    def new_stream(
+        self, request_id: RequestId | None = None, stream_id: str | None = None
+    ) -> Stream:
         """A new stream of this session: the answer to request ``request_id`` (None: the GET stream)."""
         stream = self.manager.make_stream(self, stream_id, request_id)
         self.streams[stream.id] = stream
@@ -95,7 +112,9 @@ class HttpSession:
         finished = [s for s in self.streams.values() if s.finished and s.listener is None]
         for stream in finished[: max(0, len(finished) - self.manager.max_streams)]:
             del self.streams[stream.id]
-            self.manager.background.spawn(self.manager.event_store.forget(stream.id))  # its events too
+            self.manager.background.spawn(
+                self.manager.event_store.forget(stream.id)
+            )  # its events too
 
     # --8<-- [start:route]
     async def route(self, message: str, related_request_id: RequestId | None) -> None:
@@ -112,6 +131,7 @@ class HttpSession:
                 await exchange.stream.send(message, final=final)
             else:
                 exchange.put((message, final))
+
     # --8<-- [end:route]
 
     # --8<-- [start:admit]
@@ -133,6 +153,7 @@ class HttpSession:
             self.initialized = True  # the handshake is complete: no longer half-open
         self.deliver(text)
         return exchange
+
     # --8<-- [end:admit]
 
     def deliver(self, message: str) -> None:
@@ -178,24 +199,39 @@ class HttpSession:
         self.exchanges.clear()
         for stream in list(self.streams.values()):
             stream.close_connection()
-            if self.manager.forgets_on_end:  # lesson 11: not when a worker leaves, others go on with it
+            if (
+                self.manager.forgets_on_end
+            ):  # lesson 11: not when a worker leaves, others go on with it
                 await self.manager.event_store.forget(stream.id)
+
     # --8<-- [end:end_session]
 
 
 class SessionManager:
     """Every session of one endpoint: opened on ``initialize``, found by id, ended when idle."""
 
-    def __init__(self, server: Servable, event_store: EventStore, *, max_sessions: int = 1000,
-                 session_timeout: float = 600.0, handshake_timeout: float = 30.0, max_streams: int = 100) -> None:
+    def __init__(
+        self,
+        server: Servable,
+        event_store: EventStore,
+        *,
+        max_sessions: int = 1000,
+        session_timeout: float = 600.0,
+        handshake_timeout: float = 30.0,
+        max_streams: int = 100,
+    ) -> None:
         self.server = server  # what each session serves: server.serve(transport)
         self.event_store = event_store
         self.max_sessions = max_sessions
-        self.session_timeout = session_timeout  # seconds without any request before a session expires
+        self.session_timeout = (
+            session_timeout  # seconds without any request before a session expires
+        )
         # Seconds a session may stay half-open (initialize answered, initialized never sent). Opening
         # sessions costs one request each: a flood of them must not hold the cap for session_timeout.
         self.handshake_timeout = handshake_timeout
-        self.max_streams = max_streams  # finished POST streams kept per session, for late resumption
+        self.max_streams = (
+            max_streams  # finished POST streams kept per session, for late resumption
+        )
         self.sessions: dict[str, HttpSession] = {}
         self.forgets_on_end = True  # an ended session's events go with it (see HttpSession.end)
         self.closing = False  # set by close(): from then on, no new session is opened
@@ -204,24 +240,36 @@ class SessionManager:
 
     # --8<-- [start:new_session]
     def new_session(self) -> HttpSession:
-        if self.closing:  # a session opened now would outlive close(), and its streams hold the shutdown up
+        if (
+            self.closing
+        ):  # a session opened now would outlive close(), and its streams hold the shutdown up
             raise Refusal(503, "Service unavailable: the server is shutting down")
         if len(self.sessions) >= self.max_sessions:
             self.expire_sessions()
         if len(self.sessions) >= self.max_sessions:
-            raise Refusal(503, f"Service unavailable: {self.max_sessions} sessions already open",
-                          headers={"retry-after": "10"})
+            raise Refusal(
+                503,
+                f"Service unavailable: {self.max_sessions} sessions already open",
+                headers={"retry-after": "10"},
+            )
         session = HttpSession(self)
         self.sessions[session.id] = session
         return session
+
     # --8<-- [end:new_session]
 
-    def make_transport(self, session: HttpSession, state: dict[str, Any] | None = None) -> SessionTransport:
+    def make_transport(
+        self, session: HttpSession, state: dict[str, Any] | None = None
+    ) -> SessionTransport:
         """The cable under a session (lesson 11's keeps its state in Redis, and restores ``state``)."""
         return SessionTransport(session)
 
-    def make_stream(self, session: HttpSession, stream_id: str | None = None,
-                    request_id: RequestId | None = None) -> Stream:
+    def make_stream(
+        self,
+        session: HttpSession,
+        stream_id: str | None = None,
+        request_id: RequestId | None = None,
+    ) -> Stream:
         """A stream of ``session`` (lesson 11's live in Redis, and remember ``request_id``)."""
         return Stream(self.event_store, stream_id)
 
@@ -243,9 +291,13 @@ class SessionManager:
         now = time.monotonic()
         for session in list(self.sessions.values()):
             half_open = not session.initialized and now - session.created > self.handshake_timeout
-            if session.busy == 0 and (half_open or now - session.last_active > self.session_timeout):
+            if session.busy == 0 and (
+                half_open or now - session.last_active > self.session_timeout
+            ):
                 log.info("session %s… expired", session.id[:8])
-                self.forget(session)  # at once: its place is free now, and its id gets 404 from now on
+                self.forget(
+                    session
+                )  # at once: its place is free now, and its id gets 404 from now on
                 self.background.spawn(session.end())
 
     def start_reaper(self) -> None:
@@ -254,8 +306,11 @@ class SessionManager:
 
     async def _reap(self) -> None:
         while True:
-            await asyncio.sleep(max(0.05, min(self.session_timeout / 4, self.handshake_timeout / 4, 30.0)))
+            await asyncio.sleep(
+                max(0.05, min(self.session_timeout / 4, self.handshake_timeout / 4, 30.0))
+            )
             self.expire_sessions()
+
     # --8<-- [end:expiry]
 
     async def close(self) -> None:

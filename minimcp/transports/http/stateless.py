@@ -49,8 +49,11 @@ class Revision2026:
         """A 2026-07-28 client has no session to GET or DELETE: POST is all there is."""
         version = request.headers.get(VERSION_HEADER)
         if version in self.server.modern_versions:
-            raise Refusal(405, f"Method not allowed: {request.method} (MCP {version} is served "
-                          "over POST only)", headers={"allow": "POST"})
+            raise Refusal(
+                405,
+                f"Method not allowed: {request.method} (MCP {version} is served over POST only)",
+                headers={"allow": "POST"},
+            )
 
     def takes(self, request: HttpRequest, message: Message) -> bool:
         """Whether a POST speaks 2026-07-28: its version header names no version of the initialize
@@ -62,11 +65,22 @@ class Revision2026:
         envelope = isinstance(message, Request) and has_envelope(message.params)
         if version is None:
             return envelope and SESSION_HEADER not in request.headers
-        return version not in self.server.protocol_versions \
-            and (version in self.server.modern_versions or envelope)
+        return version not in self.server.protocol_versions and (
+            version in self.server.modern_versions or envelope
+        )
 
-    async def serve(self, request: HttpRequest, message: Message, text: str, send: Send,
-                    receive: Receive, stream_after: float, keepalive: float) -> None:
+    async def serve(
+        self,
+        request: HttpRequest,
+        message: Message,
+        text: str,
+        send: Send,
+        receive: Receive,
+        stream_after: float,
+        keepalive: float,
+    ) -> None:
         """One request, on a session of its own, forgotten with the answer."""
         await serve_one(self.server, request, message, text, send, receive, stream_after, keepalive)
+
+
 # --8<-- [end:revision_2026]

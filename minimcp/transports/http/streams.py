@@ -62,7 +62,8 @@ class Stream:
             await self._append(message, final)
 
     async def open(
-        self, earlier: Callable[[], Iterable[tuple[str, bool]]] = list,
+        self,
+        earlier: Callable[[], Iterable[tuple[str, bool]]] = list,
     ) -> tuple[Listener, StoredEvent]:
         """Attach a new connection and store its priming event, then the messages ``earlier()`` gives
         (what a request said before its stream existed), with no other message slipping in between.
@@ -115,6 +116,8 @@ class Stream:
     @property
     def finished(self) -> bool:
         return self.final_event is not None or self.ended
+
+
 # --8<-- [end:stream]
 
 
@@ -156,8 +159,16 @@ class Exchange:
 
 
 # --8<-- [start:pump]
-async def pump(send: Send, receive: Receive, stream: Stream, listener: Listener, first: list[StoredEvent],
-               headers: dict[str, str], retry_ms: int, keepalive: float) -> None:
+async def pump(
+    send: Send,
+    receive: Receive,
+    stream: Stream,
+    listener: Listener,
+    first: list[StoredEvent],
+    headers: dict[str, str],
+    retry_ms: int,
+    keepalive: float,
+) -> None:
     """Write one SSE connection: the headers, the ``first`` events (priming or replay), then live ones.
 
     Ends when the stream's last event is written, when the server closes the connection, or when the
@@ -194,6 +205,8 @@ async def write_event(send: Send, event: StoredEvent, retry_ms: int | None = Non
     """One stored event on the wire. An empty one is a priming event: its id, empty data, and ``retry``."""
     body = format_event(event.data, id=event.id, retry=retry_ms)
     await send({"type": "http.response.body", "body": body, "more_body": True})
+
+
 # --8<-- [end:pump]
 
 
@@ -216,8 +229,9 @@ class SseConnection:
         proxies stay patient); None once the client is gone."""
         while True:
             getting = asyncio.ensure_future(get())
-            done, _ = await asyncio.wait({getting, self.gone}, timeout=keepalive,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {getting, self.gone}, timeout=keepalive, return_when=asyncio.FIRST_COMPLETED
+            )
             if getting in done:
                 return getting.result()
             getting.cancel()
@@ -227,13 +241,15 @@ class SseConnection:
 
 
 @contextlib.asynccontextmanager
-async def sse_response(send: Send, receive: Receive,
-                       headers: dict[str, str]) -> AsyncIterator[SseConnection]:
+async def sse_response(
+    send: Send, receive: Receive, headers: dict[str, str]
+) -> AsyncIterator[SseConnection]:
     """Start an SSE response (status 200, ``headers`` besides the SSE ones), and end it however the
     block ends: the client may be gone already, then there is nothing left to end."""
     raw_headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
-    raw_headers += [(name.encode("latin-1"), value.encode("latin-1"))
-                    for name, value in headers.items()]
+    raw_headers += [
+        (name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()
+    ]
     connection = SseConnection(send, receive)
     try:
         await send({"type": "http.response.start", "status": 200, "headers": raw_headers})
@@ -249,4 +265,6 @@ async def sse_response(send: Send, receive: Receive,
 async def _disconnect(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
+
+
 # --8<-- [end:sse_response]
