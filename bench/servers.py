@@ -45,6 +45,11 @@ async def serve_minimcp(
     transport: str, port: int, sse: bool, redis: str | None = None, reuse_port: bool = False
 ) -> None:
     server = minimcp_server()
+    from minimcp.session.schemas import load_jsonschema
+
+    # As `python -m minimcp serve` does: the slow import of jsonschema (which tools/call needs) is
+    # paid before the server says it is ready, not by the first requests measured.
+    await load_jsonschema()
     if transport == "stdio":
         from minimcp.transports.stdio import stdio_server_transport
 
