@@ -9,7 +9,9 @@
     python -m bench.servers floor   ws   --port 8765
 
 The tool, ``echo(text)``, returns its text: the benchmark measures the cable and the stack, not
-the work. ``--sse`` makes the HTTP server answer every request as an SSE stream instead of JSON.
+the work. It is a coroutine function in both stacks: both run a plain function in a worker thread
+(so that a slow one cannot hold every client up), and the hop to that thread would be measured
+instead of the stack. ``--sse`` makes the HTTP server answer every request as an SSE stream instead of JSON.
 
 The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries. Over
 HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one fixed
@@ -34,7 +36,7 @@ def minimcp_server():
     server = complete(Server("bench-minimcp"))
 
     @server.tool()
-    def echo(text: str) -> str:
+    async def echo(text: str) -> str:
         """Return the text."""
         return text
 
@@ -45,6 +47,11 @@ async def serve_minimcp(
     transport: str, port: int, sse: bool, redis: str | None = None, reuse_port: bool = False
 ) -> None:
     server = minimcp_server()
+    from minimcp.session.schemas import load_jsonschema
+
+    # As `python -m minimcp serve` does: the slow import of jsonschema (which tools/call needs) is
+    # paid before the server says it is ready, not by the first requests measured.
+    await load_jsonschema()
     if transport == "stdio":
         from minimcp.transports.stdio import stdio_server_transport
 
@@ -87,7 +94,7 @@ def sdk_server():
     server = MCPServer("bench-sdk")
 
     @server.tool()
-    def echo(text: str) -> str:
+    async def echo(text: str) -> str:
         """Return the text."""
         return text
 

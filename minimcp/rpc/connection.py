@@ -77,6 +77,31 @@ async def ignore(notification: Notification) -> None:
 # --8<-- [end:defaults]
 
 
+# --8<-- [start:answer_of]
+async def answer_of(request: Request, handler: RequestHandler) -> Response | ErrorResponse:
+    """What ``handler`` answers to ``request``: a response with its result, or the error response
+    its failure earns. A cancelled handler gives no answer at all (CancelledError goes through)."""
+    try:
+        result = await handler(request)
+    except RpcError as err:
+        return ErrorResponse(request.id, err.code, err.message, err.data)
+    except Exception:  # a bug in a handler must never take the connection down
+        # The traceback goes to our log; the peer learns only that we failed, not our internals.
+        log.exception("handler for %s failed", request.method)
+        return internal_error(request)
+    return Response(request.id, {} if result is None else result)
+
+
+def internal_error(request: Request) -> ErrorResponse:
+    """The answer to a request whose handler failed: -32603, and nothing of our internals."""
+    return ErrorResponse(
+        request.id, INTERNAL_ERROR, f"Internal error while handling {request.method!r}"
+    )
+
+
+# --8<-- [end:answer_of]
+
+
 # --8<-- [start:connection]
 class Connection:
     """One end of a JSON-RPC conversation. Call :meth:`run` (or :meth:`start`) to begin reading."""
@@ -224,18 +249,9 @@ class Connection:
     async def _answer(self, request: Request) -> None:
         """Run the handler for one request and send back exactly one answer."""
         try:
-            result = await self.on_request(request)
-            answer: Message = Response(request.id, {} if result is None else result)
-        except RpcError as err:
-            answer = ErrorResponse(request.id, err.code, err.message, err.data)
+            answer = await answer_of(request, self.on_request)
         except asyncio.CancelledError:
             return  # cancelled by the peer, or on shutdown: no answer
-        except Exception:  # a bug in a handler must never take the connection down
-            # The traceback goes to our log; the peer learns only that we failed, not our internals.
-            log.exception("handler for %s failed", request.method)
-            answer = ErrorResponse(
-                request.id, INTERNAL_ERROR, f"Internal error while handling {request.method!r}"
-            )
         current = asyncio.current_task()
         if current is not None and current.cancelling():  # cancelled, yet the handler returned:
             return  # still no answer
@@ -243,14 +259,8 @@ class Connection:
             await self.send(answer, related_request_id=request.id)
         except (TypeError, ValueError):  # the handler returned something that is not JSON
             log.exception("the result of %s is not JSON", request.method)
-            await self._reject(
-                RpcError(
-                    INTERNAL_ERROR,
-                    f"Internal error while handling {request.method!r}",
-                    id=request.id,
-                ),
-                related_request_id=request.id,
-            )
+            failed = internal_error(request)
+            await self._reject(RpcError(failed.code, failed.message, id=request.id), request.id)
         except Exception as error:  # the other side may be gone already; nothing more to do
             log_send_failure(f"the answer to #{request.id}", error)
 

@@ -17,11 +17,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from minimcp.rpc.aio import TaskKeeper
-from minimcp.rpc.jsonrpc import Notification, method_not_found
+from minimcp.rpc.jsonrpc import ErrorResponse, Notification, Request, Response, method_not_found
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, at_most
 from minimcp.rpc.transport import Transport, log_send_failure
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import AnswerAlone, RequestContext, Say, ServerSession
 
 log = logging.getLogger("minimcp.server")
 
@@ -44,6 +44,12 @@ class Audience:
 
     async def deliver(self, method: str, params: dict[str, Any] | None = None) -> None:
         """Tell those listeners that want it (here: nobody)."""
+
+
+async def no_session_no_answer(request: Request, say: Say) -> Response | ErrorResponse:
+    """The default :attr:`ServerCore.answer_alone`: every request needs a session (-32601)."""
+    error = method_not_found(request.method)
+    return ErrorResponse(request.id, error.code, error.message)
 
 
 # --8<-- [start:server]
@@ -82,6 +88,9 @@ class ServerCore:
         self._at_session_end: list[SessionSetup] = []  # what features forget then
         #: Who else hears what :meth:`broadcast` says (lesson 12: clients listening sessionless).
         self.subscriptions: Audience = Audience()
+        #: How a request that arrives alone, with no session, is answered: it is not, here (lesson
+        #: 12's :func:`minimcp.server.eras.answer_both_eras` plugs in its 2026-07-28 answer).
+        self.answer_alone: AnswerAlone = no_session_no_answer
 
     def method(self, name: str) -> Callable[[Handler], Handler]:
         """Register the handler of a request method: ``@server.method("tools/list")``."""

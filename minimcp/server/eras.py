@@ -9,7 +9,9 @@ lesson 03 offers and nothing else:
 * the server lists the revisions it serves without a handshake (``modern_versions``), which
   ``server/discover`` and the HTTP endpoint read;
 * clients listening without a session (``subscriptions/listen``) join the audience of what the
-  server broadcasts.
+  server broadcasts;
+* a request that arrives alone, with no session at all (lesson 12's HTTP), is answered by
+  :func:`~minimcp.session.alone.answer_alone`, the server's ``answer_alone``.
 
 The course's servers (:mod:`minimcp.examples`) are built with it; ``python -m minimcp serve
 --legacy-only`` serves the same server without the modern revisions.
@@ -17,16 +19,17 @@ The course's servers (:mod:`minimcp.examples`) are built with it; ``python -m mi
 
 from __future__ import annotations
 
+import functools
 import secrets
 import weakref
 
 from minimcp.server.core import ServerCore
 from minimcp.server.subscriptions import Subscriptions
+from minimcp.session.alone import answer_alone
 from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS
 from minimcp.session.input_required import StateSeal
 from minimcp.session.modern import ModernEra, ModernFront
 from minimcp.session.server import ServerSession
-from minimcp.transports.http.modern import OneRequest
 
 #: The era settings of each server that answers both eras.
 _eras: weakref.WeakKeyDictionary[ServerCore, ModernEra] = weakref.WeakKeyDictionary()
@@ -48,11 +51,10 @@ def answer_both_eras(server: ServerCore, state_key: bytes | None = None) -> Mode
     server.method("subscriptions/listen")(subscriptions.listen)
 
     def add_front(session: ServerSession) -> None:
-        # Lesson 12's HTTP cable carries one request: its session speaks 2026-07-28 from the start.
-        alone = isinstance(session.connection.transport, OneRequest)
-        session.front = ModernFront(session, server, era, alone)
+        session.front = ModernFront(session, server, era)
 
     server.at_session_start(add_front)
+    server.answer_alone = functools.partial(answer_alone, server, era)
     return era
 
 

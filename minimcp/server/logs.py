@@ -35,7 +35,7 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RequestId, RpcError
 from minimcp.server.core import ServerCore
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import Peer, RequestContext
 
 # --8<-- [start:levels]
 #: RFC 5424's severities, least severe first: a level's position is its rank.
@@ -51,7 +51,7 @@ def is_level(value: object) -> bool:
     return isinstance(value, str) and value in SEVERITY
 
 
-def wants(session: ServerSession, level: str, threshold: str | None = None) -> bool:
+def wants(session: Peer, level: str, threshold: str | None = None) -> bool:
     """Whether ``session``'s client wants to hear a message of ``level`` (``threshold``: what one
     request asked for, rather than the session's level)."""
     threshold = threshold or session.log_level or DEFAULT_LEVEL
@@ -86,7 +86,7 @@ class LoggingRegistry:
 
 # --8<-- [start:log]
 async def send_log(
-    session: ServerSession,
+    session: Peer,
     level: str,
     data: Any,
     logger: str | None = None,

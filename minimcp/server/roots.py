@@ -31,7 +31,7 @@ from urllib.request import url2pathname
 from minimcp.server.core import ServerCore
 from minimcp.server.sampling import DEFAULT_TIMEOUT, require_capability
 from minimcp.server.tools import ToolError
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import Peer, RequestContext, ServerSession
 
 LIST_CHANGED = "notifications/roots/list_changed"
 
@@ -55,8 +55,8 @@ class RootsCache:
     """Each session's roots, asked for once and kept until the client says they changed."""
 
     def __init__(self, server: ServerCore) -> None:
-        self._roots: dict[ServerSession, list[dict[str, Any]]] = {}
-        self._changes: dict[ServerSession, int] = {}  # list_changed notices heard, per session
+        self._roots: dict[Peer, list[dict[str, Any]]] = {}
+        self._changes: dict[Peer, int] = {}  # list_changed notices heard, per session
         server.on_notification(LIST_CHANGED)(self._changed)
         server.at_session_end(self._forget)
 

@@ -91,6 +91,13 @@ class ModernEra:
 def admit(app: ModernApp, era: ModernEra, request: Request) -> tuple[Envelope, Answers | None]:
     """Steps 1 and 2: the request's envelope, and the answers it brings; or the error it earns."""
     method, params = request.method, request.params or {}
+    if method == "initialize":  # what a 2025 client sends first: say why it is refused
+        versions = ", ".join(app.modern_versions)
+        raise RpcError(
+            METHOD_NOT_FOUND,
+            f"Method not found: initialize ({versions} has no "
+            "handshake: every request carries its _meta)",
+        )
     envelope = read_envelope(params, app.modern_versions, app.protocol_versions)
     if method != "server/discover" and (method in REMOVED or not app.knows(method)):
         raise method_not_found(method)
@@ -210,13 +217,10 @@ class ModernFront:
     """Lesson 12's front for one session: it takes the requests that carry an envelope (and every
     request, once a connection spoke 2026-07-28 first), and serves each from itself alone."""
 
-    def __init__(
-        self, session: ServerSession, app: ModernApp, settings: ModernEra, alone: bool = False
-    ) -> None:
+    def __init__(self, session: ServerSession, app: ModernApp, settings: ModernEra) -> None:
         self.session, self.app, self.settings = session, app, settings
-        #: Decided by the first request accepted on a connection (stdio, WebSocket), or at once for
-        #: a cable that carries one 2026-07-28 request and nothing else (lesson 12's HTTP).
-        self.decided: Era | None = Era.MODERN if alone else None
+        #: Decided by the first request accepted on the connection (stdio, WebSocket).
+        self.decided: Era | None = None
 
     @property
     def era(self) -> Era | None:
@@ -242,24 +246,29 @@ class ModernFront:
         if self.era is Era.LEGACY:  # this connection began with initialize: that version only
             requested = (request.params or {}).get("_meta", {}).get(PROTOCOL_VERSION)
             raise unsupported_version(str(requested), (str(self.session.protocol_version),))
-        if request.method == "initialize":  # what a 2025 client sends first: say why it is refused
-            versions = ", ".join(self.app.modern_versions)
-            raise RpcError(
-                METHOD_NOT_FOUND,
-                f"Method not found: initialize ({versions} has no "
-                "handshake: every request carries its _meta)",
-            )
         envelope, answers = admit(self.app, self.settings, request)
         self.decided = Era.MODERN  # the first request accepted decides the connection's era
-        if request.method == "server/discover":
-            return finish(discover(self.app), self.app, self.settings, request.method)
-        try:
-            result = await self.app.handle(ModernContext(self.session, request, envelope, answers))
-        except InputRequired as needed:
-            return input_required(needed, answers, request, self.settings)
-        except RpcError as error:
-            raise modern_error(error) from None
-        return finish(result, self.app, self.settings, request.method)
+        context = ModernContext(self.session, request, envelope, answers)
+        return await answer_admitted(self.app, self.settings, context)
 
 
 # --8<-- [end:front]
+
+
+# --8<-- [start:answer_admitted]
+async def answer_admitted(app: ModernApp, era: ModernEra, context: ModernContext) -> dict[str, Any]:
+    """Steps 3 and 4, for a request admitted: its handler's result, shaped for 2026-07-28. The
+    front of a session and lesson 12's HTTP (:mod:`minimcp.session.alone`) both end here."""
+    method = context.request.method
+    if method == "server/discover":
+        return finish(discover(app), app, era, method)
+    try:
+        result = await app.handle(context)
+    except InputRequired as needed:
+        return input_required(needed, context.answers, context.request, era)
+    except RpcError as error:
+        raise modern_error(error) from None
+    return finish(result, app, era, method)
+
+
+# --8<-- [end:answer_admitted]

@@ -28,7 +28,7 @@ from typing import Any
 
 from minimcp.rpc.aio import call
 from minimcp.rpc.jsonrpc import Notification
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import Peer, RequestContext
 
 log = logging.getLogger("minimcp.progress")
 
@@ -119,10 +119,10 @@ class ProgressRouter:
 
 # --8<-- [start:server_side]
 #: Each server session's router, for the questions it asks its client (made on first use).
-_routers: weakref.WeakKeyDictionary[ServerSession, ProgressRouter] = weakref.WeakKeyDictionary()
+_routers: weakref.WeakKeyDictionary[Peer, ProgressRouter] = weakref.WeakKeyDictionary()
 
 
-def router_of(session: ServerSession) -> ProgressRouter:
+def router_of(session: Peer) -> ProgressRouter:
     """The router of ``session``'s questions to its client: made, and given the session's
     ``notifications/progress`` (lesson 03's table of session-level handlers), on first use."""
     router = _routers.get(session)

@@ -19,14 +19,29 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from minimcp.rpc import Transport
+from minimcp.rpc.abilities import RequestStreams
 from minimcp.rpc.connection import Connection
-from minimcp.rpc.jsonrpc import Notification, Request, RequestId, RpcError, method_not_found
+from minimcp.rpc.jsonrpc import (
+    ErrorResponse,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+    method_not_found,
+)
 from minimcp.session.lifecycle import Lifecycle
 
 #: A session-level handler of one notification method, consulted before the app.
 NotificationHandler = Callable[[Notification], Awaitable[None]]
 #: What runs after each request and after ``notifications/initialized`` (lesson 11 saves the state).
 AfterEach = Callable[[], Awaitable[None]]
+#: Where what a request says while it is answered goes, when no session carries it (lesson 12).
+Say = Callable[[Message], Awaitable[None]]
+#: How a server answers a request that arrives alone, with no session around it (lesson 12's
+#: 2026-07-28 over HTTP): from the request to its answer, saying things meanwhile through ``Say``.
+AnswerAlone = Callable[[Request, Say], Awaitable[Response | ErrorResponse]]
 
 
 class ForTheClient(Exception):
@@ -35,12 +50,48 @@ class ForTheClient(Exception):
     answered with it. Lesson 12's questions to the client and its protocol errors are such."""
 
 
+# --8<-- [start:peer]
+class Peer(Protocol):
+    """The client a request came from, as a handler reaches it through its context.
+
+    Here, in lesson 03, that is always the :class:`ServerSession` the request arrived in. Lesson 12
+    answers a 2026-07-28 request that arrives alone, with no session around it: its peer is that
+    one request (:class:`minimcp.session.alone.OneRequestPeer`), which can say things while it is
+    answered and knows what the request's envelope says, and nothing more.
+    """
+
+    app: ServerApp
+    client_capabilities: dict[str, Any]
+    log_level: str | None  # the least severe log line the client wants (None: the default)
+    subscriptions: set[str]  # the resource URIs the client wants to hear about (lesson 05)
+    notification_handlers: dict[str, NotificationHandler]  # session-level ones (lesson 09)
+    request_streams: RequestStreams | None  # the cable's streams per request (lesson 08)
+
+    async def notify(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> None: ...
+
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        related_request_id: RequestId | None = None,
+    ) -> Any: ...
+
+
+# --8<-- [end:peer]
+
+
 # --8<-- [start:context]
 @dataclass
 class RequestContext:
     """What a server handler knows about the request it is answering, and how it speaks meanwhile."""
 
-    session: ServerSession
+    session: Peer  # the ServerSession it arrived in (lesson 12: or the request alone)
     request: Request
 
     @property
@@ -77,15 +128,13 @@ class RequestContext:
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         """A notification that belongs to this request (progress, a log line)."""
-        await self.session.connection.notify(method, params, related_request_id=self.request.id)
+        await self.session.notify(method, params, related_request_id=self.request.id)
 
     async def send_request(
         self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
     ) -> Any:
         """A question back to the client, asked while answering this request (sampling…)."""
-        return await self.session.connection.request(
-            method, params, timeout, related_request_id=self.request.id
-        )
+        return await self.session.request(method, params, timeout, self.request.id)
 
     async def ping(self, timeout: float | None = 10.0) -> None:
         await self.send_request("ping", timeout=timeout)
@@ -186,9 +235,8 @@ class ServerSession:
         #: The least severe log level this session's client wants to hear, chosen with
         #: ``logging/setLevel`` (see :mod:`minimcp.server.logs`); None until the client chooses.
         self.log_level: str | None = None
-        self.subscriptions: set[str] = (
-            set()
-        )  # the resource URIs this client wants to hear about (lesson 05)
+        # The resource URIs this client wants to hear about (lesson 05).
+        self.subscriptions: set[str] = set()
         self.connection = Connection(transport, self._on_request, self._on_notification)
         # What the cable can do with requests' streams: declared by it (lesson 08's HTTP), or None.
         self.request_streams = transport.abilities.request_streams
@@ -281,6 +329,12 @@ class ServerSession:
         await self.connection.notify(method, params, related_request_id)
 
     async def request(
-        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        related_request_id: RequestId | None = None,
     ) -> Any:
-        return await self.connection.request(method, params, timeout)
+        """A request of the server's own, or, with ``related_request_id``, one asked while
+        answering that request (sampling, elicitation)."""
+        return await self.connection.request(method, params, timeout, related_request_id)

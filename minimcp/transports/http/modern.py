@@ -1,9 +1,10 @@
 """Streamable HTTP without sessions: one POST, one request, one answer (MCP 2026-07-28, lesson 12).
 
 Lesson 08's endpoint keeps sessions, streams and stored events, and lesson 11 shares them between
-workers. A 2026-07-28 request needs none of it: it carries its own envelope, so the server serves it on a
-throwaway session of its own (:class:`OneRequest`, a Transport like any other) and forgets it with the
-answer. Any worker can serve any request; nothing to share, nothing to resume (basic/transports/streamable-http):
+workers. A 2026-07-28 request needs none of it: it carries its own envelope, so the server answers
+it with one call (its ``answer_alone``: lesson 12's :func:`~minimcp.session.alone.answer_alone`),
+with no session around it, and nothing to forget afterwards. Any worker can serve any request;
+nothing to share, nothing to resume (basic/transports/streamable-http):
 
 * POST only: ``GET`` and ``DELETE`` are ``405``, for a client that speaks 2026-07-28;
 * the headers say what the body says, so that a gateway can route without reading the body:
@@ -19,10 +20,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from minimcp.rpc import Servable
-from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -30,8 +30,8 @@ from minimcp.rpc.jsonrpc import (
     ErrorResponse,
     Message,
     Request,
-    RequestId,
-    parse,
+    Response,
+    encode,
 )
 from minimcp.rpc.mcp import HEADER_MISMATCH, MODERN_ERRORS, PROTOCOL_VERSION
 from minimcp.transports.http.asgi import (
@@ -42,7 +42,6 @@ from minimcp.transports.http.asgi import (
     Send,
     send_response,
 )
-from minimcp.transports.http.routing import is_final
 from minimcp.transports.http.streams import sse_response
 from minimcp.transports.sse import format_event
 
@@ -50,33 +49,18 @@ METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 #: Where each named method keeps the name its ``Mcp-Name`` header repeats.
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+JSON = "application/json"
 
 
-class ToolServer(Servable, Protocol):
-    """What this module needs of the server: serve a session, and tell a tool's input schema."""
+class AloneServer(Protocol):
+    """What this module needs of the server: a tool's input schema, and the answer to a request
+    that arrives alone (lesson 12's :func:`~minimcp.session.alone.answer_alone`)."""
 
     def input_schema(self, tool: str) -> dict[str, Any] | None: ...
 
-
-class OneRequest:
-    """The cable of one request: it goes in, and everything the server says about it comes out."""
-
-    stands_alone = True  # its session serves 2026-07-28 only (ServerSession reads this)
-    abilities = PLAIN  # one request in, its messages out: nothing more
-
-    def __init__(self, text: str) -> None:
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.inbox.put_nowait(text)
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
-
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
-        self.outbox.put_nowait(message)
-
-    async def receive(self) -> str | None:
-        return await self.inbox.get()
-
-    async def close(self) -> None:
-        self.inbox.put_nowait(None)
+    def answer_alone(
+        self, request: Request, say: Callable[[Message], Awaitable[None]], /
+    ) -> Awaitable[Response | ErrorResponse]: ...
 
 
 # --8<-- [start:headers]
@@ -254,68 +238,76 @@ def mismatch(message: Request, why: str) -> Refusal:
 
 # --8<-- [start:serve]
 async def serve_one(
-    server: ToolServer,
+    server: AloneServer,
     request: HttpRequest,
     message: Message,
-    text: str,
     send: Send,
     receive: Receive,
     stream_after: float,
     keepalive: float,
 ) -> None:
-    """Serve one 2026-07-28 POST on a session of its own, and forget it with the answer."""
+    """Serve one 2026-07-28 POST: check its headers, answer it, and write what it says."""
     if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
         await send_response(send, 202)
         return
     check_headers(request, message)
     if message.method == "tools/call":
-        check_param_headers(
-            request, message, server.input_schema(str((message.params or {}).get("name")))
-        )
-    cable = OneRequest(text)
-    serving = asyncio.get_running_loop().create_task(server.serve(cable))
+        tool = str((message.params or {}).get("name"))
+        check_param_headers(request, message, server.input_schema(tool))
+    said: asyncio.Queue[Message] = asyncio.Queue()  # what it says, its answer last
+    answering = asyncio.create_task(answer_into(server, message, said))
     try:
         try:
-            first = await asyncio.wait_for(cable.outbox.get(), stream_after)
+            first = await asyncio.wait_for(said.get(), stream_after)
         except TimeoutError:
             first = None  # still working, with nothing said yet: stream it
-        if first is not None and is_final(first):  # answered at once: one JSON body
-            await send_response(send, status_of(first), first.encode(), "application/json")
+        if isinstance(first, (Response, ErrorResponse)):  # answered at once: one JSON body
+            await send_response(send, status_of(first), encode(first).encode(), JSON)
             return
-        await stream(send, receive, cable, first, keepalive)
+        await stream(send, receive, said, first, keepalive)
     finally:
-        await (
-            cable.close()
-        )  # the session ends: a handler still running (the client left) is cancelled
-        await serving
+        answering.cancel()  # the client left before the answer: nobody wants it any more
+        await asyncio.gather(answering, return_exceptions=True)
+
+
+async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue[Message]) -> None:
+    """The server's answer to ``request``, after whatever it says meanwhile, into ``said``."""
+
+    async def say(message: Message) -> None:
+        said.put_nowait(message)
+
+    said.put_nowait(await server.answer_alone(request, say))
 
 
 # --8<-- [end:serve]
 
 
-def status_of(answer: str) -> int:
+def status_of(answer: Response | ErrorResponse) -> int:
     """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
-    message = parse(answer)
-    if not isinstance(message, ErrorResponse):
+    if not isinstance(answer, ErrorResponse):
         return 200
-    if message.code == METHOD_NOT_FOUND:
+    if answer.code == METHOD_NOT_FOUND:
         return 404
-    if message.code in (INVALID_REQUEST, INVALID_PARAMS, *MODERN_ERRORS):
+    if answer.code in (INVALID_REQUEST, INVALID_PARAMS, *MODERN_ERRORS):
         return 400
     return 200
 
 
 async def stream(
-    send: Send, receive: Receive, cable: OneRequest, first: str | None, keepalive: float
+    send: Send,
+    receive: Receive,
+    said: asyncio.Queue[Message],
+    first: Message | None,
+    keepalive: float,
 ) -> None:
     """An SSE response with no event ids: what the request says, then its answer, then the end.
     Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes."""
     async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:
         pending = [first] if first is not None else []
         while True:
-            text = pending.pop() if pending else await connection.next(cable.outbox.get, keepalive)
-            if text is None:
+            message = pending.pop() if pending else await connection.next(said.get, keepalive)
+            if message is None:
                 return  # the client went away: the caller cancels the request
-            await connection.write(format_event(text))
-            if is_final(text):
+            await connection.write(format_event(encode(message)))
+            if isinstance(message, (Response, ErrorResponse)):
                 return

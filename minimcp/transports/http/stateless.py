@@ -26,10 +26,10 @@ from minimcp.transports.http.asgi import (
     Refusal,
     Send,
 )
-from minimcp.transports.http.modern import ToolServer, serve_one
+from minimcp.transports.http.modern import AloneServer, serve_one
 
 
-class ModernServer(ToolServer, Protocol):
+class ModernServer(AloneServer, Protocol):
     """A server of both eras: the initialize era's versions, and the 2026 ones it serves request by
     request (empty: it serves none, like a 2025 server)."""
 
@@ -79,8 +79,8 @@ class Revision2026:
         stream_after: float,
         keepalive: float,
     ) -> None:
-        """One request, on a session of its own, forgotten with the answer."""
-        await serve_one(self.server, request, message, text, send, receive, stream_after, keepalive)
+        """One request, answered with no session around it."""
+        await serve_one(self.server, request, message, send, receive, stream_after, keepalive)
 
 
 # --8<-- [end:revision_2026]
