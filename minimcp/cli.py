@@ -1,15 +1,18 @@
 """The course's one command line: python -m minimcp COMMAND.
 
-    python -m minimcp serve                                  # the course server over stdio (lesson 02)
-    python -m minimcp serve --transport ws --port 8765       # over WebSocket (lesson 07)
-    python -m minimcp serve --transport http --port 8000     # over Streamable HTTP (lesson 08)
-    python -m minimcp serve --transport http --auth          # ... protected by OAuth (lesson 10)
-    python -m minimcp serve --transport http --workers 3 --redis redis://127.0.0.1:6379/0   # lesson 11
-    python -m minimcp serve --example conformance --transport http   # what the conformance suite tests
-    python -m minimcp echo [--framing content-length]        # lesson 02's JSON-RPC echo server
-    python -m minimcp demo connection                        # one layer on its own (see `demo --help`)
-    python -m minimcp conformance-client URL                 # what the conformance suite runs (lessons 09, 10)
-    python -m minimcp auth-server --client app=http://127.0.0.1:3000/callback   # lesson 10's authorization server
+    python -m minimcp serve                               # the course server on stdio (lesson 02)
+    python -m minimcp serve --transport ws --port 8765    # over WebSocket (lesson 07)
+    python -m minimcp serve --transport http --port 8000  # over Streamable HTTP (lesson 08)
+    python -m minimcp serve --transport http --auth       # ... protected by OAuth (lesson 10)
+    python -m minimcp serve --transport http --workers 3 --redis redis://127.0.0.1:6379/0
+                                                          # 3 workers sharing a Redis (lesson 11)
+    python -m minimcp serve --example conformance --transport http
+                                                          # what the conformance suite tests
+    python -m minimcp echo [--framing content-length]     # lesson 02's JSON-RPC echo server
+    python -m minimcp demo connection                     # one layer alone (see `demo --help`)
+    python -m minimcp conformance-client URL              # the conformance suite's client (09, 10)
+    python -m minimcp auth-server --client app=http://127.0.0.1:3000/callback
+                                                          # lesson 10's authorization server
 
 Network transports bind to 127.0.0.1 unless told otherwise, and serve at /mcp.
 """
@@ -56,7 +59,7 @@ DEFAULT_PORTS = {"ws": WS_PORT, "http": 8000}
 
 
 class Listening(Protocol):
-    """A running network server (WebSocket or Streamable HTTP): where it listens, and how to stop it."""
+    """A running WebSocket or Streamable HTTP server: where it listens, and how to stop it."""
 
     url: str
 
@@ -78,7 +81,7 @@ def load_example(name: str) -> PromptServer:
 async def serve(
     server: PromptServer, transport: str, host: str, port: int, options: argparse.Namespace
 ) -> None:
-    """Serve ``server`` over one transport until interrupted: the same object, whatever the cable."""
+    """Serve ``server`` over one transport until interrupted: one object, whatever the cable."""
     server.max_in_flight = options.max_in_flight
     server.tools.timeout = options.tool_timeout
     complete(server)  # every lesson's piece plugged in (the examples built with them already are)
@@ -98,9 +101,9 @@ async def serve(
             )
         await server.serve(await stdio_server_transport())
         return
-    # A network server lives long: load the schema validator before the first client rather than during
-    # its first tools/call, which would otherwise wait seconds (and a 2026-07-28 error found then would
-    # reach the client on an SSE stream, with status 200, instead of as a 400).
+    # A network server lives long: load the schema validator before the first client rather than
+    # during its first tools/call, which would otherwise wait seconds (and a 2026-07-28 error found
+    # then would reach the client on an SSE stream, with status 200, instead of as a 400).
     await load_jsonschema()
     authorization = None
     if transport == "ws":  # lesson 07
@@ -126,7 +129,7 @@ async def serve(
         )
         from minimcp.transports.http.stateless import Revision2026
 
-        # One process keeps its events in memory (lesson 08); workers sharing a Redis keep them there (11).
+        # One process keeps its events in memory (lesson 08); workers sharing a Redis, there (11).
         stored: dict[str, Any] = (
             {"endpoint": on_redis(options.redis), "reuse_port": options.reuse_port}
             if options.redis
@@ -192,9 +195,10 @@ async def serve_authorization(port: int, clients: list[str], page: bool) -> None
 def run_workers(count: int, argv: list[str]) -> int:
     """Run ``count`` copies of this ``serve`` command as worker processes on one port, until Ctrl+C.
 
-    Each worker binds the port with ``SO_REUSEPORT``, so the kernel spreads new connections over them
-    (on several machines, an ordinary load balancer does the same). A worker that dies is replaced; its
-    sessions are taken over by whichever worker next gets one of their requests (lesson 11).
+    Each worker binds the port with ``SO_REUSEPORT``, so the kernel spreads new connections over
+    them (on several machines, an ordinary load balancer does the same). A worker that dies is
+    replaced; its sessions are taken over by whichever worker next gets one of their requests
+    (lesson 11).
     """
     child = [sys.executable, "-m", "minimcp", *without_workers(argv), "--reuse-port"]
     os.environ.setdefault(
@@ -245,7 +249,7 @@ def without_workers(argv: list[str]) -> list[str]:
 
 
 def add_limits(serving: argparse.ArgumentParser) -> None:
-    """The limits a server keeps against a client that asks too much: each has a name and a default."""
+    """Limits a server keeps against a client that asks too much: each has a name and a default."""
     limits = serving.add_argument_group("limits (why each exists: lessons 01, 04 and 08)")
     limits.add_argument(
         "--max-in-flight",
@@ -351,7 +355,8 @@ def parser() -> argparse.ArgumentParser:
     serving.add_argument(
         "--redis",
         metavar="URL",
-        help="http only: share sessions and streams with other workers through this Redis (lesson 11)",
+        help="http only: share sessions and streams with other workers through this Redis "
+        "(lesson 11)",
     )
     serving.add_argument(
         "--workers",
@@ -366,8 +371,8 @@ def parser() -> argparse.ArgumentParser:
     serving.add_argument(
         "--legacy-only",
         action="store_true",
-        help="serve the initialize era only (2025-11-25 and before), as lessons 03-11's server did: "
-        "a 2026-07-28 request, server/discover included, gets -32601 (lesson 12)",
+        help="serve the initialize era only (2025-11-25 and before), as lessons 03-11's server "
+        "did: a 2026-07-28 request, server/discover included, gets -32601 (lesson 12)",
     )
     serving.add_argument(
         "--log-level",
@@ -435,7 +440,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.transport != "http" or args.auth is not None
             ):
                 commands.error(
-                    "--redis and --workers serve the HTTP transport without --auth: add --transport http"
+                    "--redis and --workers serve the HTTP transport without --auth: "
+                    "add --transport http"
                 )
             if args.workers > 1 and not args.redis:
                 commands.error(

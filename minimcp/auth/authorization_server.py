@@ -1,19 +1,19 @@
-"""The course authorization server, over HTTP: metadata, authorize, token, register, keys (lesson 10).
+"""Lesson 10's authorization server over HTTP: metadata, authorize, token, register and keys.
 
-The decisions are :mod:`minimcp.auth.grants`'; this module is the HTTP around them, an ASGI application
-on uvicorn like lesson 08's endpoint:
+The decisions are :mod:`minimcp.auth.grants`'; this module is the HTTP around them, an ASGI
+application on uvicorn like lesson 08's endpoint:
 
 * ``GET /.well-known/oauth-authorization-server``: its metadata (RFC 8414);
-* ``GET /authorize``: the browser arrives here; the person consents (with ``page=True``, on a page with
-  two buttons, posted back to ``POST /authorize``; else ``consent(client, scope)``, a scripted person);
-  the browser is sent back to the client with a code;
+* ``GET /authorize``: the browser arrives here; the person consents (with ``page=True``, on a page
+  with two buttons, posted back to ``POST /authorize``; else ``consent(client, scope)``, a scripted
+  person); the browser is sent back to the client with a code;
 * ``POST /token``: codes and refresh tokens for tokens; ``Cache-Control: no-store``;
 * ``POST /register``: dynamic client registration (RFC 7591);
 * ``GET /jwks.json``: the public key its tokens are signed with.
 
-Clients are pre-registered (``grants.clients``), registered dynamically, or identified by a Client ID
-Metadata Document: a ``client_id`` that is an https URL is fetched, and must name itself and its redirect
-URIs (loopback http is accepted too, for this machine).
+Clients are pre-registered (``grants.clients``), registered dynamically, or identified by a Client
+ID Metadata Document: a ``client_id`` that is an https URL is fetched, and must name itself and its
+redirect URIs (loopback http is accepted too, for this machine).
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from minimcp.transports.http.server import bind, launch, started
 #: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
 Consent = Callable[[Client, str], Awaitable[bool] | bool]
 NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
-#: A browser-based client (the MCP Inspector) calls these endpoints from a page of another origin: they carry
-#: no cookie and no ambient credential, so any origin may read their answers (the consent page is not one).
+#: A browser-based client (the MCP Inspector) calls these endpoints from a page of another origin:
+#: they carry no cookie and no ambient credential, so any origin may read their answers (the
+#: consent page is not one of them).
 CORS = {"access-control-allow-origin": "*"}
 CORS_PREFLIGHT = {
     **CORS,
@@ -141,7 +142,10 @@ class AuthorizationServer:
             )
 
     async def authorize(self, query: dict[str, str]) -> str:
-        """Where the browser goes back to; :class:`OAuthError` (a 400 page, no redirect) for a bad client."""
+        """Where the browser goes back to.
+
+        :class:`OAuthError` (a 400 page, no redirect) for a bad client.
+        """
         client = await self.client(query.get("client_id", ""))
         self.grants.redirect_uri(
             query, client
@@ -154,8 +158,11 @@ class AuthorizationServer:
 
     # --8<-- [start:consent_page]
     async def consent_page(self, query: dict[str, str]) -> str:
-        """The page a person sees: who asks, for what, and two buttons. Only a nonce travels in the form:
-        the request it stands for stays here, so a page elsewhere cannot post a decision of its own."""
+        """The page a person sees: who asks, for what, and two buttons.
+
+        Only a nonce travels in the form: the request it stands for stays here, so a page elsewhere
+        cannot post a decision of its own.
+        """
         client = await self.client(query.get("client_id", ""))
         self.grants.redirect_uri(query, client)  # a bad client or redirect URI: a 400, not a page
         assert client is not None
@@ -169,7 +176,8 @@ class AuthorizationServer:
             f"<p>{who} asks to act as <b>{self.grants.subject}</b> on <code>{where}</code>, "
             f"with the scope <code>{what}</code>.</p><form method=post action=/authorize>"
             f"<input type=hidden name=nonce value={nonce}>"
-            "<button name=decision value=allow>Allow</button> <button name=decision value=deny>Deny</button>"
+            "<button name=decision value=allow>Allow</button> "
+            "<button name=decision value=deny>Deny</button>"
             "</form>"
         )
 
@@ -223,7 +231,7 @@ async def send_json(
 
 
 class RunningAuthorizationServer:
-    """The course authorization server on uvicorn, on 127.0.0.1: its ``issuer`` (its URL), and ``close()``."""
+    """The course authorization server on 127.0.0.1: ``issuer`` (its URL), ``close()``."""
 
     def __init__(self, app: AuthorizationServer, server: Any, task: asyncio.Task[None]) -> None:
         self.app, self.grants, self._server, self._task = app, app.grants, server, task
@@ -237,7 +245,7 @@ class RunningAuthorizationServer:
 async def start_authorization_server(
     host: str = "127.0.0.1", port: int = 0, consent: Consent | None = None, page: bool = False
 ) -> RunningAuthorizationServer:
-    """Serve a fresh course authorization server (port 0: any free port) and return once it listens."""
+    """Serve a fresh course authorization server (port 0: any free port); return once it listens."""
     sock = bind(host, port)
     app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent, page=page)
     server, task = launch(app, sock, lifespan="off")  # lesson 08's way of running an ASGI app

@@ -8,14 +8,14 @@ basic/authorization):
   read how to get one, and which scopes to ask for;
 * **the metadata** (RFC 9728, *Protected Resource Metadata*) at the well-known URL: this resource's
   canonical URI, its authorization servers, its scopes;
-* **a bad token** (forged, expired, for another server…): ``401``, ``error="invalid_token"``, and why;
-* **a good token without a scope this request needs**: ``403``, ``error="insufficient_scope"``, and the
-  scope to ask for (the client may *step up*: ask the user for more, and try again);
+* **a bad token** (forged, expired, for another server…): ``401``, ``error="invalid_token"``, why;
+* **a good token without a scope this request needs**: ``403``, ``error="insufficient_scope"``, and
+  the scope to ask for (the client may *step up*: ask the user for more, and try again);
 * **a malformed header, or a token in the URL**: ``400``, ``error="invalid_request"``.
 
-:class:`ProtectedEndpoint` wraps lesson 08's ASGI application and knows nothing of MCP but the one thing
-a per-tool scope needs: the name in a ``tools/call``. It also binds each session to the user who opened
-it: a session id is not a credential, and another user's token must not reach into it.
+:class:`ProtectedEndpoint` wraps lesson 08's ASGI application and knows nothing of MCP but the one
+thing a per-tool scope needs: the name in a ``tools/call``. It also binds each session to the user
+who opened it: a session id is not a credential, and another user's token must not reach into it.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ MAX_BOUND_SESSIONS = 10_000
 
 @dataclass
 class ProtectedResource:
-    """What a protected MCP endpoint is, for OAuth: its canonical URI, who issues its tokens, its scopes."""
+    """A protected MCP endpoint, for OAuth: its canonical URI, who issues its tokens, its scopes."""
 
     resource: str  # the canonical URI of the MCP endpoint: http://127.0.0.1:8000/mcp (RFC 8707)
     issuer: str  # the authorization server (its issuer identifier)
@@ -64,7 +64,8 @@ class ProtectedResource:
         self.verifier = TokenVerifier(self.issuer, self.resource, self.keys)
         parts = urlsplit(self.resource)
         self.path = parts.path or "/"
-        # The metadata is an HTTP document, even for a ws:// resource (the WebSocket server answers plain GETs).
+        # The metadata is an HTTP document, even for a ws:// resource (whose server also answers
+        # plain GETs).
         scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
         self.origin = f"{scheme}://{parts.netloc}"
 
@@ -84,7 +85,7 @@ class ProtectedResource:
         return document
 
     def metadata_paths(self) -> list[str]:
-        """Where the document is served: the path-specific URL first (RFC 9728, section 3.1), then the root."""
+        """Where the document is served: the path's URL (RFC 9728, section 3.1), then the root."""
         specific = WELL_KNOWN + self.path.rstrip("/") if self.path != "/" else WELL_KNOWN
         return [specific, WELL_KNOWN] if specific != WELL_KNOWN else [WELL_KNOWN]
 
@@ -103,8 +104,11 @@ class AuthRefusal(Refusal):
 
 
 class BearerGuard:
-    """The checks on a request's bearer token, and the refusals the spec prescribes; any cable with an
-    HTTP request to check (Streamable HTTP's every request, a WebSocket's upgrade) uses them."""
+    """The checks on a request's bearer token, and the refusals the spec prescribes.
+
+    Every cable with an HTTP request to check uses them: each request of Streamable HTTP, the
+    upgrade of a WebSocket.
+    """
 
     def __init__(self, resource: ProtectedResource) -> None:
         self.resource = resource
@@ -138,7 +142,7 @@ class BearerGuard:
         return claims
 
     def require(self, claims: Mapping[str, Any], needed: Iterable[str]) -> None:
-        """403 ``insufficient_scope``, naming every scope this request needs, if the token lacks one."""
+        """403 ``insufficient_scope`` (naming all scopes needed) if the token lacks one of them."""
         needed = list(needed)
         missing = [scope for scope in needed if scope not in scopes_of(claims)]
         if missing:
@@ -167,7 +171,7 @@ class BearerGuard:
 
 # --8<-- [start:endpoint]
 class ProtectedEndpoint(BearerGuard):
-    """An ASGI application that lets a request reach ``app`` only with a valid token for ``resource``."""
+    """An ASGI app that lets a request reach ``app`` only with a valid token for ``resource``."""
 
     def __init__(
         self, app: App, resource: ProtectedResource, max_body: int = DEFAULT_MAX_FRAME
@@ -227,7 +231,7 @@ class ProtectedEndpoint(BearerGuard):
     async def check_request(
         self, request: HttpRequest, claims: Mapping[str, Any], receive: Receive
     ) -> Receive:
-        """A session opened by another user is not found; a tool with scopes of its own needs them too.
+        """Another user's session is not found; a tool with scopes of its own needs them too.
 
         Reading a POST's body to find the tool consumes it, so what the app receives is a replay.
         """
@@ -248,7 +252,7 @@ class ProtectedEndpoint(BearerGuard):
     # --8<-- [end:check_request]
 
     def bind_session(self, request: HttpRequest, claims: Mapping[str, Any], send: Send) -> Send:
-        """Remember who opened each session (the Mcp-Session-Id of a response to a request without one)."""
+        """Remember who opened each session: the Mcp-Session-Id sent to a request without one."""
         if SESSION_HEADER in request.headers:
             if request.method == "DELETE":
                 self.owners.pop(request.headers[SESSION_HEADER], None)
@@ -267,7 +271,7 @@ class ProtectedEndpoint(BearerGuard):
 
 
 def tool_called(body: bytes) -> str | None:
-    """The tool a ``tools/call`` body names, or None for any other message (or one that is not JSON)."""
+    """The tool a ``tools/call`` body names; None for any other message, or one that is not JSON."""
     try:
         message = json.loads(body)
     except ValueError:
@@ -283,8 +287,8 @@ def tool_called(body: bytes) -> str | None:
 
 
 def replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that gives the app the body already read, then what the connection says next (its
-    disconnect, which a streaming answer watches for)."""
+    """A ``receive`` that gives the app the body already read, then what the connection says next
+    (its disconnect, which a streaming answer watches for)."""
     sent = False
 
     async def receive_again() -> dict[str, Any]:
@@ -318,11 +322,11 @@ def protect(
 def websocket_guard(
     issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = ()
 ) -> Callable[[str, str, Mapping[str, str], bytes], tuple[int, dict[str, str], str] | None]:
-    """``start_websocket(server, authorize=websocket_guard(...))``: the same rules for the WebSocket cable.
+    """``start_websocket(server, authorize=websocket_guard(...))``: the same rules over WebSocket.
 
-    A WebSocket's one HTTP request is its upgrade; once accepted, the socket stays open, so the token is
-    checked there (its audience is the ``ws://`` URL). The same port answers the metadata's plain GETs.
-    Each answer is (status, headers, body); None lets the request go on.
+    A WebSocket's one HTTP request is its upgrade; once accepted, the socket stays open, so the
+    token is checked there (its audience is the ``ws://`` URL). The same port answers the metadata's
+    plain GETs. Each answer is (status, headers, body); None lets the request go on.
     """
     guards: dict[str, BearerGuard] = {}
 

@@ -18,8 +18,8 @@ what you print is what travelled (spec 2025-11-25, server/tools, server/resource
   ``on_notification``) and ``complete()`` returns the ``completion`` object of
   ``completion/complete`` (server/utilities/logging and completion, taught later).
 
-A failed request raises :class:`~minimcp.rpc.jsonrpc.RpcError` carrying the server's error code. A tool
-that ran and failed is *not* an exception: its result says ``"isError": true`` and the caller
+A failed request raises :class:`~minimcp.rpc.jsonrpc.RpcError` carrying the server's error code. A
+tool that ran and failed is *not* an exception: its result says ``"isError": true`` and the caller
 (the host) hands it to the model, which may correct itself.
 
 The client also listens. Notifications the server sends are routed here:
@@ -376,14 +376,14 @@ class Client:
         total: float | None = None,
         message: str | None = None,
     ) -> None:
-        """From a handler answering the server (a sampling request a person is reviewing, say): tell the
+        """From a handler answering the server (a sampling request a person reviews, say): tell the
         server how far it has got, if its request carried a ``progressToken``."""
         params = progress_notice(request_params, progress, total, message)
         if params is not None:
             await self.session.notify(PROGRESS, params)
 
     async def set_roots(self, roots: Iterable[Any]) -> None:
-        """Change the folders the server may work in, and tell it (``notifications/roots/list_changed``)."""
+        """Change the roots, and tell the server (``notifications/roots/list_changed``)."""
         if self.answers is None:
             raise RuntimeError(
                 "this client did not declare roots: give it answers=ClientAnswers(roots=[...])"

@@ -29,10 +29,11 @@ What it offers, by the suite's scenarios:
 * the utilities: ``logging/setLevel`` and ``completion/complete``.
 
 Logging, completion, sampling and elicitation are built in :mod:`minimcp.server.logs`,
-:mod:`minimcp.server.completion`, :mod:`minimcp.server.sampling` and :mod:`minimcp.server.elicitation`,
-and taught in a later lesson. The suite's fixed data (a PNG, a WAV, the elicitation forms, a JSON
-Schema) is in :mod:`minimcp.examples.conformance_data`. What the suite checks of the *transport*
-(sessions, streams, the Host and Origin headers) is lesson 08's business, not this file's.
+:mod:`minimcp.server.completion`, :mod:`minimcp.server.sampling` and
+:mod:`minimcp.server.elicitation`, and taught in a later lesson. The suite's fixed data (a PNG, a
+WAV, the elicitation forms, a JSON Schema) is in :mod:`minimcp.examples.conformance_data`. What the
+suite checks of the *transport* (sessions, streams, the Host and Origin headers) is lesson 08's
+business, not this file's.
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def add_utility_tools(server: Server) -> None:
 
     @server.tool()
     async def test_reconnection(context: RequestContext) -> str:
-        """Tests SSE polling: the server ends its stream's connection mid-call; the client resumes"""
+        """Tests SSE polling: the server ends the connection mid-call; the client resumes"""
         # Over Streamable HTTP the connection ends here, after the priming event (with its retry
         # field); the answer is stored, and the client gets it by resuming with Last-Event-ID.
         # On any other cable there is no connection to end, and the call simply completes.
@@ -166,7 +167,7 @@ def add_utility_tools(server: Server) -> None:
 
 
 def add_client_tools(server: Server) -> None:
-    """Tools that ask the client (sampling, elicitation), and one with a hand-written 2020-12 schema."""
+    """Tools that ask the client (sampling, elicitation); one with a hand-written 2020-12 schema."""
 
     @server.tool()
     async def test_sampling(
@@ -283,7 +284,8 @@ def add_prompts(server: Server) -> None:
         return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
 
     @server.prompt(title="Prompt With Embedded Resource")
-    def test_prompt_with_embedded_resource(  # resourceUri, not resource_uri: the suite's argument name
+    def test_prompt_with_embedded_resource(
+        # resourceUri, not resource_uri: the suite's argument name
         resourceUri: Annotated[str, "URI of the resource to embed"],
     ) -> list[dict[str, Any]]:
         """A prompt that includes an embedded resource"""
@@ -305,7 +307,7 @@ def add_prompts(server: Server) -> None:
 
 
 def add_completions(server: Server) -> None:
-    # completion-complete asks for test_prompt_with_arguments' arg1; suggestions need no more than a list.
+    # completion-complete asks for test_prompt_with_arguments' arg1; a list is all it needs.
     @server.completion(prompt="test_prompt_with_arguments", argument="arg1")
     def suggest_arg1(value: str) -> list[str]:
         return matching(["paris", "park", "party"], value)

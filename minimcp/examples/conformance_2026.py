@@ -1,12 +1,12 @@
 """What the conformance suite's 2026-07-28 scenarios ask of the server, by their names (lesson 12).
 
-The suite's pre-release (0.2.0-alpha.12) adds scenarios for the revision without a handshake: questions to
-the client answered ``input_required`` (multi round-trip requests), the envelope's capabilities, log lines
-only on request, and list changes heard on ``subscriptions/listen``. Each needs a tool or a prompt of a
-given name; :func:`add_2026_fixtures` adds them to the conformance server of
-:mod:`minimcp.examples.conformance`. Every question is asked with :meth:`RequestContext.ask
-<minimcp.session.server.RequestContext.ask>`, so the same tools also work in a 2025-11-25 session, where
-the questions travel as requests.
+The suite's pre-release (0.2.0-alpha.12) adds scenarios for the revision without a handshake:
+questions to the client answered ``input_required`` (multi round-trip requests), the envelope's
+capabilities, log lines only on request, and list changes heard on ``subscriptions/listen``. Each
+needs a tool or a prompt of a given name; :func:`add_2026_fixtures` adds them to the conformance
+server of :mod:`minimcp.examples.conformance`. Every question is asked with
+:meth:`RequestContext.ask <minimcp.session.server.RequestContext.ask>`, so the same tools also work
+in a 2025-11-25 session, where the questions travel as requests.
 """
 
 from __future__ import annotations
@@ -91,11 +91,11 @@ def add_question_tools(server: Server) -> None:
         return f"Roots: {roots_of(answers['client_roots'])}"
 
     async def confirm(context: RequestContext) -> str:
-        """Asks a confirmation; the retry must bring the request state back unchanged (else it is refused)"""
+        """Asks a confirmation; a retry with the request state changed is refused"""
         answers = await context.ask({"confirm": form("Go on?", ok="boolean")})
         return f"state-ok: confirmed={field(answers['confirm'], 'ok')}"
 
-    # Two scenarios, one tool: the state echoed unchanged (and "state-ok" said), or tampered with (refused).
+    # Two scenarios, one tool: the state echoed unchanged ("state-ok"), or tampered with (refused).
     server.add_tool(confirm, "test_input_required_result_request_state")
     server.add_tool(confirm, "test_input_required_result_tampered_state")
 
@@ -149,7 +149,7 @@ def add_envelope_tools(server: Server) -> None:
     def test_header_parameters(region: str, priority: int | None = None) -> str:
         return f"region={region} priority={priority}"
 
-    # Over HTTP, a 2026-07-28 client also sends these two arguments as headers, for gateways to route on.
+    # Over HTTP, a 2026-07-28 client also sends these two arguments as headers, to route on.
     server.add_tool(
         test_header_parameters,
         description="Tool whose arguments travel as Mcp-Param-* headers too",
@@ -165,7 +165,7 @@ def add_envelope_tools(server: Server) -> None:
 
     @server.tool()
     async def test_streaming_elicitation(context: RequestContext) -> str:
-        """Reports progress, then asks the user: the question is an answer, never a request on the stream"""
+        """Reports progress, then asks the user (in the answer, never as a request on the stream)"""
         await report_progress(context, 1, 2, "asking")
         answers = await context.ask({"user_name": form("What is your name?", name="string")})
         return f"Hello, {field(answers['user_name'], 'name')}!"

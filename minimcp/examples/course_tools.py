@@ -1,7 +1,7 @@
 """The course's example server as of lesson 04: who it is, its data, and its tools.
 
-Everything it knows comes from ``course_data.json``, next to this file: a small catalogue of courses,
-its users, and a calendar. Its tools are ``read_events(date)``, the notes' calendar tool;
+Everything it knows comes from ``course_data.json``, next to this file: a small catalogue of
+courses, its users, and a calendar. Its tools are ``read_events(date)``, the notes' calendar tool;
 ``find_similar_courses(ids)``, which answers structured content; and ``run_analysis(steps)``, a slow
 "data analysis script" that reports its progress (lesson 08 streams it over HTTP).
 
@@ -183,8 +183,8 @@ def add_course_tools(
             f"{levels[level]} {level}" for level in ("Beginner", "Intermediate", "Advanced")
         )
         return (
-            f"Analysed {len(courses)} courses in {steps} steps: {hours} hours in total; {by_level}; "
-            f"most common topic: {tag} ({count} courses)."
+            f"Analysed {len(courses)} courses in {steps} steps: {hours} hours in total; "
+            f"{by_level}; most common topic: {tag} ({count} courses)."
         )
 
     # --8<-- [end:run_analysis]

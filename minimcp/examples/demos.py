@@ -149,7 +149,7 @@ async def host() -> None:
         )
 
 
-#: Every demonstration by name: a plain function, or a coroutine function to run in a new event loop.
+#: Every demonstration by name: a plain function, or a coroutine function (run in a new event loop).
 DEMOS: dict[str, Callable[[], Any]] = {
     "jsonrpc": jsonrpc,
     "connection": connection,

@@ -95,7 +95,7 @@ def content_text(content: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def block_text(block: dict[str, Any]) -> str:
-    """One content block as text. Binary blocks become a short placeholder: this host is text-only."""
+    """One content block as text. Binary blocks become a placeholder: this host is text-only."""
     kind = block.get("type")
     if kind == "text":
         return str(block.get("text", ""))

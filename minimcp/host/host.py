@@ -22,8 +22,8 @@ sees a resource or a prompt as such: only the text the host pasted.
 inside it one *client* per server, each with its own session: spec 2025-11-25, architecture.)
 
 The model is pluggable (:class:`Model`). The default, :class:`RuleModel`, is a handful of keyword
-rules, so everything runs offline, in tests and notebooks, and always gives the same answer. Swap in a
-real LLM by writing one ``respond`` method.
+rules, so everything runs offline, in tests and notebooks, and always gives the same answer. Swap in
+a real LLM by writing one ``respond`` method.
 
 Beside this module: :mod:`minimcp.host.chat` (the conversation's messages and the :class:`Model`
 interface) and :mod:`minimcp.host.rule_model` (the rule-based model). Later lessons plug in through
@@ -129,7 +129,7 @@ class Host:
         await self.close()
 
     async def connect(self, name: str, client: Client) -> Client:
-        """Add a server under ``name``: run the client's handshake; the host closes it at the end."""
+        """Add a server as ``name``: run the client's handshake; the host closes it at the end."""
         self._check_name(name)
         await self._stack.enter_async_context(client)
         self.clients[name] = client
@@ -202,7 +202,7 @@ class Host:
         return prompts
 
     def instructions(self) -> dict[str, str]:
-        """What each server said about itself in the handshake (``instructions``), by server name."""
+        """What each server said of itself in the handshake (``instructions``), by server name."""
         return {server: c.instructions for server, c in self.clients.items() if c.instructions}
 
     async def system_prompt(self) -> str:
@@ -211,7 +211,7 @@ class Host:
 
     # -- one user message -------------------------------------------------------------------------
     async def ask(self, text: str) -> str:
-        """The user says ``text``: paste the context the router picks, add the message, run the loop."""
+        """The user says ``text``: paste the router's context, add the message, run the loop."""
         if self.router is not None:  # lesson 05: resources are the host's choice
             for context in await self.router(self, text):
                 self.add(context)
@@ -242,7 +242,7 @@ class Host:
 
     # --8<-- [start:call]
     async def call(self, call: ToolCall) -> ChatMessage:
-        """Run the model's tool call on the server that owns it; the result becomes a ``tool`` message.
+        """Run the model's tool call on the server that owns it; the result is a ``tool`` message.
 
         Whatever goes wrong becomes an error message for the model rather than an exception: a tool
         that failed (``isError``), a protocol error, a timeout, a tool the model made up. The spec
@@ -283,7 +283,7 @@ class Host:
     async def paste_prompt(
         self, name: str, arguments: dict[str, str] | None = None
     ) -> list[ChatMessage]:
-        """Get prompt ``server/prompt`` filled with ``arguments`` and paste its messages into the chat.
+        """Get prompt ``server/prompt`` filled with ``arguments``; paste its messages into the chat.
 
         The server wrote the text (notes §6.3.3); the host only pastes it, message by message, with
         the role the server gave each one: to the model, a ``user`` message from a prompt looks

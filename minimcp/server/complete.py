@@ -43,7 +43,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Server(PromptServer):
-    """An MCP server with tools, resources, prompts, logging and completion, each made on first use."""
+    """A server with tools, resources, prompts, logging and completion, each made on first use."""
 
     _logging: LoggingRegistry | None = None
     _completions: CompletionRegistry | None = None

@@ -1,9 +1,9 @@
-"""A folder served as ``file://`` resources, and the guard that keeps every read inside it (lesson 05).
+"""A folder served as ``file://`` resources, and the guard that keeps reads inside it (lesson 05).
 
-The danger of serving files is a URI that walks out of the folder: ``file:///srv/docs/../../etc/passwd``,
-its percent-encoded twin, or a symlink that points elsewhere. :func:`resolve_inside` answers the one
-question that matters, *where does this URI really lead*, and refuses everything outside the folder
-(and hidden files inside it).
+The danger of serving files is a URI that walks out of the folder:
+``file:///srv/docs/../../etc/passwd``, its percent-encoded twin, or a symlink that points elsewhere.
+:func:`resolve_inside` answers the one question that matters, *where does this URI really lead*, and
+refuses everything outside the folder (and hidden files inside it).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def resolve_inside(folder: Path, uri: str) -> Path | None:
     the URI (so ``%2e%2e`` becomes ``..``), then resolve the path (which collapses every ``..`` and
     follows every symlink to where it really points), and only then compare with the folder.
     Checking the text of the URI instead would miss an encoded ``..`` or a symlink pointing out.
-    This answers "may a client ask for it?" (for listing, and before reading). The read itself checks
-    again what it really opened (:func:`open_inside`): between this check and the read, a hostile
-    local user could swap the file for a symlink.
+    This answers "may a client ask for it?" (for listing, and before reading). The read itself
+    checks again what it really opened (:func:`open_inside`): between this check and the read, a
+    hostile local user could swap the file for a symlink.
     """
     parts = urlsplit(uri)
     if (
@@ -84,12 +84,13 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 # --8<-- [start:open_inside]
 def open_inside(folder: Path, path: Path) -> int | None:
-    """Open ``path`` for reading, then check what was *really* opened: a regular file inside ``folder``.
+    """Open ``path``, then check what was *really* opened: a regular file inside ``folder``.
 
     Open first, check second: there is no gap between the check and the use for an attacker to swap
-    the file (or a folder on its way) for a symlink, because the check looks at the open file itself.
-    ``O_NOFOLLOW`` refuses a symlink as the last part of the path; the path the system reports for the
-    open file (``/proc/self/fd/N`` on Linux, ``F_GETPATH`` on macOS) catches a swapped folder.
+    the file (or a folder on its way) for a symlink, because the check looks at the open file
+    itself. ``O_NOFOLLOW`` refuses a symlink as the last part of the path; the path the system
+    reports for the open file (``/proc/self/fd/N`` on Linux, ``F_GETPATH`` on macOS) catches a
+    swapped folder.
     """
     flags = (
         os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -162,7 +163,7 @@ class FolderScope(Protocol):
 # --8<-- [start:directory]
 @dataclass
 class Directory:
-    """A folder served as ``file://`` resources: every regular file inside it, and nothing outside."""
+    """A folder served as ``file://`` resources: each regular file inside it, nothing outside."""
 
     folder: Path
     max_bytes: int = MAX_FILE_BYTES  # the largest file served whole

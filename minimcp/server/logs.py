@@ -63,7 +63,7 @@ def wants(session: ServerSession, level: str, threshold: str | None = None) -> b
 
 # --8<-- [start:registry]
 class LoggingRegistry:
-    """Answers ``logging/setLevel`` and declares ``logging``: what ``server.enable_logging()`` creates."""
+    """Answers ``logging/setLevel``, declares ``logging``: ``server.enable_logging()`` makes it."""
 
     def __init__(self, server: ServerCore) -> None:
         self.server = server
@@ -71,7 +71,7 @@ class LoggingRegistry:
         server.declare("logging")
 
     async def set_level(self, context: RequestContext) -> dict[str, Any]:
-        """``logging/setLevel``: remember the level for *this* session; other clients keep theirs."""
+        """``logging/setLevel``: note the level of *this* session; other clients keep theirs."""
         level = context.params.get("level")
         if not is_level(level):
             raise RpcError(
@@ -117,8 +117,8 @@ async def send_log(
 async def log(context: RequestContext, level: str, data: Any, logger: str | None = None) -> bool:
     """From inside a handler: log to the client whose request is being answered.
 
-    A 2026-07-28 request says in its envelope which lines it wants; without ``logLevel`` it wants none
-    (basic/index: the server MUST NOT send ``notifications/message`` then).
+    A 2026-07-28 request says in its envelope which lines it wants; without ``logLevel`` it wants
+    none (basic/index: the server MUST NOT send ``notifications/message`` then).
     """
     if context.modern and context.log_level is None:
         return False

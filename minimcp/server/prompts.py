@@ -141,7 +141,7 @@ class Prompt:
 
 # --8<-- [start:registry]
 class PromptRegistry(Catalogue[Prompt]):
-    """The prompts of one server. Creating it installs ``prompts/list``, ``prompts/get``, the capability."""
+    """A server's prompts. Creating it installs the ``prompts/*`` methods and the capability."""
 
     def __init__(self, server: ServerCore) -> None:
         super().__init__(

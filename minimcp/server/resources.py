@@ -1,4 +1,4 @@
-"""Resources and resource templates: information the client may put in the model's context (lesson 05).
+"""Resources and templates: information the client may put in the model's context (lesson 05).
 
 A tool is an action the *model* decides to run; a resource is data the *client* (or its user)
 decides to read and paste into the conversation (spec 2025-11-25, server/resources). Each one is
@@ -8,8 +8,8 @@ named by a URI, such as ``courses://all``, and carries a MIME type that says how
 * ``resources/templates/list`` answers URI *templates* such as ``courses://{id}``: a family of
   resources, one per value of ``id`` (RFC 6570);
 * ``resources/read`` answers the contents of one URI: ``text``, or ``blob`` (base64) for bytes;
-* ``resources/subscribe`` / ``resources/unsubscribe`` ask to hear ``notifications/resources/updated``
-  when one URI changes.
+* ``resources/subscribe`` / ``resources/unsubscribe`` ask to hear
+  ``notifications/resources/updated`` when one URI changes.
 
 A URI that names nothing is error -32002 "Resource not found". A folder of files may be served as
 ``file://`` resources, and the path guard below makes sure no URI ever reads outside that folder.
@@ -99,7 +99,7 @@ class ResourceTemplate:
 
 # --8<-- [start:registry]
 class ResourceRegistry(Catalogue[Resource]):
-    """The resources of one server. Creating it installs the ``resources/*`` methods and the capability."""
+    """A server's resources. Creating it installs the ``resources/*`` methods and the capability."""
 
     def __init__(self, server: ServerCore) -> None:
         self._templates: dict[str, ResourceTemplate] = {}
@@ -204,7 +204,7 @@ class ResourceRegistry(Catalogue[Resource]):
 
     # --8<-- [start:read]
     async def read_resource(self, context: RequestContext) -> dict[str, Any]:
-        """``resources/read``: a fixed resource first, then the served folders, then the templates."""
+        """``resources/read``: a fixed resource first, then served folders, then the templates."""
         uri = _uri_param(context)
         resource = self.get(uri)
         if resource is not None:  # an exact URI wins: courses://all is not the course "all"
@@ -334,7 +334,7 @@ class ResourceServer(ToolServer):
         description: str | None = None,
         mime_type: str | None = None,
     ) -> Callable[[F], F]:
-        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a string)."""
+        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a str)."""
 
         def register(function: F) -> F:
             self.add_template(

@@ -1,4 +1,4 @@
-"""Sampling: the server asks the client's model for a completion (taught in "the client talks back").
+"""Sampling: the server asks the client's model for a completion (see "the client talks back").
 
 Until now the client asked and the server answered. But the connection is symmetric (lesson 01),
 and a server may ask too. With ``sampling/createMessage`` a tool that needs a language model, to
@@ -52,8 +52,9 @@ class CapabilityMissing(ToolError):
 
 def require_capability(context: RequestContext, name: str, method: str) -> dict[str, Any]:
     """The options of the client capability ``name`` (e.g. ``{}`` for ``"sampling": {}``), or
-    :class:`CapabilityMissing` if the client never declared it in ``initialize``. A 2026-07-28 request
-    that lacks it gets the revision's own error, ``-32021``, naming the capability (lesson 12)."""
+    :class:`CapabilityMissing` if the client never declared it in ``initialize``. A 2026-07-28
+    request that lacks it gets the revision's own error, ``-32021``, naming the capability
+    (lesson 12)."""
     declared = context.client_capabilities.get(name)
     if not isinstance(declared, dict):
         error = context.missing_capability(name)  # the era's own error, if it has one (lesson 12)
@@ -135,7 +136,7 @@ async def create_message(
 
 
 def text_of(result: dict[str, Any]) -> str:
-    """The text of a sampled message: its text blocks, joined (the content may be one block or a list)."""
+    """The text of a sampled message: its text blocks joined (the content: one block or a list)."""
     content = result.get("content")
     blocks = content if isinstance(content, list) else [content]
     texts = [
