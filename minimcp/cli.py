@@ -87,9 +87,8 @@ async def serve(
     complete(server)  # every lesson's piece plugged in (the examples built with them already are)
     if options.legacy_only:  # the initialize era alone, as lessons 03–11 serve it
         server.modern_versions = ()
-    if (
-        STATE_KEY in os.environ
-    ):  # workers of one server seal and open each other's request states (lesson 12)
+    # Workers of one server seal and open each other's request states (lesson 12)
+    if STATE_KEY in os.environ:
         answer_both_eras(server).seal = StateSeal(bytes.fromhex(os.environ[STATE_KEY]))
     if transport == "stdio":
         if sys.stdin.isatty():  # a person at a terminal, not a host with pipes: say what this is
@@ -115,9 +114,8 @@ async def serve(
         from minimcp.transports.event_store import MemoryEventStore
         from minimcp.transports.http.server import start_http
 
-        if (
-            options.auth is not None
-        ):  # lesson 10: the course authorization server beside it, and a guard
+        # Lesson 10: the course authorization server beside it, and a guard
+        if options.auth is not None:
             authorization = await start_authorization_server(
                 port=options.auth, page=options.auth_consent == "page"
             )
@@ -145,9 +143,9 @@ async def serve(
             session_timeout=options.session_timeout,
             handshake_timeout=options.handshake_timeout,
             around=guard,
-            stand_alone=Revision2026(server),
+            stand_alone=Revision2026(server),  # both eras on one endpoint (lesson 12)
             **stored,
-        )  # both eras on one endpoint (lesson 12)
+        )
     print(f"MCP endpoint: {running.url}", file=sys.stderr, flush=True)
     try:
         await serve_until_stopped(running)
@@ -201,9 +199,8 @@ def run_workers(count: int, argv: list[str]) -> int:
     (lesson 11).
     """
     child = [sys.executable, "-m", "minimcp", *without_workers(argv), "--reuse-port"]
-    os.environ.setdefault(
-        STATE_KEY, secrets.token_hex(32)
-    )  # one key for all: any worker opens any state
+    # One key for all: any worker opens any state
+    os.environ.setdefault(STATE_KEY, secrets.token_hex(32))
     workers = [subprocess.Popen(child) for _ in range(count)]
     print(
         f"{count} workers: {' '.join(str(worker.pid) for worker in workers)}",
@@ -365,9 +362,9 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="http with --redis: N worker processes on one port; any may get any request",
     )
-    serving.add_argument(
-        "--reuse-port", action="store_true", help=argparse.SUPPRESS
-    )  # set for each worker
+    # Hidden: run_workers sets it for each worker
+
+    serving.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     serving.add_argument(
         "--legacy-only",
         action="store_true",

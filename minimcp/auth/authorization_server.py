@@ -83,9 +83,8 @@ class AuthorizationServer:
         request = HttpRequest.from_scope(scope)
         route = (request.method, request.path)
         try:
-            if (
-                request.method == "OPTIONS"
-            ):  # a browser-based client's preflight (CORS): yes, from anywhere
+            # A browser-based client's preflight (CORS): yes, from anywhere
+            if request.method == "OPTIONS":
                 await send_response(send, 204, headers=CORS_PREFLIGHT)
             elif route == ("GET", "/.well-known/oauth-authorization-server"):
                 await send_json(send, 200, self.metadata())
@@ -147,9 +146,8 @@ class AuthorizationServer:
         :class:`OAuthError` (a 400 page, no redirect) for a bad client.
         """
         client = await self.client(query.get("client_id", ""))
-        self.grants.redirect_uri(
-            query, client
-        )  # a bad client or redirect URI: refused before anyone is asked
+        # A bad client or redirect URI: refused before anyone is asked
+        self.grants.redirect_uri(query, client)
         assert client is not None
         consented = self.consent is None or await resolve(
             self.consent(client, query.get("scope", ""))
@@ -212,9 +210,8 @@ class AuthorizationServer:
         ):
             return None  # the document must name itself exactly, and its redirect URIs
         client = Client(client_id, uris, None, str(document.get("client_name", "")))
-        self.grants.clients[client_id] = (
-            client  # kept, so that its token request is recognised (a cache)
-        )
+        # Kept, so that its token request is recognised (a cache)
+        self.grants.clients[client_id] = client
         return client
 
 

@@ -129,9 +129,8 @@ class OAuth(httpx2.Auth):
         self.server_url = server_url
         self.redirect_uri = redirect_uri
         self.client_id, self.client_secret = client_id, client_secret  # pre-registered, if given
-        self.client_metadata_url = (
-            client_metadata_url  # an https URL that serves our metadata (CIMD)
-        )
+        # An https URL that serves our metadata (CIMD)
+        self.client_metadata_url = client_metadata_url
         self.client_name = client_name
         self.authorize = authorize
         self.max_step_ups = max_step_ups
@@ -156,9 +155,8 @@ class OAuth(httpx2.Auth):
                 if not (attempt == 0 and await self.refresh()):
                     await self.run_flow(challenge)
             elif response.status_code == 403 and challenge.get("error") == "insufficient_scope":
-                await self.run_flow(
-                    challenge
-                )  # step-up: ask again, for the scopes the server named
+                # Step-up: ask again, for the scopes the server named
+                await self.run_flow(challenge)
             else:
                 return
             self.sign(request)

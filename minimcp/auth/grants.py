@@ -77,9 +77,8 @@ class Grants:
     refresh_tokens: dict[str, Grant] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.key = rsa.generate_private_key(
-            public_exponent=65537, key_size=2048
-        )  # in memory, per run
+        # The signing key: in memory, a new one each run
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
     def public_keys(self) -> dict[str, Any]:
         """kid → public key: what a resource server verifies tokens with."""
@@ -184,9 +183,9 @@ class Grants:
                     "invalid_grant", "the code_verifier does not match the code_challenge"
                 )
         elif form.get("grant_type") == "refresh_token":
-            grant = self.refresh_tokens.pop(
-                form.get("refresh_token", ""), None
-            )  # rotation: good once
+            # Popped: a refresh token is good once (rotation)
+
+            grant = self.refresh_tokens.pop(form.get("refresh_token", ""), None)
             if grant is None or grant.client_id != client.client_id:
                 raise OAuthError(
                     "invalid_grant", "the refresh token is unknown, used, or not this client's"

@@ -128,9 +128,8 @@ class BearerGuard:
             raise self.refuse(
                 400, "invalid_request", f"Malformed Authorization header: {error}"
             ) from None
-        if (
-            token is None
-        ):  # no error code: the client simply has not authenticated yet (RFC 6750, 3.1)
+        # No error code: the client simply has not authenticated yet (RFC 6750, 3.1)
+        if token is None:
             raise self.refuse(
                 401, None, "Authorization required: a Bearer token from the authorization server"
             )
@@ -179,18 +178,16 @@ class ProtectedEndpoint(BearerGuard):
         super().__init__(resource)
         self.app = app
         self.max_body = max_body
-        self.owners: OrderedDict[str, str] = (
-            OrderedDict()
-        )  # Mcp-Session-Id → the sub that opened it
+        # Mcp-Session-Id → the sub that opened it
+        self.owners: OrderedDict[str, str] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan: nothing to guard
             await self.app(scope, receive, send)
             return
         request = HttpRequest.from_scope(scope)
-        if (
-            request.path in self.resource.metadata_paths()
-        ):  # public, and readable from a browser page (CORS)
+        # Public, and readable from a browser page (CORS)
+        if request.path in self.resource.metadata_paths():
             if request.method == "OPTIONS":
                 await send_response(
                     send,

@@ -277,9 +277,8 @@ class Client:
         params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
         if progress is None:
             return await self.request("tools/call", params, timeout)
-        with self._progress.watching(
-            params, progress
-        ):  # a fresh token in params._meta, while it runs
+        # A fresh token in params._meta, while it runs
+        with self._progress.watching(params, progress):
             return await self.request("tools/call", params, timeout)
 
     # --8<-- [end:call_tool]

@@ -174,9 +174,9 @@ def add_client_tools(server: Server) -> None:
         prompt: Annotated[str, "The prompt to send to the LLM"], context: RequestContext
     ) -> str:
         """Tests server-initiated sampling (LLM completion request)"""
-        answer = await create_message(
-            context, [prompt], max_tokens=100
-        )  # refused without "sampling"
+        # Refused if the client did not declare "sampling"
+
+        answer = await create_message(context, [prompt], max_tokens=100)
         return f"LLM response: {text_of(answer)}"
 
     @server.tool()

@@ -34,11 +34,8 @@ from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import PromptServer, user
 
-__all__ = [
-    "MAX_STEPS",
-    "build_server",
-    "load_data",
-]  # the names tests and notebooks import from here
+# The names tests and notebooks import from here
+__all__ = ["MAX_STEPS", "build_server", "load_data"]
 
 
 def plain(text: str) -> str:

@@ -146,9 +146,8 @@ def add_course_tools(
             shared = sorted(wanted & set(course["tags"]))
             if course["id"] not in ids and shared:
                 scored.append((-len(shared), course["id"], course, shared))
-        scored.sort(
-            key=lambda entry: entry[:2]
-        )  # most shared topics first, then by ID: deterministic
+        # Most shared topics first, then by ID: deterministic
+        scored.sort(key=lambda entry: entry[:2])
         return {
             "similar": [
                 {

@@ -106,9 +106,8 @@ class Host:
         questions: Answers | None = None,
     ) -> None:
         self.model: Model = model or RuleModel()
-        self.questions = (
-            questions  # how servers' questions are answered (lesson 09); None: not at all
-        )
+        # How servers' questions are answered (lesson 09); None: not at all
+        self.questions = questions
         self.router = router  # what to paste before a user's message (lesson 05); None: nothing
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout
@@ -116,9 +115,8 @@ class Host:
         self.confirm = confirm
         self.on_message = on_message  # a UI would show each message as it is added
         self.clients: dict[str, Client] = {}
-        self.messages: list[
-            ChatMessage
-        ] = []  # the conversation so far (the system prompt is rebuilt)
+        # The conversation so far (the system prompt is rebuilt)
+        self.messages: list[ChatMessage] = []
         self._stack = AsyncExitStack()
 
     # -- servers ----------------------------------------------------------------------------------

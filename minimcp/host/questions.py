@@ -92,9 +92,8 @@ class HostQuestions:
         reply = await self.model.respond(messages, [])  # no tools on offer: the answer is text
         text, stop = str(reply), "endTurn"
         words = text.split(" ")
-        if (
-            len(words) > request["maxTokens"]
-        ):  # a rough token count: the rule model writes few words
+        # A rough token count: the rule model writes few words
+        if len(words) > request["maxTokens"]:
             text, stop = " ".join(words[: request["maxTokens"]]), "maxTokens"
         return {
             "role": "assistant",

@@ -139,9 +139,8 @@ class RuleModel:
             tool = find_tool(tools, rule.tool)
             if match and tool:
                 return ToolCall(tool["name"], rule.arguments(match))
-        for (
-            tool
-        ) in tools:  # "use add with a=2 b=3": a tool named outright, with key=value arguments
+        # "use add with a=2 b=3": a tool named outright, with key=value arguments
+        for tool in tools:
             bare = tool["name"].partition("/")[2]
             if re.search(rf"(?<![\w-]){re.escape(bare)}(?![\w-])", text):
                 return ToolCall(tool["name"], key_values(text, tool.get("inputSchema", {})))

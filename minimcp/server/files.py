@@ -61,9 +61,8 @@ def resolve_inside(folder: Path, uri: str) -> Path | None:
         if not path.is_absolute():
             return None
         real = path.resolve()  # may raise on a NUL byte or a symlink loop: both are "not found"
-        if (
-            not real.is_relative_to(folder) or not real.is_file()
-        ):  # is_file may raise: a name too long
+        # is_file() may raise too: on a name too long
+        if not real.is_relative_to(folder) or not real.is_file():
             return None
     except (OSError, RuntimeError, ValueError):
         return None
@@ -92,9 +91,8 @@ def open_inside(folder: Path, path: Path) -> int | None:
     reports for the open file (``/proc/self/fd/N`` on Linux, ``F_GETPATH`` on macOS) catches a
     swapped folder.
     """
-    flags = (
-        os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    )  # a FIFO must not block us
+    # A FIFO must not block us
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except OSError:
@@ -172,9 +170,9 @@ class Directory:
     def files(self) -> list[Path]:
         """The files a client may read, sorted. Symlinks that lead outside are left out."""
         found = []
-        for parent, _dirs, names in os.walk(
-            self.folder
-        ):  # os.walk does not follow symlinked folders
+        # os.walk does not follow symlinked folders
+
+        for parent, _dirs, names in os.walk(self.folder):
             for name in names:
                 path = Path(parent, name)
                 if resolve_inside(self.folder, path.as_uri()) is not None:

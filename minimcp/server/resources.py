@@ -249,9 +249,8 @@ class ResourceRegistry(Catalogue[Resource]):
         uri = _uri_param(context)
         if not await self.exists(uri, context):
             raise not_found(uri)
-        context.session.subscriptions.add(
-            uri
-        )  # kept with the session: lesson 11 saves it with the rest
+        # Kept with the session: lesson 11 saves it with the rest
+        context.session.subscriptions.add(uri)
         return {}
 
     async def unsubscribe(self, context: RequestContext) -> dict[str, Any]:
@@ -268,9 +267,9 @@ class ResourceRegistry(Catalogue[Resource]):
                     await session.notify("notifications/resources/updated", {"uri": uri})
                 except Exception as error:  # one broken cable must not stop the others' notices
                     log_send_failure(f"resources/updated for {uri}", error)
-        await self.server.subscriptions.deliver(
-            "notifications/resources/updated", {"uri": uri}
-        )  # lesson 12
+        # And the clients that listen without a session (lesson 12)
+
+        await self.server.subscriptions.deliver("notifications/resources/updated", {"uri": uri})
 
     # --8<-- [end:subscribe]
 

@@ -108,9 +108,8 @@ async def create_message(
         "maxTokens": max_tokens,
     }
     problem = tool_message_problem(params["messages"])
-    if (
-        problem is not None
-    ):  # a tool loop that lost track: the server's bug, found before anything is sent
+    # A tool loop that lost track: the server's bug, found before anything is sent
+    if problem is not None:
         raise ValueError(problem)
     optional = {
         "systemPrompt": system_prompt,

@@ -85,9 +85,8 @@ class Subscriptions(Audience):
         )
         self.listeners.add(listener)  # after the acknowledgment: nothing may come before it
         try:
-            await (
-                asyncio.Event().wait()
-            )  # until cancelled: the client closed the stream, or cancelled
+            # Until cancelled: the client closed the stream, or cancelled
+            await asyncio.Event().wait()
         finally:
             self.listeners.discard(listener)
         return {}  # (never reached: a cancelled request is not answered)
