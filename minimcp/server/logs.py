@@ -12,8 +12,9 @@ connection will ever read that. So MCP lets a server send its log lines *through
   ``data``: any JSON value, a string or a whole object.
 
 The levels are the eight syslog severities of RFC 5424, from least to most severe: ``debug``,
-``info``, ``notice``, ``warning``, ``error``, ``critical``, ``alert``, ``emergency``. Filtering is
-one comparison: a message goes out when its level is at least the session's level.
+``info``, ``notice``, ``warning``, ``error``, ``critical``, ``alert``, ``emergency``
+(:mod:`minimcp.session.log_levels`). Filtering is one comparison: a message goes out when its level
+is at least the session's level.
 
 Where does a log line travel? Like any notification, on the session's cable. Over Streamable HTTP
 (lesson 08) a message sent while answering a request rides on that request's own stream: :func:`log`
@@ -35,20 +36,13 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RequestId, RpcError
 from minimcp.server.core import ServerCore
+from minimcp.session.log_levels import LEVELS, SEVERITY, is_level
 from minimcp.session.server import RequestContext, ServerSession
 
 # --8<-- [start:levels]
-#: RFC 5424's severities, least severe first: a level's position is its rank.
-LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-SEVERITY = {level: rank for rank, level in enumerate(LEVELS)}
-
 #: What a session hears before its client chooses: the spec leaves it to the server, and debug
 #: chatter is for clients that ask for it.
 DEFAULT_LEVEL = "info"
-
-
-def is_level(value: object) -> bool:
-    return isinstance(value, str) and value in SEVERITY
 
 
 def wants(session: ServerSession, level: str, threshold: str | None = None) -> bool:
