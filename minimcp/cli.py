@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from minimcp.auth.authorization_server import start_authorization_server
 from minimcp.auth.grants import Client
-from minimcp.auth.resource import protect
+from minimcp.auth.guards import protect
 from minimcp.examples import conformance_client
 from minimcp.examples.complete import complete
 from minimcp.examples.demos import DEMOS

@@ -80,54 +80,8 @@ class AuthorizationServer:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
-        request = HttpRequest.from_scope(scope)
-        route = (request.method, request.path)
         try:
-            # A browser-based client's preflight (CORS): yes, from anywhere
-            if request.method == "OPTIONS":
-                await send_response(send, 204, headers=CORS_PREFLIGHT)
-            elif route == ("GET", "/.well-known/oauth-authorization-server"):
-                await send_json(send, 200, self.metadata())
-            elif route == ("GET", "/jwks.json"):
-                await send_json(send, 200, self.grants.jwks())
-            elif route == ("GET", "/authorize"):
-                query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-                if self.page:
-                    await send_response(
-                        send, 200, (await self.consent_page(query)).encode(), "text/html"
-                    )
-                else:
-                    await send_response(
-                        send, 302, headers={"location": await self.authorize(query)}
-                    )
-            elif route == ("POST", "/authorize"):  # the person pressed a button on the consent page
-                form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
-                await send_response(send, 302, headers={"location": await self.decide(form)})
-            elif route == ("POST", "/token"):
-                form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
-                client = self.grants.authenticate(form, request.headers.get("authorization"))
-                await send_json(send, 200, self.grants.token(form, client), NO_STORE)
-            elif route == ("POST", "/register"):
-                client = self.grants.register(json.loads(await read_body(receive, 65536) or b"{}"))
-                answer = {
-                    "client_id": client.client_id,
-                    "redirect_uris": client.redirect_uris,
-                    "client_name": client.name,
-                    "token_endpoint_auth_method": "none"
-                    if client.secret is None
-                    else "client_secret_basic",
-                }
-                await send_json(
-                    send,
-                    201,
-                    {**answer, "client_secret": client.secret} if client.secret else answer,
-                )
-            else:
-                await send_json(
-                    send,
-                    404,
-                    {"error": "not_found", "error_description": f"nothing at {request.path}"},
-                )
+            await self.route(HttpRequest.from_scope(scope), scope, receive, send)
         except OAuthError as error:
             await send_json(
                 send,
@@ -139,6 +93,37 @@ class AuthorizationServer:
             await send_json(
                 send, 400, {"error": "invalid_request", "error_description": "the body is not JSON"}
             )
+
+    async def route(self, request: HttpRequest, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer one request: each endpoint is a method and a path."""
+        route = (request.method, request.path)
+        # A browser-based client's preflight (CORS): yes, from anywhere
+        if request.method == "OPTIONS":
+            await send_response(send, 204, headers=CORS_PREFLIGHT)
+        elif route == ("GET", "/.well-known/oauth-authorization-server"):
+            await send_json(send, 200, self.metadata())
+        elif route == ("GET", "/jwks.json"):
+            await send_json(send, 200, self.grants.jwks())
+        elif route == ("GET", "/authorize"):
+            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+            if self.page:
+                page = await self.consent_page(query)
+                await send_response(send, 200, page.encode(), "text/html")
+            else:
+                await send_response(send, 302, headers={"location": await self.authorize(query)})
+        elif route == ("POST", "/authorize"):  # the person pressed a button on the consent page
+            form = await read_form(receive)
+            await send_response(send, 302, headers={"location": await self.decide(form)})
+        elif route == ("POST", "/token"):
+            form = await read_form(receive)
+            client = self.grants.authenticate(form, request.headers.get("authorization"))
+            await send_json(send, 200, self.grants.token(form, client), NO_STORE)
+        elif route == ("POST", "/register"):
+            metadata = json.loads(await read_body(receive, 65536) or b"{}")
+            await send_json(send, 201, registered(self.grants.register(metadata)))
+        else:
+            error = {"error": "not_found", "error_description": f"nothing at {request.path}"}
+            await send_json(send, 404, error)
 
     async def authorize(self, query: dict[str, str]) -> str:
         """Where the browser goes back to.
@@ -213,6 +198,23 @@ class AuthorizationServer:
         # Kept, so that its token request is recognised (a cache)
         self.grants.clients[client_id] = client
         return client
+
+
+async def read_form(receive: Receive) -> dict[str, str]:
+    """A POST's ``application/x-www-form-urlencoded`` body, as a dict."""
+    return dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
+
+
+def registered(client: Client) -> dict[str, Any]:
+    """The answer to a dynamic registration (RFC 7591): the client as the server now knows it."""
+    method = "none" if client.secret is None else "client_secret_basic"
+    answer: dict[str, Any] = {
+        "client_id": client.client_id,
+        "redirect_uris": client.redirect_uris,
+        "client_name": client.name,
+        "token_endpoint_auth_method": method,
+    }
+    return {**answer, "client_secret": client.secret} if client.secret else answer
 
 
 async def resolve(value: Awaitable[bool] | bool) -> bool:
