@@ -363,7 +363,6 @@ def parser() -> argparse.ArgumentParser:
         help="http with --redis: N worker processes on one port; any may get any request",
     )
     # Hidden: run_workers sets it for each worker
-
     serving.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     serving.add_argument(
         "--legacy-only",

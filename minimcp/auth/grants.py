@@ -184,7 +184,6 @@ class Grants:
                 )
         elif form.get("grant_type") == "refresh_token":
             # Popped: a refresh token is good once (rotation)
-
             grant = self.refresh_tokens.pop(form.get("refresh_token", ""), None)
             if grant is None or grant.client_id != client.client_id:
                 raise OAuthError(

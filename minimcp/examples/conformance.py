@@ -175,7 +175,6 @@ def add_client_tools(server: Server) -> None:
     ) -> str:
         """Tests server-initiated sampling (LLM completion request)"""
         # Refused if the client did not declare "sampling"
-
         answer = await create_message(context, [prompt], max_tokens=100)
         return f"LLM response: {text_of(answer)}"
 

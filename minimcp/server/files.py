@@ -171,7 +171,6 @@ class Directory:
         """The files a client may read, sorted. Symlinks that lead outside are left out."""
         found = []
         # os.walk does not follow symlinked folders
-
         for parent, _dirs, names in os.walk(self.folder):
             for name in names:
                 path = Path(parent, name)

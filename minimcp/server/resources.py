@@ -268,7 +268,6 @@ class ResourceRegistry(Catalogue[Resource]):
                 except Exception as error:  # one broken cable must not stop the others' notices
                     log_send_failure(f"resources/updated for {uri}", error)
         # And the clients that listen without a session (lesson 12)
-
         await self.server.subscriptions.deliver("notifications/resources/updated", {"uri": uri})
 
     # --8<-- [end:subscribe]

@@ -248,7 +248,6 @@ class ToolRegistry(Catalogue[Tool]):
             return error_result(f"Invalid arguments for tool {name}: {'; '.join(problems)}")
         try:
             # timeout(), not wait_for(): that would run the call in a task of its own
-
             async with asyncio.timeout(self.timeout):
                 value = await run_tool(tool, arguments, context)
         except ForTheClient:  # e.g. 2026-07-28's questions to the client (lesson 12)
