@@ -58,7 +58,9 @@ def roots_of(answer: dict[str, Any]) -> str:
 
 def add_2026_fixtures(server: Server) -> None:
     add_question_tools(server)
+    add_several_questions_tools(server)
     add_envelope_tools(server)
+    add_list_change_tools(server)
 
     @server.prompt()
     async def test_input_required_result_prompt(context: RequestContext) -> str:
@@ -70,7 +72,7 @@ def add_2026_fixtures(server: Server) -> None:
 
 
 def add_question_tools(server: Server) -> None:
-    """The input-required-result scenarios: one question, several at once, several rounds."""
+    """The input-required-result scenarios of one question: to the user, the model, the roots."""
 
     @server.tool()
     async def test_input_required_result_elicitation(context: RequestContext) -> str:
@@ -98,6 +100,10 @@ def add_question_tools(server: Server) -> None:
     # Two scenarios, one tool: the state echoed unchanged ("state-ok"), or tampered with (refused).
     server.add_tool(confirm, "test_input_required_result_request_state")
     server.add_tool(confirm, "test_input_required_result_tampered_state")
+
+
+def add_several_questions_tools(server: Server) -> None:
+    """The input-required-result scenarios of several questions: at once, in rounds, as declared."""
 
     @server.tool()
     async def test_input_required_result_multiple_inputs(context: RequestContext) -> str:
@@ -138,7 +144,7 @@ def add_question_tools(server: Server) -> None:
 
 
 def add_envelope_tools(server: Server) -> None:
-    """The server-stateless scenario's diagnostic tools, and the list changes it listens for."""
+    """The server-stateless scenario's diagnostics: what a request's envelope and headers say."""
 
     @server.tool()
     async def test_missing_capability(context: RequestContext) -> str:
@@ -176,6 +182,10 @@ def add_envelope_tools(server: Server) -> None:
         for level in ("debug", "info", "warning"):
             await log(context, level, f"a {level} line", logger="test_logging_tool")
         return "Logged"
+
+
+def add_list_change_tools(server: Server) -> None:
+    """Tools that change the tool and prompt lists, for ``subscriptions/listen`` to hear of it."""
 
     def changed_tool() -> str:
         """Added and removed to change the tool list"""
