@@ -35,7 +35,6 @@ conversation against the course's example server over stdio.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any, Protocol
@@ -46,7 +45,7 @@ from minimcp.host.chat import (
     Model,
     ToolCall,
     build_system_prompt,
-    content_text,
+    prompt_messages,
     tool_result_text,
 )
 from minimcp.host.rule_model import RuleModel
@@ -54,9 +53,6 @@ from minimcp.rpc import ConnectionClosed
 from minimcp.rpc.aio import call as call_maybe_async
 from minimcp.rpc.aio import resolve
 from minimcp.rpc.jsonrpc import RpcError
-
-log = logging.getLogger("minimcp.host")
-
 
 #: ``on_progress(tool, progress, total, message)``: a long tool is making progress.
 HostProgressCallback = Callable[[str, float, float | None, str | None], Awaitable[None] | None]
@@ -106,8 +102,7 @@ class Host:
         questions: Answers | None = None,
     ) -> None:
         self.model: Model = model or RuleModel()
-        # How servers' questions are answered (lesson 09); None: not at all
-        self.questions = questions
+        self.questions = questions  # how servers' questions are answered (lesson 09), if at all
         self.router = router  # what to paste before a user's message (lesson 05); None: nothing
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout
@@ -115,8 +110,7 @@ class Host:
         self.confirm = confirm
         self.on_message = on_message  # a UI would show each message as it is added
         self.clients: dict[str, Client] = {}
-        # The conversation so far (the system prompt is rebuilt)
-        self.messages: list[ChatMessage] = []
+        self.messages: list[ChatMessage] = []  # the conversation (the system prompt is rebuilt)
         self._stack = AsyncExitStack()
 
     # -- servers ----------------------------------------------------------------------------------
@@ -289,17 +283,7 @@ class Host:
         """
         server, _, prompt = name.partition("/")
         result = await self._client(server).get_prompt(prompt, arguments)
-        for m in result["messages"]:
-            # Only the two roles a prompt may use: a server must not write the system prompt's rules
-            # or fake a tool's result. Checked before anything is pasted: all the messages or none.
-            if m.get("role") not in ("user", "assistant"):
-                raise ValueError(
-                    f"prompt {name}: role {m.get('role')!r} is neither 'user' nor 'assistant'"
-                )
-        pasted = [
-            ChatMessage(m["role"], content_text(m["content"]), prompt=name)
-            for m in result["messages"]
-        ]
+        pasted = prompt_messages(name, result["messages"])  # refused whole if a role is wrong
         for message in pasted:
             self.add(message)
         return pasted
