@@ -19,7 +19,7 @@ _EXPORTS = {
     "PromptArgument": "minimcp.server.prompts",
     "RequestContext": "minimcp.session.server",
     "PromptServer": "minimcp.server.prompts",
-    "ResourceServer": "minimcp.server.resources",
+    "ResourceServer": "minimcp.server.resource_server",
     "Server": "minimcp.server.complete",
     "ToolServer": "minimcp.server.server",
     "ServerCore": "minimcp.server.core",

@@ -14,8 +14,9 @@ named by a URI, such as ``courses://all``, and carries a MIME type that says how
 A URI that names nothing is error -32002 "Resource not found". A folder of files may be served as
 ``file://`` resources, and the path guard below makes sure no URI ever reads outside that folder.
 
-Beside this module: :mod:`minimcp.server.uri_templates` (matching ``courses://{id}``) and
-:mod:`minimcp.server.files` (a folder as ``file://`` resources, and its path guard).
+Beside this module: :mod:`minimcp.server.uri_templates` (matching ``courses://{id}``),
+:mod:`minimcp.server.files` (a folder as ``file://`` resources, and its path guard), and
+:mod:`minimcp.server.resource_server` (the server with ``@server.resource()``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.rpc.transport import log_send_failure
@@ -43,12 +44,10 @@ from minimcp.server.files import (
 )
 from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue, described
-from minimcp.server.server import ToolServer
 from minimcp.server.uri_templates import compile_template, match_template
 from minimcp.session.server import RequestContext
 
 log = logging.getLogger("minimcp.resources")
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass
@@ -290,94 +289,3 @@ def _uri_param(context: RequestContext) -> str:
 
 def _doc(handler: Callable[..., Any]) -> str | None:
     return inspect.getdoc(handler)
-
-
-# -- the server, with resources ------------------------------------------------------------------
-class ResourceServer(ToolServer):
-    """Lesson 04's server, plus resources: ``@server.resource()`` and ``@server.template()``."""
-
-    _resources: ResourceRegistry | None = None  # created by the first registration
-
-    @property
-    def resources(self) -> ResourceRegistry:
-        if self._resources is None:
-            self._resources = ResourceRegistry(self)
-        return self._resources
-
-    def resource(
-        self,
-        uri: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
-    ) -> Callable[[F], F]:
-        """Decorator: ``@server.resource("courses://all")`` serves the function's result there."""
-
-        def register(function: F) -> F:
-            self.add_resource(
-                uri, function, name, title=title, description=description, mime_type=mime_type
-            )
-            return function
-
-        return register
-
-    def template(
-        self,
-        uri_template: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
-    ) -> Callable[[F], F]:
-        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a str)."""
-
-        def register(function: F) -> F:
-            self.add_template(
-                uri_template,
-                function,
-                name,
-                title=title,
-                description=description,
-                mime_type=mime_type,
-            )
-            return function
-
-        return register
-
-    def add_resource(
-        self, uri: str, function: Callable[..., Any], name: str | None = None, **options: Any
-    ) -> Resource:
-        return self.resources.add(uri, function, name, **options)
-
-    def remove_resource(self, uri: str) -> None:
-        self.resources.remove(uri)
-
-    def add_template(
-        self,
-        uri_template: str,
-        function: Callable[..., Any],
-        name: str | None = None,
-        **options: Any,
-    ) -> ResourceTemplate:
-        return self.resources.add_template(uri_template, function, name, **options)
-
-    def add_directory(
-        self,
-        folder: str | os.PathLike[str],
-        max_bytes: int = MAX_FILE_BYTES,
-        *,
-        scope: FolderScope | None = None,
-    ) -> Directory:
-        """Serve a folder's files as ``file://`` resources, guarded against reads outside it."""
-        return self.resources.add_directory(folder, max_bytes, scope=scope)
-
-    async def resource_updated(self, uri: str) -> None:
-        """Tell the sessions subscribed to ``uri`` that it changed."""
-        await self.resources.updated(uri)
-
-    def find_template(self, uri_template: str) -> ResourceTemplate | None:
-        """The template registered as exactly ``uri_template``, if any (creates nothing)."""
-        return self._resources.template(uri_template) if self._resources is not None else None

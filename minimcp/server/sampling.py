@@ -91,14 +91,7 @@ async def create_message(
     ``messages`` is a list of messages (a string is a user message), or one string. ``progress``
     hears how far the client got (a person reviewing the request, a slow model), if it says.
     """
-    options = require_capability(context, "sampling", "sampling/createMessage")
-    if (tools is not None or tool_choice is not None) and not isinstance(
-        options.get("tools"), dict
-    ):
-        raise CapabilityMissing(
-            "The client did not declare 'sampling.tools', so this server cannot "
-            "send it a sampling request with tools"
-        )
+    require_sampling(context, with_tools=tools is not None or tool_choice is not None)
     if isinstance(messages, str):
         messages = [messages]
     params: dict[str, Any] = {
@@ -123,6 +116,21 @@ async def create_message(
     result = await request_with_progress(
         context, "sampling/createMessage", params, timeout, progress
     )
+    return sampled_message(result)
+
+
+def require_sampling(context: RequestContext, with_tools: bool) -> None:
+    """The client must have declared ``sampling``, and ``sampling.tools`` to get tools."""
+    options = require_capability(context, "sampling", "sampling/createMessage")
+    if with_tools and not isinstance(options.get("tools"), dict):
+        raise CapabilityMissing(
+            "The client did not declare 'sampling.tools', so this server cannot "
+            "send it a sampling request with tools"
+        )
+
+
+def sampled_message(result: Any) -> dict[str, Any]:
+    """The client's answer, once it is known to be a message: else :class:`ToolError`."""
     if not (
         isinstance(result, dict)
         and result.get("role") in ("user", "assistant")

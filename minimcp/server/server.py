@@ -18,7 +18,7 @@ notes::
         ...
 
 Each later feature lesson adds its decorators by extending this class, in its own module:
-lesson 05's :class:`~minimcp.server.resources.ResourceServer` adds ``@server.resource()`` and
+lesson 05's :class:`~minimcp.server.resource_server.ResourceServer` adds ``@server.resource()`` and
 ``@server.template()``, lesson 06's :class:`~minimcp.server.prompts.PromptServer` adds
 ``@server.prompt()``, and lesson 09's :class:`~minimcp.server.complete.Server` adds logging and
 completion: that last one, every feature at once, is what ``from minimcp.server import Server``
