@@ -1,9 +1,10 @@
 """Names a package offers without importing them yet (PEP 562), so that lessons stay apart.
 
-``from minimcp.server import Server`` is pleasant to write, but a package's ``__init__`` runs whenever
-any of its modules is imported: if ``minimcp/server/__init__.py`` imported ``Server`` (lesson 04) at
-once, then lesson 03's ``minimcp.server.core`` would drag lessons 04 to 12 in with it. So a package
-names its conveniences in a table, and each is imported the first time someone asks for it.
+``from minimcp.server import Server`` is pleasant to write, but a package's ``__init__`` runs
+whenever any of its modules is imported: if ``minimcp/server/__init__.py`` imported ``Server``
+(lesson 04) at once, then lesson 03's ``minimcp.server.core`` would drag lessons 04 to 12 in with
+it. So a package names its conveniences in a table, and each is imported the first time someone asks
+for it.
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ from websockets.exceptions import InvalidStatus
 
 from minimcp.auth import bearer_token, challenge, protect
 from minimcp.auth.bearer import MalformedAuthorization
-from minimcp.auth.resource import WELL_KNOWN, websocket_guard
+from minimcp.auth.guards import websocket_guard
+from minimcp.auth.resource import WELL_KNOWN
 from minimcp.client import websocket_client
 from minimcp.transports.websocket import start_websocket
 

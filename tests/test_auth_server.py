@@ -21,7 +21,7 @@ from support import free_port, until
 
 from minimcp.auth import OAuth, protect
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
-from minimcp.auth.client import in_the_browser
+from minimcp.auth.browser import in_the_browser
 from minimcp.auth.discovery import pkce_pair
 from minimcp.auth.tokens import TokenVerifier
 from minimcp.client import http_client

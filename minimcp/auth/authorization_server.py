@@ -1,19 +1,19 @@
-"""The course authorization server, over HTTP: metadata, authorize, token, register, keys (lesson 10).
+"""Lesson 10's authorization server over HTTP: metadata, authorize, token, register and keys.
 
-The decisions are :mod:`minimcp.auth.grants`'; this module is the HTTP around them, an ASGI application
-on uvicorn like lesson 08's endpoint:
+The decisions are :mod:`minimcp.auth.grants`'; this module is the HTTP around them, an ASGI
+application on uvicorn like lesson 08's endpoint:
 
 * ``GET /.well-known/oauth-authorization-server``: its metadata (RFC 8414);
-* ``GET /authorize``: the browser arrives here; the person consents (with ``page=True``, on a page with
-  two buttons, posted back to ``POST /authorize``; else ``consent(client, scope)``, a scripted person);
-  the browser is sent back to the client with a code;
+* ``GET /authorize``: the browser arrives here; the person consents (with ``page=True``, on a page
+  with two buttons, posted back to ``POST /authorize``; else ``consent(client, scope)``, a scripted
+  person); the browser is sent back to the client with a code;
 * ``POST /token``: codes and refresh tokens for tokens; ``Cache-Control: no-store``;
 * ``POST /register``: dynamic client registration (RFC 7591);
 * ``GET /jwks.json``: the public key its tokens are signed with.
 
-Clients are pre-registered (``grants.clients``), registered dynamically, or identified by a Client ID
-Metadata Document: a ``client_id`` that is an https URL is fetched, and must name itself and its redirect
-URIs (loopback http is accepted too, for this machine).
+Clients are pre-registered (``grants.clients``), registered dynamically, or identified by a Client
+ID Metadata Document: a ``client_id`` that is an https URL is fetched, and must name itself and its
+redirect URIs (loopback http is accepted too, for this machine).
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from minimcp.transports.http.server import bind, launch, started
 #: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
 Consent = Callable[[Client, str], Awaitable[bool] | bool]
 NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
-#: A browser-based client (the MCP Inspector) calls these endpoints from a page of another origin: they carry
-#: no cookie and no ambient credential, so any origin may read their answers (the consent page is not one).
+#: A browser-based client (the MCP Inspector) calls these endpoints from a page of another origin:
+#: they carry no cookie and no ambient credential, so any origin may read their answers (the
+#: consent page is not one of them).
 CORS = {"access-control-allow-origin": "*"}
 CORS_PREFLIGHT = {
     **CORS,
@@ -79,55 +80,8 @@ class AuthorizationServer:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
-        request = HttpRequest.from_scope(scope)
-        route = (request.method, request.path)
         try:
-            if (
-                request.method == "OPTIONS"
-            ):  # a browser-based client's preflight (CORS): yes, from anywhere
-                await send_response(send, 204, headers=CORS_PREFLIGHT)
-            elif route == ("GET", "/.well-known/oauth-authorization-server"):
-                await send_json(send, 200, self.metadata())
-            elif route == ("GET", "/jwks.json"):
-                await send_json(send, 200, self.grants.jwks())
-            elif route == ("GET", "/authorize"):
-                query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-                if self.page:
-                    await send_response(
-                        send, 200, (await self.consent_page(query)).encode(), "text/html"
-                    )
-                else:
-                    await send_response(
-                        send, 302, headers={"location": await self.authorize(query)}
-                    )
-            elif route == ("POST", "/authorize"):  # the person pressed a button on the consent page
-                form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
-                await send_response(send, 302, headers={"location": await self.decide(form)})
-            elif route == ("POST", "/token"):
-                form = dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
-                client = self.grants.authenticate(form, request.headers.get("authorization"))
-                await send_json(send, 200, self.grants.token(form, client), NO_STORE)
-            elif route == ("POST", "/register"):
-                client = self.grants.register(json.loads(await read_body(receive, 65536) or b"{}"))
-                answer = {
-                    "client_id": client.client_id,
-                    "redirect_uris": client.redirect_uris,
-                    "client_name": client.name,
-                    "token_endpoint_auth_method": "none"
-                    if client.secret is None
-                    else "client_secret_basic",
-                }
-                await send_json(
-                    send,
-                    201,
-                    {**answer, "client_secret": client.secret} if client.secret else answer,
-                )
-            else:
-                await send_json(
-                    send,
-                    404,
-                    {"error": "not_found", "error_description": f"nothing at {request.path}"},
-                )
+            await self.route(HttpRequest.from_scope(scope), scope, receive, send)
         except OAuthError as error:
             await send_json(
                 send,
@@ -140,12 +94,45 @@ class AuthorizationServer:
                 send, 400, {"error": "invalid_request", "error_description": "the body is not JSON"}
             )
 
+    async def route(self, request: HttpRequest, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer one request: each endpoint is a method and a path."""
+        route = (request.method, request.path)
+        # A browser-based client's preflight (CORS): yes, from anywhere
+        if request.method == "OPTIONS":
+            await send_response(send, 204, headers=CORS_PREFLIGHT)
+        elif route == ("GET", "/.well-known/oauth-authorization-server"):
+            await send_json(send, 200, self.metadata())
+        elif route == ("GET", "/jwks.json"):
+            await send_json(send, 200, self.grants.jwks())
+        elif route == ("GET", "/authorize"):
+            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+            if self.page:
+                page = await self.consent_page(query)
+                await send_response(send, 200, page.encode(), "text/html")
+            else:
+                await send_response(send, 302, headers={"location": await self.authorize(query)})
+        elif route == ("POST", "/authorize"):  # the person pressed a button on the consent page
+            form = await read_form(receive)
+            await send_response(send, 302, headers={"location": await self.decide(form)})
+        elif route == ("POST", "/token"):
+            form = await read_form(receive)
+            client = self.grants.authenticate(form, request.headers.get("authorization"))
+            await send_json(send, 200, self.grants.token(form, client), NO_STORE)
+        elif route == ("POST", "/register"):
+            metadata = json.loads(await read_body(receive, 65536) or b"{}")
+            await send_json(send, 201, registered(self.grants.register(metadata)))
+        else:
+            error = {"error": "not_found", "error_description": f"nothing at {request.path}"}
+            await send_json(send, 404, error)
+
     async def authorize(self, query: dict[str, str]) -> str:
-        """Where the browser goes back to; :class:`OAuthError` (a 400 page, no redirect) for a bad client."""
+        """Where the browser goes back to.
+
+        :class:`OAuthError` (a 400 page, no redirect) for a bad client.
+        """
         client = await self.client(query.get("client_id", ""))
-        self.grants.redirect_uri(
-            query, client
-        )  # a bad client or redirect URI: refused before anyone is asked
+        # A bad client or redirect URI: refused before anyone is asked
+        self.grants.redirect_uri(query, client)
         assert client is not None
         consented = self.consent is None or await resolve(
             self.consent(client, query.get("scope", ""))
@@ -154,8 +141,11 @@ class AuthorizationServer:
 
     # --8<-- [start:consent_page]
     async def consent_page(self, query: dict[str, str]) -> str:
-        """The page a person sees: who asks, for what, and two buttons. Only a nonce travels in the form:
-        the request it stands for stays here, so a page elsewhere cannot post a decision of its own."""
+        """The page a person sees: who asks, for what, and two buttons.
+
+        Only a nonce travels in the form: the request it stands for stays here, so a page elsewhere
+        cannot post a decision of its own.
+        """
         client = await self.client(query.get("client_id", ""))
         self.grants.redirect_uri(query, client)  # a bad client or redirect URI: a 400, not a page
         assert client is not None
@@ -169,7 +159,8 @@ class AuthorizationServer:
             f"<p>{who} asks to act as <b>{self.grants.subject}</b> on <code>{where}</code>, "
             f"with the scope <code>{what}</code>.</p><form method=post action=/authorize>"
             f"<input type=hidden name=nonce value={nonce}>"
-            "<button name=decision value=allow>Allow</button> <button name=decision value=deny>Deny</button>"
+            "<button name=decision value=allow>Allow</button> "
+            "<button name=decision value=deny>Deny</button>"
             "</form>"
         )
 
@@ -204,10 +195,26 @@ class AuthorizationServer:
         ):
             return None  # the document must name itself exactly, and its redirect URIs
         client = Client(client_id, uris, None, str(document.get("client_name", "")))
-        self.grants.clients[client_id] = (
-            client  # kept, so that its token request is recognised (a cache)
-        )
+        # Kept, so that its token request is recognised (a cache)
+        self.grants.clients[client_id] = client
         return client
+
+
+async def read_form(receive: Receive) -> dict[str, str]:
+    """A POST's ``application/x-www-form-urlencoded`` body, as a dict."""
+    return dict(parse_qsl((await read_body(receive, 65536)).decode("utf-8", "replace")))
+
+
+def registered(client: Client) -> dict[str, Any]:
+    """The answer to a dynamic registration (RFC 7591): the client as the server now knows it."""
+    method = "none" if client.secret is None else "client_secret_basic"
+    answer: dict[str, Any] = {
+        "client_id": client.client_id,
+        "redirect_uris": client.redirect_uris,
+        "client_name": client.name,
+        "token_endpoint_auth_method": method,
+    }
+    return {**answer, "client_secret": client.secret} if client.secret else answer
 
 
 async def resolve(value: Awaitable[bool] | bool) -> bool:
@@ -223,7 +230,7 @@ async def send_json(
 
 
 class RunningAuthorizationServer:
-    """The course authorization server on uvicorn, on 127.0.0.1: its ``issuer`` (its URL), and ``close()``."""
+    """The course authorization server on 127.0.0.1: ``issuer`` (its URL), ``close()``."""
 
     def __init__(self, app: AuthorizationServer, server: Any, task: asyncio.Task[None]) -> None:
         self.app, self.grants, self._server, self._task = app, app.grants, server, task
@@ -237,7 +244,7 @@ class RunningAuthorizationServer:
 async def start_authorization_server(
     host: str = "127.0.0.1", port: int = 0, consent: Consent | None = None, page: bool = False
 ) -> RunningAuthorizationServer:
-    """Serve a fresh course authorization server (port 0: any free port) and return once it listens."""
+    """Serve a fresh course authorization server (port 0: any free port); return once it listens."""
     sock = bind(host, port)
     app = AuthorizationServer(Grants(f"http://{host}:{sock.getsockname()[1]}"), consent, page=page)
     server, task = launch(app, sock, lifespan="off")  # lesson 08's way of running an ASGI app

@@ -1,4 +1,4 @@
-"""Bearer tokens on the wire: the ``Authorization`` header and the ``WWW-Authenticate`` challenge (lesson 10).
+"""Bearer tokens on the wire: the ``Authorization`` and ``WWW-Authenticate`` headers (lesson 10).
 
 A client shows its access token in every request (RFC 6750, section 2.1)::
 
@@ -7,11 +7,12 @@ A client shows its access token in every request (RFC 6750, section 2.1)::
 and never in the URL: a token in a query string ends up in logs, browser history and ``Referer``
 headers, so MCP forbids it (spec 2025-11-25, basic/authorization, "Token Requirements").
 
-A server that refuses a request says why, and where to get a token, in a challenge (RFC 6750, section
-3; RFC 9728, section 5.1)::
+A server that refuses a request says why, and where to get a token, in a challenge (RFC 6750,
+section 3; RFC 9728, section 5.1)::
 
-    WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource",
-                      scope="files:read", error="invalid_token", error_description="The token expired"
+    WWW-Authenticate: Bearer
+        resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource",
+        scope="files:read", error="invalid_token", error_description="The token expired"
 
 Both sides need both headers, so the reading and the writing live here, side by side, with no I/O.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-#: RFC 6750's token characters (``b64token``): letters, digits and ``-._~+/``, then optional ``=`` padding.
+#: RFC 6750's token characters (``b64token``): letters, digits, ``-._~+/``; then ``=`` padding.
 TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
 
 
@@ -30,7 +31,7 @@ class MalformedAuthorization(ValueError):
 
 # --8<-- [start:authorization]
 def bearer_token(header: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header; None when there is no header at all.
+    """The token of an ``Authorization: Bearer <token>`` header; None when there is no header.
 
     The scheme's name is case-insensitive (RFC 9110, section 11.1); the token must be one RFC 6750
     ``b64token``. Anything else raises :class:`MalformedAuthorization`.
@@ -53,7 +54,7 @@ def bearer_token(header: str | None) -> str | None:
 
 # --8<-- [start:challenge]
 def challenge(**params: str | None) -> str:
-    """A ``WWW-Authenticate`` value: ``Bearer`` and its parameters as quoted strings, None ones left out.
+    """A ``WWW-Authenticate`` value: ``Bearer`` and its parameters as quoted strings, skipping None.
 
     ``challenge(resource_metadata="https://x/.well-known/...", scope="a b")`` →
     ``Bearer resource_metadata="https://x/.well-known/...", scope="a b"``.
@@ -71,7 +72,7 @@ def quoted(value: str) -> str:
 
 
 # --8<-- [start:parse_challenges]
-#: One auth-param of a challenge: ``name=token`` or ``name="quoted string"`` (RFC 9110, section 11.2).
+#: One auth-param of a challenge: ``name=token`` or ``name="quoted string"`` (RFC 9110, 11.2).
 PARAM = re.compile(
     r'\s*([!#$%&\'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,"=][^\s,"]*|)\s*(?:,|$)'
 )
@@ -83,9 +84,9 @@ def parse_challenges(header: str) -> dict[str, dict[str, str]]:
     """The challenges of a ``WWW-Authenticate`` header: scheme (lower case) → its parameters.
 
     ``Bearer resource_metadata="https://x/.well-known/...", scope="a b"`` →
-    ``{"bearer": {"resource_metadata": "https://x/.well-known/...", "scope": "a b"}}``. A header may hold
-    several challenges (``Basic realm="x", Bearer scope="y"``), each a scheme followed by its parameters;
-    a challenge written as one token68 (``Negotiate abc==``) keeps no parameters.
+    ``{"bearer": {"resource_metadata": "https://x/.well-known/...", "scope": "a b"}}``. A header may
+    hold several challenges (``Basic realm="x", Bearer scope="y"``), each a scheme followed by its
+    parameters; a challenge written as one token68 (``Negotiate abc==``) keeps no parameters.
     """
     challenges: dict[str, dict[str, str]] = {}
     position, current = 0, None

@@ -1,37 +1,37 @@
 """The client's side of MCP authorization, on httpx's ``Auth`` hook (lesson 10).
 
-``httpx2.AsyncClient(auth=OAuth(server_url, ...))`` (or ``http_client(url, auth=...)``) sends every request
-with the current access token and, when the MCP server answers ``401`` or ``403 insufficient_scope``, runs
-the flow of spec 2025-11-25, basic/authorization, then sends the request again:
+``httpx2.AsyncClient(auth=OAuth(server_url, ...))`` (or ``http_client(url, auth=...)``) sends every
+request with the current access token and, when the MCP server answers ``401`` or
+``403 insufficient_scope``, runs the flow of spec 2025-11-25, basic/authorization, then sends the
+request again:
 
 1. read the challenge (``WWW-Authenticate``): ``resource_metadata``, ``scope``, ``error``;
-2. fetch the Protected Resource Metadata (the challenge's URL, else the well-known ones): the resource's
-   canonical URI and its authorization server;
+2. fetch the Protected Resource Metadata (the challenge's URL, else the well-known ones): the
+   resource's canonical URI and its authorization server;
 3. fetch the authorization server's metadata (RFC 8414 and OpenID discovery, in the spec's order);
-4. identify the client: pre-registered credentials, else a Client ID Metadata Document URL (if the server
-   supports them), else dynamic registration (RFC 7591);
-5. authorize with PKCE (S256), ``state`` and ``resource`` (RFC 8707), the scope chosen as the spec says;
-   ``authorize(url)`` returns the redirect the user's browser lands on: :func:`in_the_browser` for a
-   person (a loopback listener and their browser), :func:`follow_without_a_browser` for a script;
+4. identify the client: pre-registered credentials, else a Client ID Metadata Document URL (if the
+   server supports them), else dynamic registration (RFC 7591);
+5. authorize with PKCE (S256), ``state`` and ``resource`` (RFC 8707), the scope chosen as the spec
+   says; ``authorize(url)`` returns the redirect the user's browser lands on:
+   :mod:`minimcp.auth.browser` has one for a person (their browser) and one for a script;
 6. exchange the code for tokens, with the verifier and ``resource`` again; later, refresh them.
 
-A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names (*step-up*), a
-bounded number of times: a server that keeps asking gets the last ``403`` back.
+A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names (*step-up*),
+a bounded number of times: a server that keeps asking gets the last ``403`` back.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import secrets
-import webbrowser
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx2
 
 from minimcp.auth.bearer import parse_challenges
+from minimcp.auth.browser import AuthorizationFailed, Authorize, follow_without_a_browser
 from minimcp.auth.discovery import (
     authorization_server_metadata_urls,
     pkce_pair,
@@ -39,69 +39,6 @@ from minimcp.auth.discovery import (
     select_scope,
 )
 from minimcp.transports.http.asgi import VERSION_HEADER
-
-#: ``authorize(url)`` → the URL the authorization server redirected the browser to (with ``code`` or ``error``).
-Authorize = Callable[[str], Awaitable[str]]
-
-
-class AuthorizationFailed(Exception):
-    """The flow could not get a token; the message says at which step."""
-
-
-async def follow_without_a_browser(url: str) -> str:
-    """Open the authorization URL and return where it redirects: for an authorization server that needs
-    no person (the conformance suite's, a scripted consent). A person's client opens a browser instead."""
-    async with httpx2.AsyncClient(follow_redirects=False, timeout=30) as http:
-        response = await http.get(url)
-    if "location" not in response.headers:
-        raise AuthorizationFailed(
-            f"the authorization endpoint did not redirect (HTTP {response.status_code})"
-        )
-    return response.headers["location"]
-
-
-# --8<-- [start:browser]
-def in_the_browser(
-    redirect_uri: str, open_url: Callable[[str], object] = webbrowser.open, timeout: float = 300.0
-) -> Authorize:
-    """A person's ``authorize``: listen on the loopback ``redirect_uri``, open the URL in their browser, and
-    wait for the browser to come back to the listener with the code (RFC 8252's loopback redirect)."""
-    parts = urlsplit(redirect_uri)
-    if (
-        parts.scheme != "http"
-        or parts.hostname not in ("127.0.0.1", "localhost")
-        or parts.port is None
-    ):
-        raise ValueError(f"a loopback redirect URI with a port is needed, not {redirect_uri!r}")
-
-    async def authorize(url: str) -> str:
-        arrived: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-
-        async def one_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            request_line = (await reader.readline()).decode("latin-1").split(" ")
-            target = request_line[1] if len(request_line) > 1 else "/"
-            if urlsplit(target).path == parts.path and not arrived.done():
-                arrived.set_result(f"http://{parts.netloc}{target}")
-            writer.write(
-                b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n"
-                b"Done: you can close this page and go back to the application.\n"
-            )
-            await writer.drain()
-            writer.close()
-
-        listener = await asyncio.start_server(one_request, parts.hostname, parts.port)
-        try:
-            if not open_url(url):  # no browser here: a person can still open it by hand
-                print(f"Open this URL to authorize: {url}", flush=True)
-            return await asyncio.wait_for(arrived, timeout)
-        finally:
-            listener.close()
-            await listener.wait_closed()
-
-    return authorize
-
-
-# --8<-- [end:browser]
 
 
 class OAuth(httpx2.Auth):
@@ -123,16 +60,16 @@ class OAuth(httpx2.Auth):
         self.server_url = server_url
         self.redirect_uri = redirect_uri
         self.client_id, self.client_secret = client_id, client_secret  # pre-registered, if given
-        self.client_metadata_url = (
-            client_metadata_url  # an https URL that serves our metadata (CIMD)
-        )
+        # An https URL that serves our metadata (CIMD)
+        self.client_metadata_url = client_metadata_url
         self.client_name = client_name
         self.authorize = authorize
         self.max_step_ups = max_step_ups
         self.tokens: dict[str, Any] = {}  # access_token, refresh_token, scope
         self.server: dict[str, Any] = {}  # the authorization server's metadata, once discovered
         self.resource = server_url  # the canonical URI tokens are requested for (from the metadata)
-        # Its own HTTP client for metadata, registration and tokens (never the MCP server's credentials).
+        # Its own HTTP client for metadata, registration and tokens (never the MCP server's
+        # credentials, which it must not see).
         self.http = http or httpx2.AsyncClient(timeout=30, follow_redirects=False)
 
     # --8<-- [start:flow]
@@ -149,9 +86,8 @@ class OAuth(httpx2.Auth):
                 if not (attempt == 0 and await self.refresh()):
                     await self.run_flow(challenge)
             elif response.status_code == 403 and challenge.get("error") == "insufficient_scope":
-                await self.run_flow(
-                    challenge
-                )  # step-up: ask again, for the scopes the server named
+                # Step-up: ask again, for the scopes the server named
+                await self.run_flow(challenge)
             else:
                 return
             self.sign(request)
@@ -175,7 +111,9 @@ class OAuth(httpx2.Auth):
         if resource_metadata is not None and resource_metadata.get("authorization_servers"):
             issuer = resource_metadata["authorization_servers"][0]
             self.resource = resource_metadata.get("resource") or self.server_url
-        else:  # 2025-03-26 servers had no resource metadata: the authorization server is the MCP server's origin
+        else:
+            # 2025-03-26 servers had no resource metadata: the MCP server's origin is the
+            # authorization server.
             parts = urlsplit(self.server_url)
             issuer, resource_metadata = f"{parts.scheme}://{parts.netloc}", {}
         server = await self.first_json(authorization_server_metadata_urls(issuer))
@@ -204,7 +142,7 @@ class OAuth(httpx2.Auth):
     # --8<-- [end:run_flow]
 
     async def first_json(self, urls: list[str]) -> dict[str, Any] | None:
-        """The first of ``urls`` that answers 200 with a JSON object (the spec's discovery order)."""
+        """The first of ``urls`` to answer 200 with a JSON object (the spec's discovery order)."""
         for url in urls:
             response = await self.http.get(url, headers={VERSION_HEADER: "2025-11-25"})
             if response.status_code == 200:
@@ -218,7 +156,7 @@ class OAuth(httpx2.Auth):
 
     # --8<-- [start:identify]
     async def identify(self) -> None:
-        """Who we are to the authorization server: pre-registered, a metadata URL (CIMD), or registered now."""
+        """Who we are to the authorization server: pre-registered, a CIMD URL, or registered now."""
         if self.client_id is not None:
             return
         if self.client_metadata_url and self.server.get("client_id_metadata_document_supported"):
@@ -283,7 +221,7 @@ class OAuth(httpx2.Auth):
 
     # --8<-- [start:token_request]
     async def token_request(self, form: dict[str, str]) -> None:
-        """POST to the token endpoint, authenticating the way the server supports; keep the tokens."""
+        """POST to the token endpoint, authenticating as the server supports; keep the tokens."""
         form = {**form, "resource": self.resource}
         headers = {}
         methods = self.server.get("token_endpoint_auth_methods_supported", ["client_secret_basic"])
@@ -302,7 +240,7 @@ class OAuth(httpx2.Auth):
         self.tokens = {**self.tokens, **response.json()}
 
     async def refresh(self) -> bool:
-        """A new access token from the refresh token, if there is one; False if there is none or it failed."""
+        """A new access token from the refresh token; False if there is none or it failed."""
         if "refresh_token" not in self.tokens or not self.server:
             return False
         try:

@@ -1,14 +1,15 @@
-"""The client's first questions: where is the metadata, which scopes to ask for, and PKCE (lesson 10).
+"""The client's first questions: where the metadata is, which scopes to ask for, PKCE (lesson 10).
 
 Everything here is a plain function with no I/O, so that each rule of the spec (2025-11-25,
 basic/authorization) is one small thing to read and test:
 
-* :func:`resource_metadata_urls`: where to look for the Protected Resource Metadata (RFC 9728): the URL
-  the ``401``'s challenge names, else the well-known URL with the endpoint's path, else the root one;
-* :func:`authorization_server_metadata_urls`: where to look for the authorization server's metadata, in
-  the spec's order: OAuth (RFC 8414) and OpenID Connect discovery, with the issuer's path *inserted*
-  after ``/.well-known/…`` or, for OpenID, *appended*;
-* :func:`select_scope`: the challenge's ``scope`` if it gave one, else every scope the resource supports;
+* :func:`resource_metadata_urls`: where to look for the Protected Resource Metadata (RFC 9728):
+  the URL the ``401``'s challenge names, else the well-known URL with the endpoint's path, else
+  the root one;
+* :func:`authorization_server_metadata_urls`: where to look for the authorization server's metadata,
+  in the spec's order: OAuth (RFC 8414) and OpenID Connect discovery, with the issuer's path
+  *inserted* after ``/.well-known/…`` or, for OpenID, *appended*;
+* :func:`select_scope`: the challenge's ``scope`` if it gave one, else all the resource supports;
 * :func:`pkce_pair`: PKCE's secret verifier and its S256 challenge (RFC 7636).
 """
 
@@ -52,7 +53,7 @@ def authorization_server_metadata_urls(issuer: str) -> list[str]:
 
 # --8<-- [start:scope]
 def select_scope(challenged: str | None, scopes_supported: list[str] | None) -> str | None:
-    """The ``scope`` to ask for: the challenge's, else all the resource supports, else none at all."""
+    """The ``scope`` to ask for: the challenge's, else all the resource supports, else none."""
     if challenged:
         return challenged  # authoritative for the request that was refused
     if scopes_supported:
@@ -65,7 +66,7 @@ def select_scope(challenged: str | None, scopes_supported: list[str] | None) -> 
 
 # --8<-- [start:pkce]
 def pkce_pair() -> tuple[str, str]:
-    """A fresh PKCE ``code_verifier`` (43 characters of 32 random bytes) and its S256 ``code_challenge``.
+    """A fresh PKCE ``code_verifier`` (32 random bytes) and its S256 ``code_challenge``.
 
     The client sends the challenge with the authorization request and the verifier with the token
     request: only who started the flow can finish it, even if the code is stolen on its way back.

@@ -3,15 +3,15 @@
 An OAuth 2.1 authorization server small enough to read, for the authorization code grant with PKCE,
 which is what MCP clients use. Every rule here is a check that stops an attack:
 
-* **exact redirect URIs**: a code goes only to a ``redirect_uri`` registered for that client, compared
-  as strings; an unregistered one is refused *without* redirecting (else: an open redirector that hands
-  codes to an attacker);
-* **PKCE S256, always**: no challenge, or ``plain``, is refused (a stolen code is useless without the
-  verifier only the real client holds; ``plain`` would send the verifier itself);
+* **exact redirect URIs**: a code goes only to a ``redirect_uri`` registered for that client,
+  compared as strings; an unregistered one is refused *without* redirecting (else: an open
+  redirector that hands codes to an attacker);
+* **PKCE S256, always**: no challenge, or ``plain``, is refused (a stolen code is useless without
+  the verifier only the real client holds; ``plain`` would send the verifier itself);
 * **one-time, short-lived codes**, bound to the client, the redirect URI, the challenge and the
   ``resource``;
-* **audience-bound tokens**: the access token's ``aud`` is the ``resource`` the client named (RFC 8707),
-  so a token for one MCP server is refused by every other;
+* **audience-bound tokens**: the access token's ``aud`` is the ``resource`` the client named (RFC
+  8707), so a token for one MCP server is refused by every other;
 * **refresh tokens rotate**: each is good once; using one again means it leaked, and it fails.
 
 :mod:`minimcp.auth.authorization_server` serves these over HTTP.
@@ -36,7 +36,7 @@ KID = "course-key-1"
 
 
 class OAuthError(Exception):
-    """An error answer: an RFC 6749 ``error`` code, a description, and the HTTP status for the token endpoint."""
+    """An error answer: an RFC 6749 ``error`` code, a description, an HTTP status."""
 
     def __init__(self, error: str, description: str, status: int = 400) -> None:
         super().__init__(description)
@@ -77,9 +77,8 @@ class Grants:
     refresh_tokens: dict[str, Grant] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.key = rsa.generate_private_key(
-            public_exponent=65537, key_size=2048
-        )  # in memory, per run
+        # The signing key: in memory, a new one each run
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
     def public_keys(self) -> dict[str, Any]:
         """kid → public key: what a resource server verifies tokens with."""
@@ -91,8 +90,8 @@ class Grants:
 
     # --8<-- [start:register]
     def register(self, metadata: Mapping[str, Any]) -> Client:
-        """Dynamic client registration (RFC 7591): a public client (``token_endpoint_auth_method`` ``none``)
-        or a confidential one (it gets a secret), with https or loopback redirect URIs."""
+        """Dynamic client registration (RFC 7591): a public client (``token_endpoint_auth_method``
+        ``none``) or a confidential one (it gets a secret), with https or loopback redirect URIs."""
         uris = metadata.get("redirect_uris")
         if not (
             isinstance(uris, list)
@@ -116,8 +115,11 @@ class Grants:
 
     # --8<-- [start:authorize]
     def redirect_uri(self, query: Mapping[str, str], client: Client | None) -> str:
-        """The request's ``redirect_uri``, once known to be the client's; :class:`OAuthError` for what must
-        not redirect at all: an unknown client, or a ``redirect_uri`` it never registered."""
+        """The request's ``redirect_uri``, once known to be the client's.
+
+        :class:`OAuthError` for what must not redirect at all: an unknown client, or a
+        ``redirect_uri`` it never registered.
+        """
         if client is None:
             raise OAuthError("invalid_client", f"unknown client_id {query.get('client_id')!r}")
         redirect_uri = query.get("redirect_uri", "")
@@ -131,8 +133,8 @@ class Grants:
     def authorize(
         self, query: Mapping[str, str], client: Client | None, consented: bool = True
     ) -> str:
-        """The URL to send the browser back to: with a ``code``, or with an ``error`` (``access_denied``
-        when the person said no)."""
+        """The URL to send the browser back to: with a ``code``, or with an ``error``
+        (``access_denied`` when the person said no)."""
         redirect_uri = self.redirect_uri(query, client)
         assert client is not None  # redirect_uri() refused an unknown one
         answer = {"state": query["state"]} if "state" in query else {}
@@ -165,7 +167,7 @@ class Grants:
 
     # --8<-- [start:token]
     def token(self, form: Mapping[str, str], client: Client) -> dict[str, Any]:
-        """The token endpoint, once the client is authenticated: a code, or a refresh token, for tokens."""
+        """The token endpoint, for an authenticated client: a code or a refresh token for tokens."""
         if form.get("grant_type") == "authorization_code":
             grant = self.codes.pop(form.get("code", ""), None)  # popped: a code is good once
             if grant is None or grant.expires < time.time() or grant.client_id != client.client_id:
@@ -181,9 +183,8 @@ class Grants:
                     "invalid_grant", "the code_verifier does not match the code_challenge"
                 )
         elif form.get("grant_type") == "refresh_token":
-            grant = self.refresh_tokens.pop(
-                form.get("refresh_token", ""), None
-            )  # rotation: good once
+            # Popped: a refresh token is good once (rotation)
+            grant = self.refresh_tokens.pop(form.get("refresh_token", ""), None)
             if grant is None or grant.client_id != client.client_id:
                 raise OAuthError(
                     "invalid_grant", "the refresh token is unknown, used, or not this client's"
@@ -222,7 +223,7 @@ class Grants:
     # --8<-- [end:token]
 
     def authenticate(self, form: Mapping[str, str], authorization: str | None) -> Client:
-        """The client a token request comes from: HTTP Basic, a secret in the form, or (public) its id."""
+        """Who a token request comes from: HTTP Basic, a secret in the form, or (public) its id."""
         client_id, secret = form.get("client_id"), form.get("client_secret")
         if authorization and authorization.lower().startswith("basic "):
             try:
@@ -249,7 +250,7 @@ def authorization_problem(query: Mapping[str, str]) -> tuple[str, str] | None:
 
 
 def allowed_redirect(uri: str) -> bool:
-    """https, or http on this machine only (a native client's loopback listener); never a fragment."""
+    """https, or http on this machine only (a native client's loopback listener); no fragment."""
     parts = urlsplit(uri)
     loopback = parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1")
     return (parts.scheme == "https" or loopback) and not parts.fragment

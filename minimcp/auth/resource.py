@@ -1,4 +1,4 @@
-"""The MCP server as an OAuth 2.1 resource server: a guard in front of the endpoint (lesson 10).
+"""The MCP server as an OAuth 2.1 resource server: what it checks, and how it refuses (lesson 10).
 
 Over stdio a server trusts the process that started it. On a network address anyone can call, so a
 protected server lets a request through only with a valid access token (spec 2025-11-25,
@@ -8,50 +8,33 @@ basic/authorization):
   read how to get one, and which scopes to ask for;
 * **the metadata** (RFC 9728, *Protected Resource Metadata*) at the well-known URL: this resource's
   canonical URI, its authorization servers, its scopes;
-* **a bad token** (forged, expired, for another server…): ``401``, ``error="invalid_token"``, and why;
-* **a good token without a scope this request needs**: ``403``, ``error="insufficient_scope"``, and the
-  scope to ask for (the client may *step up*: ask the user for more, and try again);
+* **a bad token** (forged, expired, for another server…): ``401``, ``error="invalid_token"``, why;
+* **a good token without a scope this request needs**: ``403``, ``error="insufficient_scope"``, and
+  the scope to ask for (the client may *step up*: ask the user for more, and try again);
 * **a malformed header, or a token in the URL**: ``400``, ``error="invalid_request"``.
 
-:class:`ProtectedEndpoint` wraps lesson 08's ASGI application and knows nothing of MCP but the one thing
-a per-tool scope needs: the name in a ``tools/call``. It also binds each session to the user who opened
-it: a session id is not a credential, and another user's token must not reach into it.
+This module holds the rules, for any cable: :class:`ProtectedResource` (what the endpoint is, and
+its metadata) and :class:`BearerGuard` (the checks, and the refusals). :mod:`minimcp.auth.guards`
+puts them in front of each network cable.
 """
 
 from __future__ import annotations
 
-import json
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from minimcp.auth.bearer import MalformedAuthorization, bearer_token, challenge
 from minimcp.auth.tokens import InvalidToken, TokenVerifier, scopes_of
-from minimcp.transports.framing import DEFAULT_MAX_FRAME
-from minimcp.transports.http.asgi import (
-    SESSION_HEADER,
-    VERSION_HEADER,
-    HttpRequest,
-    Receive,
-    Refusal,
-    Scope,
-    Send,
-    read_body,
-    send_refusal,
-    send_response,
-)
+from minimcp.transports.http.asgi import HttpRequest, Refusal
 
-App = Callable[[Scope, Receive, Send], Any]
 WELL_KNOWN = "/.well-known/oauth-protected-resource"
-#: How many sessions' owners are remembered; the oldest are forgotten first.
-MAX_BOUND_SESSIONS = 10_000
 
 
 @dataclass
 class ProtectedResource:
-    """What a protected MCP endpoint is, for OAuth: its canonical URI, who issues its tokens, its scopes."""
+    """A protected MCP endpoint, for OAuth: its canonical URI, who issues its tokens, its scopes."""
 
     resource: str  # the canonical URI of the MCP endpoint: http://127.0.0.1:8000/mcp (RFC 8707)
     issuer: str  # the authorization server (its issuer identifier)
@@ -64,7 +47,8 @@ class ProtectedResource:
         self.verifier = TokenVerifier(self.issuer, self.resource, self.keys)
         parts = urlsplit(self.resource)
         self.path = parts.path or "/"
-        # The metadata is an HTTP document, even for a ws:// resource (the WebSocket server answers plain GETs).
+        # The metadata is an HTTP document, even for a ws:// resource (whose server also answers
+        # plain GETs).
         scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
         self.origin = f"{scheme}://{parts.netloc}"
 
@@ -84,7 +68,7 @@ class ProtectedResource:
         return document
 
     def metadata_paths(self) -> list[str]:
-        """Where the document is served: the path-specific URL first (RFC 9728, section 3.1), then the root."""
+        """Where the document is served: the path's URL (RFC 9728, section 3.1), then the root."""
         specific = WELL_KNOWN + self.path.rstrip("/") if self.path != "/" else WELL_KNOWN
         return [specific, WELL_KNOWN] if specific != WELL_KNOWN else [WELL_KNOWN]
 
@@ -103,8 +87,11 @@ class AuthRefusal(Refusal):
 
 
 class BearerGuard:
-    """The checks on a request's bearer token, and the refusals the spec prescribes; any cable with an
-    HTTP request to check (Streamable HTTP's every request, a WebSocket's upgrade) uses them."""
+    """The checks on a request's bearer token, and the refusals the spec prescribes.
+
+    Every cable with an HTTP request to check uses them: each request of Streamable HTTP, the
+    upgrade of a WebSocket.
+    """
 
     def __init__(self, resource: ProtectedResource) -> None:
         self.resource = resource
@@ -124,9 +111,8 @@ class BearerGuard:
             raise self.refuse(
                 400, "invalid_request", f"Malformed Authorization header: {error}"
             ) from None
-        if (
-            token is None
-        ):  # no error code: the client simply has not authenticated yet (RFC 6750, 3.1)
+        # No error code: the client simply has not authenticated yet (RFC 6750, 3.1)
+        if token is None:
             raise self.refuse(
                 401, None, "Authorization required: a Bearer token from the authorization server"
             )
@@ -138,7 +124,7 @@ class BearerGuard:
         return claims
 
     def require(self, claims: Mapping[str, Any], needed: Iterable[str]) -> None:
-        """403 ``insufficient_scope``, naming every scope this request needs, if the token lacks one."""
+        """403 ``insufficient_scope`` (naming all scopes needed) if the token lacks one of them."""
         needed = list(needed)
         missing = [scope for scope in needed if scope not in scopes_of(claims)]
         if missing:
@@ -163,183 +149,3 @@ class BearerGuard:
         return AuthRefusal(status, error, description, header)
 
     # --8<-- [end:check_token]
-
-
-# --8<-- [start:endpoint]
-class ProtectedEndpoint(BearerGuard):
-    """An ASGI application that lets a request reach ``app`` only with a valid token for ``resource``."""
-
-    def __init__(
-        self, app: App, resource: ProtectedResource, max_body: int = DEFAULT_MAX_FRAME
-    ) -> None:
-        super().__init__(resource)
-        self.app = app
-        self.max_body = max_body
-        self.owners: OrderedDict[str, str] = (
-            OrderedDict()
-        )  # Mcp-Session-Id → the sub that opened it
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":  # lifespan: nothing to guard
-            await self.app(scope, receive, send)
-            return
-        request = HttpRequest.from_scope(scope)
-        if (
-            request.path in self.resource.metadata_paths()
-        ):  # public, and readable from a browser page (CORS)
-            if request.method == "OPTIONS":
-                await send_response(
-                    send,
-                    204,
-                    headers={
-                        "access-control-allow-origin": "*",
-                        "access-control-allow-headers": VERSION_HEADER,
-                    },
-                )
-                return
-            body = json.dumps(self.resource.metadata()).encode()
-            await send_response(
-                send, 200, body, "application/json", {"access-control-allow-origin": "*"}
-            )
-            return
-        if request.path != self.resource.path:  # not ours to guard: the app answers (404)
-            await self.app(scope, receive, send)
-            return
-        try:
-            claims = self.check_token(request, scope.get("query_string", b""))
-            receive = await self.check_request(request, claims, receive)
-        except AuthRefusal as refusal:  # RFC 6750's JSON error body, with the challenge header
-            body = json.dumps(
-                {"error": refusal.error, "error_description": str(refusal)}
-                if refusal.error
-                else {"error_description": str(refusal)}
-            ).encode()
-            await send_response(send, refusal.status, body, "application/json", refusal.headers)
-            return
-        except Refusal as refusal:  # what the endpoint itself would answer (a body too large, ...)
-            await send_refusal(send, refusal)
-            return
-        await self.app({**scope, "auth": claims}, receive, self.bind_session(request, claims, send))
-
-    # --8<-- [end:endpoint]
-
-    # --8<-- [start:check_request]
-    async def check_request(
-        self, request: HttpRequest, claims: Mapping[str, Any], receive: Receive
-    ) -> Receive:
-        """A session opened by another user is not found; a tool with scopes of its own needs them too.
-
-        Reading a POST's body to find the tool consumes it, so what the app receives is a replay.
-        """
-        session_id = request.headers.get(SESSION_HEADER)
-        if (
-            session_id is not None
-            and session_id in self.owners
-            and self.owners[session_id] != claims["sub"]
-        ):
-            # Exactly what an unknown session gets from the endpoint: no hint that it exists.
-            raise Refusal(404, "Session not found: it expired or was ended; initialize a new one")
-        if request.method != "POST" or not self.resource.tool_scopes:
-            return receive
-        body = await read_body(receive, self.max_body)
-        self.require(claims, self.resource.tool_scopes.get(tool_called(body) or "", []))
-        return replay(body, receive)
-
-    # --8<-- [end:check_request]
-
-    def bind_session(self, request: HttpRequest, claims: Mapping[str, Any], send: Send) -> Send:
-        """Remember who opened each session (the Mcp-Session-Id of a response to a request without one)."""
-        if SESSION_HEADER in request.headers:
-            if request.method == "DELETE":
-                self.owners.pop(request.headers[SESSION_HEADER], None)
-            return send
-
-        async def send_and_remember(event: dict[str, Any]) -> None:
-            if event["type"] == "http.response.start":
-                for name, value in event.get("headers", []):
-                    if name.lower() == SESSION_HEADER.encode():
-                        self.owners[value.decode("latin-1")] = claims["sub"]
-                        while len(self.owners) > MAX_BOUND_SESSIONS:
-                            self.owners.popitem(last=False)
-            await send(event)
-
-        return send_and_remember
-
-
-def tool_called(body: bytes) -> str | None:
-    """The tool a ``tools/call`` body names, or None for any other message (or one that is not JSON)."""
-    try:
-        message = json.loads(body)
-    except ValueError:
-        return None
-    if (
-        isinstance(message, dict)
-        and message.get("method") == "tools/call"
-        and isinstance(message.get("params"), dict)
-    ):
-        name = message["params"].get("name")
-        return name if isinstance(name, str) else None
-    return None
-
-
-def replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that gives the app the body already read, then what the connection says next (its
-    disconnect, which a streaming answer watches for)."""
-    sent = False
-
-    async def receive_again() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return receive_again
-
-
-def protect(
-    issuer: str,
-    keys: Mapping[str, Any],
-    *,
-    scopes: Iterable[str] = (),
-    tool_scopes: Mapping[str, list[str]] | None = None,
-    name: str | None = None,
-) -> Callable[[str, App], ProtectedEndpoint]:
-    """``start_http(server, around=protect(...))``: the endpoint, guarded, once its URL is known."""
-
-    def around(url: str, app: App) -> ProtectedEndpoint:
-        return ProtectedEndpoint(
-            app, ProtectedResource(url, issuer, keys, list(scopes), dict(tool_scopes or {}), name)
-        )
-
-    return around
-
-
-def websocket_guard(
-    issuer: str, keys: Mapping[str, Any], *, scopes: Iterable[str] = ()
-) -> Callable[[str, str, Mapping[str, str], bytes], tuple[int, dict[str, str], str] | None]:
-    """``start_websocket(server, authorize=websocket_guard(...))``: the same rules for the WebSocket cable.
-
-    A WebSocket's one HTTP request is its upgrade; once accepted, the socket stays open, so the token is
-    checked there (its audience is the ``ws://`` URL). The same port answers the metadata's plain GETs.
-    Each answer is (status, headers, body); None lets the request go on.
-    """
-    guards: dict[str, BearerGuard] = {}
-
-    def authorize(
-        url: str, path: str, headers: Mapping[str, str], query: bytes
-    ) -> tuple[int, dict[str, str], str] | None:
-        guard = guards.setdefault(
-            url, BearerGuard(ProtectedResource(url, issuer, keys, list(scopes)))
-        )
-        if path in guard.resource.metadata_paths():
-            return 200, {"Content-Type": "application/json"}, json.dumps(guard.resource.metadata())
-        if path != guard.resource.path:
-            return None  # not ours: the endpoint answers (404)
-        try:
-            guard.check_token(HttpRequest("GET", path, dict(headers)), query)
-        except AuthRefusal as refusal:
-            return refusal.status, refusal.headers, f"{refusal}\n"
-        return None
-
-    return authorize

@@ -1,9 +1,10 @@
 """Checking an access token: whose it is, who issued it, for which server, until when (lesson 10).
 
 The course's tokens are JWTs (RFC 9068's profile for OAuth access tokens): a signed JSON object of
-*claims*. The signature is cryptography, and cryptography is never written by hand: the PyJWT library
-checks it. What *this* module decides is the protocol, the list of questions a resource server must ask
-of every token before it believes it (spec 2025-11-25, basic/authorization, "Token Validation"):
+*claims*. The signature is cryptography, and cryptography is never written by hand: the PyJWT
+library checks it. What *this* module decides is the protocol, the list of questions a resource
+server must ask of every token before it believes it (spec 2025-11-25, basic/authorization, "Token
+Validation"):
 
 * is it signed, with an algorithm we accept (never ``none``), by a key of our authorization server?
 * was it issued by that server (``iss``)?
@@ -22,12 +23,12 @@ from typing import Any
 
 import jwt
 
-#: Asymmetric algorithms only: a resource server holds public keys and can never mint a token itself.
+#: Asymmetric algorithms only: a resource server holds public keys, and can never mint a token.
 ALGORITHMS = ("RS256", "ES256")
 
 
 class InvalidToken(Exception):
-    """The token does not prove what it claims; the message says why (it becomes ``error_description``)."""
+    """The token does not prove what it claims; the message (its ``error_description``) says why."""
 
 
 # --8<-- [start:verify]
@@ -39,7 +40,7 @@ class TokenVerifier:
     ) -> None:
         self.issuer = issuer
         self.audience = audience  # this server's canonical URI
-        # kid → a public key: a key object, or a JWK (a dict) as an authorization server publishes it
+        # kid → a public key: a key object, or a JWK (a dict), as authorization servers publish it
         self.keys = {
             kid: jwt.PyJWK(key).key if isinstance(key, dict) else key for kid, key in keys.items()
         }

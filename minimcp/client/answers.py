@@ -19,8 +19,8 @@ the person (:mod:`minimcp.host.questions`). This module keeps the rules around t
 * a sampling request with ``tools`` needs ``sampling.tools`` declared (-32602 otherwise); a handler
   that raises :class:`Refused` (the user said no) becomes error ``-1``, the spec's example code;
 * an elicitation in a mode not declared is ``-32602`` ("MUST"), and so is a form whose schema is not
-  the spec's flat object of primitives; an accepted form gets the schema's defaults for the fields the
-  user left empty, and is checked against the schema before it is sent;
+  the spec's flat object of primitives; an accepted form gets the schema's defaults for the fields
+  the user left empty, and is checked against the schema before it is sent;
 * roots are ``file://`` URIs; :meth:`ClientAnswers.set_roots` changes them (the client then sends
   ``notifications/roots/list_changed``).
 """
@@ -49,7 +49,7 @@ log = logging.getLogger("minimcp.client")
 #: The error a client sends when its user refuses a sampling request (the spec's example code).
 USER_REJECTED = -1
 
-#: ``sampling(params)`` → ``{"role": "assistant", "content": {...}, "model": ..., "stopReason": ...}``.
+#: ``sampling(params)`` → ``{"role": "assistant", "content": {...}, "model", "stopReason"}``.
 SamplingHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]] | dict[str, Any]]
 #: ``elicitation(params)`` → ``{"action": "accept", "content": {...}}``, or decline, or cancel.
 ElicitationHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]] | dict[str, Any]]
@@ -58,7 +58,7 @@ RootLike = str | Path | dict[str, Any]
 
 
 class Refused(Exception):
-    """Raise it in a sampling handler when the user refuses: the server gets error -1 and the reason."""
+    """Raise it in a sampling handler when the user refuses: the server gets error -1, and why."""
 
 
 def to_root(root: RootLike) -> dict[str, Any]:

@@ -26,8 +26,8 @@ from minimcp.rpc import Transport
 from minimcp.transports.process import spawn
 from minimcp.transports.websocket import connect_websocket
 
-#: The options that belong to the :class:`Client` (its keyword parameters, read from its signature so
-#: that a new one is never forgotten here); the rest belong to the cable.
+#: The options that belong to the :class:`Client` (its keyword parameters, read from its signature
+#: so that a new one is never forgotten here); the rest belong to the cable.
 CLIENT_OPTIONS = tuple(
     name
     for name, parameter in inspect.signature(Client).parameters.items()
@@ -39,7 +39,7 @@ CLIENT_OPTIONS = tuple(
 async def connected(
     open_cable: Callable[..., Awaitable[Transport]], *args: Any, **options: Any
 ) -> AsyncIterator[Client]:
-    """Open a cable with ``open_cable(*args, **cable_options)`` and yield an initialized client over it."""
+    """Open ``open_cable(*args, **cable_options)`` and yield an initialized client over it."""
     client_options = {key: options.pop(key) for key in CLIENT_OPTIONS if key in options}
     transport = await open_cable(*args, **options)
     async with Client(transport, **client_options) as client:
@@ -52,5 +52,5 @@ def stdio_client(command: Sequence[str], **options: Any) -> AbstractAsyncContext
 
 
 def websocket_client(url: str, **options: Any) -> AbstractAsyncContextManager[Client]:
-    """Connect to ``ws://…`` and yield an initialized client; leaving the block closes with 1000 (lesson 07)."""
+    """An initialized client over ``ws://…``; leaving the block closes with 1000 (lesson 07)."""
     return connected(connect_websocket, url, **options)

@@ -9,7 +9,8 @@ side has, and asks for it while it runs:
 * ``book_meeting(title, date?)``, the notes' "Books meeting" tool (§4): it asks the user to confirm,
   and to fill in what is missing (the date, the room, how long);
 * every tool logs what it does (``notifications/message``), at the level the client chose;
-* the prompt ``plan-meeting(room, topic)`` completes the room as the user types (``completion/complete``);
+* the prompt ``plan-meeting(room, topic)`` completes the room as the user types
+  (``completion/complete``);
 * with ``workspace=``, a folder served as ``file://`` resources, showing only what lies inside the
   client's roots.
 """
@@ -45,7 +46,7 @@ GITHUB_FORM = {
 
 
 def meeting_form(date: str | None) -> dict[str, Any]:
-    """The form ``book_meeting`` shows: what is missing, with sensible defaults, and a confirmation."""
+    """The form ``book_meeting`` shows: what is missing, with good defaults, and a confirmation."""
     properties: dict[str, Any] = {
         "time": {
             "type": "string",
@@ -141,8 +142,8 @@ def add_elicitation_tools(server: Server) -> None:
         del chosen["confirm"]
         await log(context, "info", {"booked": title, **chosen}, logger="book_meeting")
         return (
-            f"Booked {title!r} on {chosen['date']} at {chosen['time']} for {chosen['minutes']} minutes, "
-            f"room {chosen['room']}."
+            f"Booked {title!r} on {chosen['date']} at {chosen['time']} "
+            f"for {chosen['minutes']} minutes, room {chosen['room']}."
         )
 
     # --8<-- [end:book_meeting]

@@ -29,10 +29,12 @@ What it offers, by the suite's scenarios:
 * the utilities: ``logging/setLevel`` and ``completion/complete``.
 
 Logging, completion, sampling and elicitation are built in :mod:`minimcp.server.logs`,
-:mod:`minimcp.server.completion`, :mod:`minimcp.server.sampling` and :mod:`minimcp.server.elicitation`,
-and taught in a later lesson. The suite's fixed data (a PNG, a WAV, the elicitation forms, a JSON
-Schema) is in :mod:`minimcp.examples.conformance_data`. What the suite checks of the *transport*
-(sessions, streams, the Host and Origin headers) is lesson 08's business, not this file's.
+:mod:`minimcp.server.completion`, :mod:`minimcp.server.sampling` and
+:mod:`minimcp.server.elicitation`, and taught in a later lesson. The resources, prompts and
+completions are in :mod:`minimcp.examples.conformance_context`; the suite's fixed data (a PNG, a
+WAV, the elicitation forms, a JSON Schema) is in :mod:`minimcp.examples.conformance_data`. What the
+suite checks of the *transport* (sessions, streams, the Host and Origin headers) is lesson 08's
+business, not this file's.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Annotated, Any
 
 from minimcp.examples.complete import complete
 from minimcp.examples.conformance_2026 import add_2026_fixtures
+from minimcp.examples.conformance_context import add_completions, add_prompts, add_resources
 from minimcp.examples.conformance_data import (
     DEFAULTS_FORM,
     ENUMS_FORM,
@@ -52,11 +55,9 @@ from minimcp.examples.conformance_data import (
     WAV,
 )
 from minimcp.server.complete import Server
-from minimcp.server.completion import matching
 from minimcp.server.content import audio_content, embedded_resource, image_content, text_content
 from minimcp.server.elicitation import elicit
 from minimcp.server.logs import log
-from minimcp.server.prompts import user
 from minimcp.server.sampling import create_message, text_of
 from minimcp.server.tools import ToolError, report_progress
 from minimcp.session.server import RequestContext
@@ -73,6 +74,7 @@ def build_server() -> Server:
     add_content_tools(server)
     add_utility_tools(server)
     add_client_tools(server)
+    add_schema_tool(server)
     add_2026_fixtures(server)  # the suite's 2026-07-28 scenarios (lesson 12)
     add_resources(server)
     add_prompts(server)
@@ -150,7 +152,7 @@ def add_utility_tools(server: Server) -> None:
 
     @server.tool()
     async def test_reconnection(context: RequestContext) -> str:
-        """Tests SSE polling: the server ends its stream's connection mid-call; the client resumes"""
+        """Tests SSE polling: the server ends the connection mid-call; the client resumes"""
         # Over Streamable HTTP the connection ends here, after the priming event (with its retry
         # field); the answer is stored, and the client gets it by resuming with Last-Event-ID.
         # On any other cable there is no connection to end, and the call simply completes.
@@ -166,16 +168,15 @@ def add_utility_tools(server: Server) -> None:
 
 
 def add_client_tools(server: Server) -> None:
-    """Tools that ask the client (sampling, elicitation), and one with a hand-written 2020-12 schema."""
+    """Tools that ask the client: for a completion (sampling), or its user (elicitation)."""
 
     @server.tool()
     async def test_sampling(
         prompt: Annotated[str, "The prompt to send to the LLM"], context: RequestContext
     ) -> str:
         """Tests server-initiated sampling (LLM completion request)"""
-        answer = await create_message(
-            context, [prompt], max_tokens=100
-        )  # refused without "sampling"
+        # Refused if the client did not declare "sampling"
+        answer = await create_message(context, [prompt], max_tokens=100)
         return f"LLM response: {text_of(answer)}"
 
     @server.tool()
@@ -199,11 +200,15 @@ def add_client_tools(server: Server) -> None:
         answer = await elicit(context, "Please select options from the enum fields", ENUMS_FORM)
         return elicitation_summary(answer, "Elicitation completed")
 
+
+def add_schema_tool(server: Server) -> None:
+    """A tool whose input schema is written by hand, with JSON Schema 2020-12's keywords."""
+
     def json_schema_2020_12_tool(
         name: str | None = None,
         address: dict[str, str] | None = None,
-        contactMethod: str | None = None,
-        phone: str | None = None,  # noqa: N803
+        contactMethod: str | None = None,  # noqa: N803
+        phone: str | None = None,
         email: str | None = None,
     ) -> str:
         given = {
@@ -225,91 +230,3 @@ def add_client_tools(server: Server) -> None:
         input_schema=JSON_SCHEMA_2020_12,
         description="Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
     )
-
-
-def add_resources(server: Server) -> None:
-    @server.resource(
-        "test://static-text",
-        name="static-text",
-        title="Static Text Resource",
-        mime_type="text/plain",
-    )
-    def static_text() -> str:
-        """A static text resource for testing"""
-        return "This is the content of the static text resource."
-
-    @server.resource(
-        "test://static-binary",
-        name="static-binary",
-        title="Static Binary Resource",
-        mime_type="image/png",
-    )
-    def static_binary() -> bytes:
-        """A static binary resource (image) for testing"""
-        return PNG  # bytes: read as a base64 "blob"
-
-    @server.template(
-        "test://template/{id}/data",
-        name="template",
-        title="Resource Template",
-        mime_type="application/json",
-    )
-    def template_data(id: str) -> dict[str, Any]:
-        """A resource template with parameter substitution"""
-        return {"id": id, "templateTest": True, "data": f"Data for ID: {id}"}
-
-    @server.resource(
-        "test://watched-resource",
-        name="watched-resource",
-        title="Watched Resource",
-        mime_type="text/plain",
-    )
-    def watched_resource() -> str:
-        """A resource to subscribe to"""
-        return "Watched resource content"
-
-
-def add_prompts(server: Server) -> None:
-    @server.prompt(title="Simple Test Prompt")
-    def test_simple_prompt() -> str:
-        """A simple prompt without arguments"""
-        return "This is a simple prompt for testing."
-
-    @server.prompt(title="Prompt With Arguments")
-    def test_prompt_with_arguments(
-        arg1: Annotated[str, "First test argument"], arg2: Annotated[str, "Second test argument"]
-    ) -> str:
-        """A prompt with required arguments"""
-        return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
-
-    @server.prompt(title="Prompt With Embedded Resource")
-    def test_prompt_with_embedded_resource(  # resourceUri, not resource_uri: the suite's argument name
-        resourceUri: Annotated[str, "URI of the resource to embed"],
-    ) -> list[dict[str, Any]]:
-        """A prompt that includes an embedded resource"""
-        return [
-            user(
-                embedded_resource(
-                    resourceUri,
-                    text="Embedded resource content for testing.",
-                    mime_type="text/plain",
-                )
-            ),
-            user("Please process the embedded resource above."),
-        ]
-
-    @server.prompt(title="Prompt With Image")
-    def test_prompt_with_image() -> list[dict[str, Any]]:
-        """A prompt that includes image content"""
-        return [user(image_content(PNG, "image/png")), user("Please analyze the image above.")]
-
-
-def add_completions(server: Server) -> None:
-    # completion-complete asks for test_prompt_with_arguments' arg1; suggestions need no more than a list.
-    @server.completion(prompt="test_prompt_with_arguments", argument="arg1")
-    def suggest_arg1(value: str) -> list[str]:
-        return matching(["paris", "park", "party"], value)
-
-    @server.completion(template="test://template/{id}/data", argument="id")
-    def suggest_id(value: str) -> list[str]:
-        return matching(["123", "456", "789"], value)

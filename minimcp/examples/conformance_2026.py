@@ -1,12 +1,12 @@
 """What the conformance suite's 2026-07-28 scenarios ask of the server, by their names (lesson 12).
 
-The suite's pre-release (0.2.0-alpha.12) adds scenarios for the revision without a handshake: questions to
-the client answered ``input_required`` (multi round-trip requests), the envelope's capabilities, log lines
-only on request, and list changes heard on ``subscriptions/listen``. Each needs a tool or a prompt of a
-given name; :func:`add_2026_fixtures` adds them to the conformance server of
-:mod:`minimcp.examples.conformance`. Every question is asked with :meth:`RequestContext.ask
-<minimcp.session.server.RequestContext.ask>`, so the same tools also work in a 2025-11-25 session, where
-the questions travel as requests.
+The suite's pre-release (0.2.0-alpha.12) adds scenarios for the revision without a handshake:
+questions to the client answered ``input_required`` (multi round-trip requests), the envelope's
+capabilities, log lines only on request, and list changes heard on ``subscriptions/listen``. Each
+needs a tool or a prompt of a given name; :func:`add_2026_fixtures` adds them to the conformance
+server of :mod:`minimcp.examples.conformance`. Every question is asked with
+:meth:`RequestContext.ask <minimcp.session.server.RequestContext.ask>`, so the same tools also work
+in a 2025-11-25 session, where the questions travel as requests.
 """
 
 from __future__ import annotations
@@ -58,7 +58,9 @@ def roots_of(answer: dict[str, Any]) -> str:
 
 def add_2026_fixtures(server: Server) -> None:
     add_question_tools(server)
+    add_several_questions_tools(server)
     add_envelope_tools(server)
+    add_list_change_tools(server)
 
     @server.prompt()
     async def test_input_required_result_prompt(context: RequestContext) -> str:
@@ -70,7 +72,7 @@ def add_2026_fixtures(server: Server) -> None:
 
 
 def add_question_tools(server: Server) -> None:
-    """The input-required-result scenarios: one question, several at once, several rounds."""
+    """The input-required-result scenarios of one question: to the user, the model, the roots."""
 
     @server.tool()
     async def test_input_required_result_elicitation(context: RequestContext) -> str:
@@ -91,13 +93,17 @@ def add_question_tools(server: Server) -> None:
         return f"Roots: {roots_of(answers['client_roots'])}"
 
     async def confirm(context: RequestContext) -> str:
-        """Asks a confirmation; the retry must bring the request state back unchanged (else it is refused)"""
+        """Asks a confirmation; a retry with the request state changed is refused"""
         answers = await context.ask({"confirm": form("Go on?", ok="boolean")})
         return f"state-ok: confirmed={field(answers['confirm'], 'ok')}"
 
-    # Two scenarios, one tool: the state echoed unchanged (and "state-ok" said), or tampered with (refused).
+    # Two scenarios, one tool: the state echoed unchanged ("state-ok"), or tampered with (refused).
     server.add_tool(confirm, "test_input_required_result_request_state")
     server.add_tool(confirm, "test_input_required_result_tampered_state")
+
+
+def add_several_questions_tools(server: Server) -> None:
+    """The input-required-result scenarios of several questions: at once, in rounds, as declared."""
 
     @server.tool()
     async def test_input_required_result_multiple_inputs(context: RequestContext) -> str:
@@ -138,7 +144,7 @@ def add_question_tools(server: Server) -> None:
 
 
 def add_envelope_tools(server: Server) -> None:
-    """The server-stateless scenario's diagnostic tools, and the list changes it listens for."""
+    """The server-stateless scenario's diagnostics: what a request's envelope and headers say."""
 
     @server.tool()
     async def test_missing_capability(context: RequestContext) -> str:
@@ -149,7 +155,7 @@ def add_envelope_tools(server: Server) -> None:
     def test_header_parameters(region: str, priority: int | None = None) -> str:
         return f"region={region} priority={priority}"
 
-    # Over HTTP, a 2026-07-28 client also sends these two arguments as headers, for gateways to route on.
+    # Over HTTP, a 2026-07-28 client also sends these two arguments as headers, to route on.
     server.add_tool(
         test_header_parameters,
         description="Tool whose arguments travel as Mcp-Param-* headers too",
@@ -165,7 +171,7 @@ def add_envelope_tools(server: Server) -> None:
 
     @server.tool()
     async def test_streaming_elicitation(context: RequestContext) -> str:
-        """Reports progress, then asks the user: the question is an answer, never a request on the stream"""
+        """Reports progress, then asks the user (in the answer, never as a request on the stream)"""
         await report_progress(context, 1, 2, "asking")
         answers = await context.ask({"user_name": form("What is your name?", name="string")})
         return f"Hello, {field(answers['user_name'], 'name')}!"
@@ -176,6 +182,10 @@ def add_envelope_tools(server: Server) -> None:
         for level in ("debug", "info", "warning"):
             await log(context, level, f"a {level} line", logger="test_logging_tool")
         return "Logged"
+
+
+def add_list_change_tools(server: Server) -> None:
+    """Tools that change the tool and prompt lists, for ``subscriptions/listen`` to hear of it."""
 
     def changed_tool() -> str:
         """Added and removed to change the tool list"""

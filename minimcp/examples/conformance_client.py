@@ -1,18 +1,18 @@
 """The client side of the official conformance suite: ``python -m minimcp conformance-client URL``.
 
-The suite (``@modelcontextprotocol/conformance``, ``conformance client --command ...``) starts a test
-server for one scenario (for ``auth/*`` scenarios, an authorization server too), then runs the command
-with the server's URL appended and the scenario's name in the environment variable
+The suite (``@modelcontextprotocol/conformance``, ``conformance client --command ...``) starts a
+test server for one scenario (for ``auth/*`` scenarios, an authorization server too), then runs the
+command with the server's URL appended and the scenario's name in the environment variable
 ``MCP_CONFORMANCE_SCENARIO`` (some scenarios add a JSON object in ``MCP_CONFORMANCE_CONTEXT``). The
 client does what the scenario asks, over Streamable HTTP, and the servers check what they saw.
-``python tools/conformance.py --client`` runs it for every client scenario of revision 2025-11-25 and
-the authorization suites.
+``python tools/conformance.py --client`` runs it for every client scenario of revision 2025-11-25
+and the authorization suites.
 
 Each scenario is a short coroutine: minimcp's ordinary client, doing an ordinary thing. It is
 the complete client, every lesson plugged in: lesson 09's cancellation, lesson 12's two eras and
 headers. Nothing here
-is special-cased for the suite except *which* tool to call, and the Client ID Metadata Document URL its
-authorization servers expect.
+is special-cased for the suite except *which* tool to call, and the Client ID Metadata Document URL
+its authorization servers expect.
 """
 
 from __future__ import annotations
@@ -68,13 +68,13 @@ async def tools_call(url: str) -> None:
 
 
 async def elicitation_defaults(url: str) -> None:
-    """Accept the server's form without filling anything in: the client must add the defaults (SEP-1034)."""
+    """Accept the server's form empty: the client must add the defaults itself (SEP-1034)."""
     async with connect(url, answers=ClientAnswers(elicitation=accept_empty)) as client:
         await call_listed(client, "test_client_elicitation_defaults", {})
 
 
 async def sse_retry(url: str) -> None:
-    """Call a tool whose stream the server closes early: the client waits ``retry``, then resumes it."""
+    """Call a tool whose stream the server closes early: the client waits ``retry``, and resumes."""
     async with connect(url) as client:
         await call_listed(client, "test_reconnection", {})
 
@@ -95,10 +95,11 @@ SUITE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json
 
 
 async def authorization(url: str) -> None:
-    """Every ``auth/*`` scenario (lesson 10): get in through OAuth, then list the tools and call one.
+    """Every ``auth/*`` scenario (lesson 10): get in through OAuth, list the tools and call one.
 
-    What differs between them (where the metadata is, which scopes, how the client is identified, how it
-    authenticates) is the flow's to discover; pre-registered credentials come in MCP_CONFORMANCE_CONTEXT.
+    What differs between them (where the metadata is, which scopes, how the client is identified,
+    how it authenticates) is the flow's to discover. Pre-registered credentials, if any, come in
+    MCP_CONFORMANCE_CONTEXT.
     """
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     oauth = OAuth(
@@ -129,7 +130,7 @@ async def every_listed(url: str) -> None:
 
 
 async def given_calls(url: str) -> None:
-    """Call the tools the suite names in MCP_CONFORMANCE_CONTEXT, with its arguments (custom headers)."""
+    """Call the tools MCP_CONFORMANCE_CONTEXT names, with its arguments (custom headers)."""
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     async with connect(url) as client:
         await client.list_tools(timeout=TIMEOUT)  # which arguments travel as headers, too
@@ -138,14 +139,14 @@ async def given_calls(url: str) -> None:
 
 
 async def answer_questions(url: str) -> None:
-    """Call every tool; answer what the server asks (a form, accepted) and send its state back (SEP-2322)."""
+    """Call every tool; accept the server's forms and send its state back (SEP-2322)."""
     async with connect(url, answers=ClientAnswers(elicitation=accept_empty)) as client:
         for tool in await client.list_tools(timeout=TIMEOUT):
             await client.call_tool(tool["name"], {}, timeout=TIMEOUT)
 
 
 async def call_listed(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Call a tool the server listed (a client calls what it discovered), and fail loudly if it failed."""
+    """Call a tool the server listed (a client calls what it discovered); fail loudly on failure."""
     listed = [tool["name"] for tool in await client.list_tools(timeout=TIMEOUT)]
     if name not in listed:
         raise RuntimeError(f"the server lists no tool {name!r} (it lists {listed})")
@@ -179,8 +180,8 @@ def run(url: str, scenario: str | None = None) -> int:
         return 0
     if scenario not in SCENARIOS:
         print(
-            f"conformance-client: unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}, and every "
-            "auth/* scenario",
+            f"conformance-client: unknown scenario {scenario!r}; "
+            f"known: {', '.join(SCENARIOS)}, and every auth/* scenario",
             file=sys.stderr,
         )
         return 2

@@ -1,4 +1,4 @@
-"""The fixed data the conformance suite's scenarios expect: media, elicitation forms, a JSON Schema."""
+"""Fixed data the conformance suite's scenarios expect: media, elicitation forms, a JSON Schema."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ JSON_SCHEMA_2020_12 = {
         "phone": {"type": "string"},
         "email": {"type": "string"},
     },
-    # 2026-07-28 (SEP-2106) lets a tool's schema use all of JSON Schema 2020-12; the suite checks these survive.
+    # 2026-07-28 (SEP-2106) lets a tool's schema use all of JSON Schema 2020-12: the suite checks
+    # that these keywords survive.
     "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
     "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
     "then": {"required": ["phone"]},

@@ -34,11 +34,8 @@ from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.content import embedded_resource
 from minimcp.server.prompts import PromptServer, user
 
-__all__ = [
-    "MAX_STEPS",
-    "build_server",
-    "load_data",
-]  # the names tests and notebooks import from here
+# The names tests and notebooks import from here
+__all__ = ["MAX_STEPS", "build_server", "load_data"]
 
 
 def plain(text: str) -> str:
@@ -78,7 +75,7 @@ def build_server(
 def add_resources(
     server: PromptServer, courses: dict[str, dict[str, Any]], users: list[dict[str, Any]]
 ) -> None:
-    """The notes' resources: ``courses://all``, ``users://all`` and the template ``courses://{id}``."""
+    """The notes' resources: ``courses://all``, ``users://all``, the template ``courses://{id}``."""
 
     # --8<-- [start:resources]
     @server.resource(
@@ -145,7 +142,8 @@ def add_similar_prompt(server: PromptServer, courses: dict[str, dict[str, Any]])
         text = (
             f"Find similar courses using the tool find_similar_courses with these course IDs: "
             f"{', '.join(ids)} (the courses named {', '.join(courses[i]['name'] for i in ids)}). "
-            "Finally, answer the user with a short description of the most relevant similar courses."
+            "Finally, answer the user with a short description of the most relevant "
+            "similar courses."
         )
         if missing:
             text += f" No course matched {', '.join(map(repr, missing))}; say so."

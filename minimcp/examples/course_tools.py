@@ -1,7 +1,7 @@
 """The course's example server as of lesson 04: who it is, its data, and its tools.
 
-Everything it knows comes from ``course_data.json``, next to this file: a small catalogue of courses,
-its users, and a calendar. Its tools are ``read_events(date)``, the notes' calendar tool;
+Everything it knows comes from ``course_data.json``, next to this file: a small catalogue of
+courses, its users, and a calendar. Its tools are ``read_events(date)``, the notes' calendar tool;
 ``find_similar_courses(ids)``, which answers structured content; and ``run_analysis(steps)``, a slow
 "data analysis script" that reports its progress (lesson 08 streams it over HTTP).
 
@@ -91,7 +91,9 @@ def courses_by_id(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def add_tools(server: ToolServer, data: dict[str, Any], step_delay: float) -> None:
     """The course's three tools, on ``server`` (lesson 06's course server has them too)."""
     add_calendar(server, data["events"])
-    add_course_tools(server, courses_by_id(data), step_delay)
+    courses = courses_by_id(data)
+    add_similar_courses(server, courses)
+    add_analysis(server, courses, step_delay)
 
 
 def add_calendar(server: ToolServer, events: dict[str, list[dict[str, str]]]) -> None:
@@ -122,10 +124,8 @@ def add_calendar(server: ToolServer, events: dict[str, list[dict[str, str]]]) ->
     # --8<-- [end:read_events]
 
 
-def add_course_tools(
-    server: ToolServer, courses: dict[str, dict[str, Any]], step_delay: float
-) -> None:
-    """Two tools over the catalogue: one with an output schema, one long and reporting progress."""
+def add_similar_courses(server: ToolServer, courses: dict[str, dict[str, Any]]) -> None:
+    """A tool over the catalogue that answers structured content, with an output schema."""
 
     # --8<-- [start:find_similar_courses]
     @server.tool(title="Find similar courses", output_schema=SIMILAR_COURSES_SCHEMA)
@@ -146,9 +146,8 @@ def add_course_tools(
             shared = sorted(wanted & set(course["tags"]))
             if course["id"] not in ids and shared:
                 scored.append((-len(shared), course["id"], course, shared))
-        scored.sort(
-            key=lambda entry: entry[:2]
-        )  # most shared topics first, then by ID: deterministic
+        # Most shared topics first, then by ID: deterministic
+        scored.sort(key=lambda entry: entry[:2])
         return {
             "similar": [
                 {
@@ -162,6 +161,10 @@ def add_course_tools(
         }
 
     # --8<-- [end:find_similar_courses]
+
+
+def add_analysis(server: ToolServer, courses: dict[str, dict[str, Any]], step_delay: float) -> None:
+    """A long tool over the catalogue, that reports its progress (``step_delay`` per step)."""
 
     # --8<-- [start:run_analysis]
     @server.tool(title="Run the data analysis script")
@@ -183,8 +186,8 @@ def add_course_tools(
             f"{levels[level]} {level}" for level in ("Beginner", "Intermediate", "Advanced")
         )
         return (
-            f"Analysed {len(courses)} courses in {steps} steps: {hours} hours in total; {by_level}; "
-            f"most common topic: {tag} ({count} courses)."
+            f"Analysed {len(courses)} courses in {steps} steps: {hours} hours in total; "
+            f"{by_level}; most common topic: {tag} ({count} courses)."
         )
 
     # --8<-- [end:run_analysis]

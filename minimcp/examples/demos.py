@@ -119,9 +119,8 @@ async def event_store() -> None:
 
 async def host() -> None:
     """A short conversation with the course's example server, printed message by message."""
-    model = RuleModel(
-        today=datetime.date(2025, 3, 21)
-    )  # a fixed "today": the same output every run
+    # A fixed "today": the same output every run
+    model = RuleModel(today=datetime.date(2025, 3, 21))
 
     def show_progress(tool: str, done: float, total: float | None, message: str | None) -> None:
         print(
@@ -149,7 +148,7 @@ async def host() -> None:
         )
 
 
-#: Every demonstration by name: a plain function, or a coroutine function to run in a new event loop.
+#: Every demonstration by name: a plain function, or a coroutine function (run in a new event loop).
 DEMOS: dict[str, Callable[[], Any]] = {
     "jsonrpc": jsonrpc,
     "connection": connection,

@@ -1,9 +1,9 @@
 """Lesson 03's example server: the handshake, and nothing to offer yet.
 
-``python -m minimcp.examples.handshake`` serves it on stdin and stdout, one message per line. It is a
-bare :class:`~minimcp.server.core.ServerCore`: it answers ``initialize`` with its name, version and
-instructions, and ``ping`` at any time, and refuses everything else, before the handshake and after.
-Lessons 04 to 06 give the course's server its tools, resources and prompts
+``python -m minimcp.examples.handshake`` serves it on stdin and stdout, one message per line. It is
+a bare :class:`~minimcp.server.core.ServerCore`: it answers ``initialize`` with its name, version
+and instructions, and ``ping`` at any time, and refuses everything else, before the handshake and
+after. Lessons 04 to 06 give the course's server its tools, resources and prompts
 (:mod:`minimcp.examples.course`). Notebook 03 starts this one as a child process; it needs nothing
 but lessons 01 to 03, so it runs on "minimcp as of lesson 03".
 """

@@ -1,4 +1,4 @@
-"""``python -m minimcp.examples.NAME``: one of the course's servers on this process's stdin and stdout.
+"""``python -m minimcp.examples.NAME``: one of the course's servers on this process's stdio.
 
 The examples that a notebook starts as a child process (lesson 03's handshake server, lesson 04's
 tool server, the course server of lessons 05 and 06) each end with the same few lines: build a fresh

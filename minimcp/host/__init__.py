@@ -1,4 +1,4 @@
-"""Layer 5, the host (lessons 04–06, 09): the application around the clients, where the model lives."""
+"""Layer 5, the host (lessons 04–06, 09): the application around clients, where the model lives."""
 
 from minimcp.lazy import lazy_exports
 

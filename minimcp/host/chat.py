@@ -3,7 +3,8 @@
 A chat is a list of :class:`ChatMessage`: the system prompt, the user's words, the model's answers
 and tool calls, the tools' results, the resources and prompts the host pasted. A :class:`Model`
 reads the list and the tools on offer and answers with text or with a :class:`ToolCall`. The helpers
-at the end turn MCP's content blocks into the plain text a model reads, and write the system prompt.
+at the end turn MCP's content blocks (and a prompt's messages) into the plain text a model reads,
+and write the system prompt.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def content_text(content: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 
 def block_text(block: dict[str, Any]) -> str:
-    """One content block as text. Binary blocks become a short placeholder: this host is text-only."""
+    """One content block as text. Binary blocks become a placeholder: this host is text-only."""
     kind = block.get("type")
     if kind == "text":
         return str(block.get("text", ""))
@@ -124,6 +125,23 @@ def resource_text(result: dict[str, Any]) -> str:
     """The text of a ``resources/read`` result (a blob becomes a placeholder)."""
     contents = result.get("contents", [])
     return "\n".join(block_text({"type": "resource", "resource": item}) for item in contents)
+
+
+# --8<-- [start:prompt_messages]
+def prompt_messages(name: str, messages: list[dict[str, Any]]) -> list[ChatMessage]:
+    """The messages of prompt ``name`` (a ``prompts/get`` result's) as chat messages, each with the
+    role the server gave it, and the prompt's name for the host's bookkeeping."""
+    for m in messages:
+        # Only the two roles a prompt may use: a server must not write the system prompt's rules
+        # or fake a tool's result. Checked before anything is pasted: all the messages or none.
+        if m.get("role") not in ("user", "assistant"):
+            raise ValueError(
+                f"prompt {name}: role {m.get('role')!r} is neither 'user' nor 'assistant'"
+            )
+    return [ChatMessage(m["role"], content_text(m["content"]), prompt=name) for m in messages]
+
+
+# --8<-- [end:prompt_messages]
 
 
 # -- The system prompt ----------------------------------------------------------------------------

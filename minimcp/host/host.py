@@ -22,8 +22,8 @@ sees a resource or a prompt as such: only the text the host pasted.
 inside it one *client* per server, each with its own session: spec 2025-11-25, architecture.)
 
 The model is pluggable (:class:`Model`). The default, :class:`RuleModel`, is a handful of keyword
-rules, so everything runs offline, in tests and notebooks, and always gives the same answer. Swap in a
-real LLM by writing one ``respond`` method.
+rules, so everything runs offline, in tests and notebooks, and always gives the same answer. Swap in
+a real LLM by writing one ``respond`` method.
 
 Beside this module: :mod:`minimcp.host.chat` (the conversation's messages and the :class:`Model`
 interface) and :mod:`minimcp.host.rule_model` (the rule-based model). Later lessons plug in through
@@ -35,7 +35,6 @@ conversation against the course's example server over stdio.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any, Protocol
@@ -46,7 +45,7 @@ from minimcp.host.chat import (
     Model,
     ToolCall,
     build_system_prompt,
-    content_text,
+    prompt_messages,
     tool_result_text,
 )
 from minimcp.host.rule_model import RuleModel
@@ -54,9 +53,6 @@ from minimcp.rpc import ConnectionClosed
 from minimcp.rpc.aio import call as call_maybe_async
 from minimcp.rpc.aio import resolve
 from minimcp.rpc.jsonrpc import RpcError
-
-log = logging.getLogger("minimcp.host")
-
 
 #: ``on_progress(tool, progress, total, message)``: a long tool is making progress.
 HostProgressCallback = Callable[[str, float, float | None, str | None], Awaitable[None] | None]
@@ -106,9 +102,7 @@ class Host:
         questions: Answers | None = None,
     ) -> None:
         self.model: Model = model or RuleModel()
-        self.questions = (
-            questions  # how servers' questions are answered (lesson 09); None: not at all
-        )
+        self.questions = questions  # how servers' questions are answered (lesson 09), if at all
         self.router = router  # what to paste before a user's message (lesson 05); None: nothing
         self.max_turns = max_turns  # how many times the model is asked, at most, per user message
         self.tool_timeout = tool_timeout
@@ -116,9 +110,7 @@ class Host:
         self.confirm = confirm
         self.on_message = on_message  # a UI would show each message as it is added
         self.clients: dict[str, Client] = {}
-        self.messages: list[
-            ChatMessage
-        ] = []  # the conversation so far (the system prompt is rebuilt)
+        self.messages: list[ChatMessage] = []  # the conversation (the system prompt is rebuilt)
         self._stack = AsyncExitStack()
 
     # -- servers ----------------------------------------------------------------------------------
@@ -129,7 +121,7 @@ class Host:
         await self.close()
 
     async def connect(self, name: str, client: Client) -> Client:
-        """Add a server under ``name``: run the client's handshake; the host closes it at the end."""
+        """Add a server as ``name``: run the client's handshake; the host closes it at the end."""
         self._check_name(name)
         await self._stack.enter_async_context(client)
         self.clients[name] = client
@@ -202,7 +194,7 @@ class Host:
         return prompts
 
     def instructions(self) -> dict[str, str]:
-        """What each server said about itself in the handshake (``instructions``), by server name."""
+        """What each server said of itself in the handshake (``instructions``), by server name."""
         return {server: c.instructions for server, c in self.clients.items() if c.instructions}
 
     async def system_prompt(self) -> str:
@@ -211,7 +203,7 @@ class Host:
 
     # -- one user message -------------------------------------------------------------------------
     async def ask(self, text: str) -> str:
-        """The user says ``text``: paste the context the router picks, add the message, run the loop."""
+        """The user says ``text``: paste the router's context, add the message, run the loop."""
         if self.router is not None:  # lesson 05: resources are the host's choice
             for context in await self.router(self, text):
                 self.add(context)
@@ -242,7 +234,7 @@ class Host:
 
     # --8<-- [start:call]
     async def call(self, call: ToolCall) -> ChatMessage:
-        """Run the model's tool call on the server that owns it; the result becomes a ``tool`` message.
+        """Run the model's tool call on the server that owns it; the result is a ``tool`` message.
 
         Whatever goes wrong becomes an error message for the model rather than an exception: a tool
         that failed (``isError``), a protocol error, a timeout, a tool the model made up. The spec
@@ -283,7 +275,7 @@ class Host:
     async def paste_prompt(
         self, name: str, arguments: dict[str, str] | None = None
     ) -> list[ChatMessage]:
-        """Get prompt ``server/prompt`` filled with ``arguments`` and paste its messages into the chat.
+        """Get prompt ``server/prompt`` filled with ``arguments``; paste its messages into the chat.
 
         The server wrote the text (notes §6.3.3); the host only pastes it, message by message, with
         the role the server gave each one: to the model, a ``user`` message from a prompt looks
@@ -291,17 +283,7 @@ class Host:
         """
         server, _, prompt = name.partition("/")
         result = await self._client(server).get_prompt(prompt, arguments)
-        for m in result["messages"]:
-            # Only the two roles a prompt may use: a server must not write the system prompt's rules
-            # or fake a tool's result. Checked before anything is pasted: all the messages or none.
-            if m.get("role") not in ("user", "assistant"):
-                raise ValueError(
-                    f"prompt {name}: role {m.get('role')!r} is neither 'user' nor 'assistant'"
-                )
-        pasted = [
-            ChatMessage(m["role"], content_text(m["content"]), prompt=name)
-            for m in result["messages"]
-        ]
+        pasted = prompt_messages(name, result["messages"])  # refused whole if a role is wrong
         for message in pasted:
             self.add(message)
         return pasted

@@ -9,15 +9,15 @@ Interaction Model", and client/elicitation):
   runs offline). A person stays in the loop: ``approve(server, request)`` sees the request first and
   may let it through (True), refuse it (False: the server gets error -1), or edit it (return the new
   request);
-* **elicitation, form mode**: what the user's ``profile`` (local configuration) already knows is filled
-  in; ``ask_user(server, message, schema, prefilled)`` lets the person check and complete the form, and
-  returns the answer. With nobody to ask, a form the profile fills is accepted, and one it cannot is
-  cancelled;
-* **elicitation, URL mode**: offered only when the host can ask ``consent(server, url, message)``: the
-  URL is never opened without the person's yes;
+* **elicitation, form mode**: what the user's ``profile`` (local configuration) already knows is
+  filled in; ``ask_user(server, message, schema, prefilled)`` lets the person check and complete the
+  form, and returns the answer. With nobody to ask, a form the profile fills is accepted, and one it
+  cannot is cancelled;
+* **elicitation, URL mode**: offered only when the host can ask ``consent(server, url, message)``:
+  the URL is never opened without the person's yes;
 * **roots**: the folders of the host's workspace.
 
-Every callback is told which ``server`` asks: the spec asks a client to show the user who wants what.
+Every callback is told which ``server`` asks: a client must show the user who wants what.
 """
 
 from __future__ import annotations
@@ -92,9 +92,8 @@ class HostQuestions:
         reply = await self.model.respond(messages, [])  # no tools on offer: the answer is text
         text, stop = str(reply), "endTurn"
         words = text.split(" ")
-        if (
-            len(words) > request["maxTokens"]
-        ):  # a rough token count: the rule model writes few words
+        # A rough token count: the rule model writes few words
+        if len(words) > request["maxTokens"]:
             text, stop = " ".join(words[: request["maxTokens"]]), "maxTokens"
         return {
             "role": "assistant",

@@ -47,7 +47,7 @@ DEFAULT_RULES = (
 @dataclass(frozen=True)
 class Answer:
     """If a user message matches ``pattern``, answer ``reply(match)`` in text, with no tool: what an
-    LLM does on its own (translate, summarise), which a server borrows through sampling (lesson 09)."""
+    LLM does on its own (translate, summarise), which a server borrows by sampling (lesson 09)."""
 
     pattern: str
     reply: Callable[[re.Match[str]], str]
@@ -133,15 +133,14 @@ class RuleModel:
         return re.sub(r"\b(tomorrow|mañana)\b", tomorrow.isoformat(), text, flags=re.IGNORECASE)
 
     def pick_tool(self, text: str, tools: list[dict[str, Any]]) -> ToolCall | None:
-        """The first rule that matches and names an available tool; else a tool named in the text."""
+        """The first rule that matches and names an available tool; else a tool the text names."""
         for rule in self.rules:
             match = re.search(rule.pattern, text, re.IGNORECASE)
             tool = find_tool(tools, rule.tool)
             if match and tool:
                 return ToolCall(tool["name"], rule.arguments(match))
-        for (
-            tool
-        ) in tools:  # "use add with a=2 b=3": a tool named outright, with key=value arguments
+        # "use add with a=2 b=3": a tool named outright, with key=value arguments
+        for tool in tools:
             bare = tool["name"].partition("/")[2]
             if re.search(rf"(?<![\w-]){re.escape(bare)}(?![\w-])", text):
                 return ToolCall(tool["name"], key_values(text, tool.get("inputSchema", {})))
@@ -160,7 +159,7 @@ class RuleModel:
 
 
 def find_tool(tools: list[dict[str, Any]], bare_name: str) -> dict[str, Any] | None:
-    """The first tool called ``bare_name`` on any server (its name without the ``server/`` prefix)."""
+    """The first tool on any server whose name, without the ``server/`` prefix, is ``bare_name``."""
     return next((t for t in tools if t["name"].partition("/")[2] == bare_name), None)
 
 

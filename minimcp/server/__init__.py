@@ -5,10 +5,10 @@ feature lesson's server stands alone before it: :class:`ToolServer` (04), :class
 (05), :class:`PromptServer` (06). Around them, one module per feature:
 :mod:`~minimcp.server.tools` (with :mod:`~minimcp.server.content`, :mod:`~minimcp.server.schema`,
 :mod:`~minimcp.server.handlers`), :mod:`~minimcp.server.resources` (with
-:mod:`~minimcp.server.uri_templates` and :mod:`~minimcp.server.files`), :mod:`~minimcp.server.prompts`,
-:mod:`~minimcp.server.pagination`, and the questions and messages a server sends its client:
-:mod:`~minimcp.server.sampling`, :mod:`~minimcp.server.elicitation`, :mod:`~minimcp.server.logs`,
-:mod:`~minimcp.server.completion`.
+:mod:`~minimcp.server.uri_templates` and :mod:`~minimcp.server.files`),
+:mod:`~minimcp.server.prompts`, :mod:`~minimcp.server.pagination`, and the questions and messages a
+server sends its client: :mod:`~minimcp.server.sampling`, :mod:`~minimcp.server.elicitation`,
+:mod:`~minimcp.server.logs`, :mod:`~minimcp.server.completion`.
 """
 
 from minimcp.lazy import lazy_exports
@@ -19,7 +19,7 @@ _EXPORTS = {
     "PromptArgument": "minimcp.server.prompts",
     "RequestContext": "minimcp.session.server",
     "PromptServer": "minimcp.server.prompts",
-    "ResourceServer": "minimcp.server.resources",
+    "ResourceServer": "minimcp.server.resource_server",
     "Server": "minimcp.server.complete",
     "ToolServer": "minimcp.server.server",
     "ServerCore": "minimcp.server.core",

@@ -3,7 +3,7 @@ talks back").
 
 Each feature lesson extended the server of the lesson before it: lesson 04's
 :class:`~minimcp.server.server.ToolServer` has tools, lesson 05's
-:class:`~minimcp.server.resources.ResourceServer` adds resources, lesson 06's
+:class:`~minimcp.server.resource_server.ResourceServer` adds resources, lesson 06's
 :class:`~minimcp.server.prompts.PromptServer` adds prompts. :class:`Server` adds what this lesson
 teaches: logging (:mod:`minimcp.server.logs`), completion (:mod:`minimcp.server.completion`), and
 folders that honour the client's roots (:mod:`minimcp.server.roots`). It is the server
@@ -43,7 +43,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Server(PromptServer):
-    """An MCP server with tools, resources, prompts, logging and completion, each made on first use."""
+    """A server with tools, resources, prompts, logging and completion, each made on first use."""
 
     _logging: LoggingRegistry | None = None
     _completions: CompletionRegistry | None = None

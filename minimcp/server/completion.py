@@ -106,7 +106,7 @@ class CompletionRegistry:
         prompt: str | None = None,
         template: str | None = None,
     ) -> None:
-        """Suggest values for ``argument`` of the prompt ``prompt`` or the URI template ``template``.
+        """Suggest values for ``argument`` of prompt ``prompt`` or URI template ``template``.
 
         Register the prompt or template first: a completion for something that does not exist (or
         for an argument it does not have) is a mistake, reported here rather than to a client.
@@ -129,7 +129,7 @@ class CompletionRegistry:
     # --8<-- [end:registry]
 
     def arguments_of(self, kind: str, key: str) -> list[str] | None:
-        """The argument names of the prompt or template a ref names, or None if there is no such thing."""
+        """The argument names of the prompt or template a ref names; None if it does not exist."""
         if kind == "ref/prompt":
             prompt = self.find_prompt(key)
             return None if prompt is None else [argument.name for argument in prompt.arguments]

@@ -1,9 +1,10 @@
-"""Content blocks: what a tool's result, a prompt's messages and a sampling answer are made of (lesson 04).
+"""Content blocks (lesson 04): what tool results, prompt messages and sampling answers are made of.
 
-A result is a list of typed blocks (spec 2025-11-25, server/tools, "Tool Result"): text, image, audio,
-a link to a resource, or a resource embedded whole. Binary data travels as base64 text, because JSON
-has no bytes. :func:`to_content` turns what a handler returned into blocks, and :func:`contents_for`
-turns what a resource's handler returned into one entry of ``resources/read``'s ``contents``.
+A result is a list of typed blocks (spec 2025-11-25, server/tools, "Tool Result"): text, image,
+audio, a link to a resource, or a resource embedded whole. Binary data travels as base64 text,
+because JSON has no bytes. :func:`to_content` turns what a handler returned into blocks, and
+:func:`contents_for` turns what a resource's handler returned into one entry of ``resources/read``'s
+``contents``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def resource_link(
 def embedded_resource(
     uri: str, *, text: str | None = None, blob: bytes | None = None, mime_type: str = "text/plain"
 ) -> dict[str, Any]:
-    """A resource's contents carried inside the answer itself: either ``text`` or binary ``blob``."""
+    """A resource's contents carried inside the answer itself: ``text`` or binary ``blob``."""
     if (text is None) == (blob is None):
         raise ValueError("an embedded resource has either text or blob, not both and not neither")
     contents: dict[str, Any] = {"uri": uri, "mimeType": mime_type}

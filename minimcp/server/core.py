@@ -1,4 +1,4 @@
-"""The server's core: a table of methods, the capabilities it announces, and its sessions (lesson 03).
+"""The server's core (lesson 03): a table of methods, the capabilities it announces, its sessions.
 
 :class:`ServerCore` is what every feature registry (tools, resources, prompts, logging, completion)
 plugs into: ``method(name)`` installs a handler, ``declare(capability)`` announces a capability in
@@ -111,7 +111,7 @@ class ServerCore:
         return register
 
     def declare(self, capability: str, options: dict[str, Any] | None = None) -> None:
-        """Announce a capability in the handshake, e.g. ``declare("tools", {"listChanged": True})``."""
+        """Announce a capability in the handshake: ``declare("tools", {"listChanged": True})``."""
         self._capabilities.setdefault(capability, {}).update(options or {})
 
     async def serve(self, transport: Transport) -> None:
@@ -137,7 +137,7 @@ class ServerCore:
         self._at_session_start.append(setup)
 
     def at_session_end(self, forget: SessionSetup) -> None:
-        """Call ``forget(session)`` when a session ends: a feature drops what it kept for that client."""
+        """Call ``forget(session)`` when a session ends: a feature drops what it kept for it."""
         self._at_session_end.append(forget)
 
     # -- telling every client at once ------------------------------------------------------------
@@ -160,8 +160,9 @@ class ServerCore:
     def announce(self, method: str, params: dict[str, Any] | None = None) -> None:
         """:meth:`broadcast`, from plain (not async) code such as ``add_tool``: send it soon.
 
-        With no event loop running there is no session either, so there is nobody to tell; but a plain
-        tool runs in a worker thread (lesson 04): from there, the notice is handed to the server's loop.
+        With no event loop running there is no session either, so there is nobody to tell; but a
+        plain tool runs in a worker thread (lesson 04): from there, the notice is handed to the
+        server's loop.
         """
         try:
             asyncio.get_running_loop()

@@ -1,7 +1,7 @@
 """Elicitation: the server asks the *user* a question (taught in "the client talks back").
 
-Sampling (:mod:`minimcp.server.sampling`) borrows the client's model; elicitation borrows its user. A tool
-that is missing something only a person can give, a name, a choice, a confirmation, sends
+Sampling (:mod:`minimcp.server.sampling`) borrows the client's model; elicitation borrows its user.
+A tool that is missing something only a person can give, a name, a choice, a confirmation, sends
 ``elicitation/create`` and the client shows the user a small form (spec 2025-11-25,
 client/elicitation):
 
@@ -68,11 +68,12 @@ async def elicit(
 ) -> dict[str, Any]:
     """Ask the user to fill in a form; return the answer: ``{"action": ..., "content": {...}}``.
 
-    Accepted content that does not fit ``requested_schema`` raises :class:`~minimcp.server.tools.ToolError`.
+    Accepted content that does not fit ``requested_schema`` raises
+    :class:`~minimcp.server.tools.ToolError`.
     """
     require_mode(context, "form")
     check_form_schema(requested_schema)
-    # "mode": "form" is the default, so we leave it out: clients older than 2025-11-25 never knew it.
+    # "mode": "form" is the default, so we leave it out: clients before 2025-11-25 never knew it.
     params = {"message": message, "requestedSchema": requested_schema}
     answer = await context.send_request("elicitation/create", params, timeout)
     _check_action(answer)
@@ -110,8 +111,10 @@ async def elicit_url(
 
 
 class UrlElicitationRequired(RpcError):
-    """Raise it from a tool that cannot go on until the user completes URL elicitations: its ``tools/call``
-    is answered with error ``-32042`` listing them (for the client to show, then retry), not with a result.
+    """Raise it from a tool that cannot go on until the user completes URL elicitations.
+
+    Its ``tools/call`` is answered with error ``-32042`` listing them (for the client to show, then
+    retry), not with a result.
 
     Each elicitation is ``{"mode": "url", "elicitationId": ..., "url": ..., "message": ...}``.
     """
@@ -130,7 +133,8 @@ class UrlElicitationRequired(RpcError):
                 )
             ):
                 raise ValueError(
-                    'each required elicitation is {"mode": "url", "elicitationId", "url", "message"}'
+                    "each required elicitation is "
+                    '{"mode": "url", "elicitationId", "url", "message"}'
                 )
         super().__init__(URL_ELICITATION_REQUIRED, message, {"elicitations": list(elicitations)})
 

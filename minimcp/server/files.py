@@ -1,9 +1,9 @@
-"""A folder served as ``file://`` resources, and the guard that keeps every read inside it (lesson 05).
+"""A folder served as ``file://`` resources, and the guard that keeps reads inside it (lesson 05).
 
-The danger of serving files is a URI that walks out of the folder: ``file:///srv/docs/../../etc/passwd``,
-its percent-encoded twin, or a symlink that points elsewhere. :func:`resolve_inside` answers the one
-question that matters, *where does this URI really lead*, and refuses everything outside the folder
-(and hidden files inside it).
+The danger of serving files is a URI that walks out of the folder:
+``file:///srv/docs/../../etc/passwd``, its percent-encoded twin, or a symlink that points elsewhere.
+:func:`resolve_inside` answers the one question that matters, *where does this URI really lead*, and
+refuses everything outside the folder (and hidden files inside it).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def resolve_inside(folder: Path, uri: str) -> Path | None:
     the URI (so ``%2e%2e`` becomes ``..``), then resolve the path (which collapses every ``..`` and
     follows every symlink to where it really points), and only then compare with the folder.
     Checking the text of the URI instead would miss an encoded ``..`` or a symlink pointing out.
-    This answers "may a client ask for it?" (for listing, and before reading). The read itself checks
-    again what it really opened (:func:`open_inside`): between this check and the read, a hostile
-    local user could swap the file for a symlink.
+    This answers "may a client ask for it?" (for listing, and before reading). The read itself
+    checks again what it really opened (:func:`open_inside`): between this check and the read, a
+    hostile local user could swap the file for a symlink.
     """
     parts = urlsplit(uri)
     if (
@@ -61,9 +61,8 @@ def resolve_inside(folder: Path, uri: str) -> Path | None:
         if not path.is_absolute():
             return None
         real = path.resolve()  # may raise on a NUL byte or a symlink loop: both are "not found"
-        if (
-            not real.is_relative_to(folder) or not real.is_file()
-        ):  # is_file may raise: a name too long
+        # is_file() may raise too: on a name too long
+        if not real.is_relative_to(folder) or not real.is_file():
             return None
     except (OSError, RuntimeError, ValueError):
         return None
@@ -84,16 +83,16 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 # --8<-- [start:open_inside]
 def open_inside(folder: Path, path: Path) -> int | None:
-    """Open ``path`` for reading, then check what was *really* opened: a regular file inside ``folder``.
+    """Open ``path``, then check what was *really* opened: a regular file inside ``folder``.
 
     Open first, check second: there is no gap between the check and the use for an attacker to swap
-    the file (or a folder on its way) for a symlink, because the check looks at the open file itself.
-    ``O_NOFOLLOW`` refuses a symlink as the last part of the path; the path the system reports for the
-    open file (``/proc/self/fd/N`` on Linux, ``F_GETPATH`` on macOS) catches a swapped folder.
+    the file (or a folder on its way) for a symlink, because the check looks at the open file
+    itself. ``O_NOFOLLOW`` refuses a symlink as the last part of the path; the path the system
+    reports for the open file (``/proc/self/fd/N`` on Linux, ``F_GETPATH`` on macOS) catches a
+    swapped folder.
     """
-    flags = (
-        os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    )  # a FIFO must not block us
+    # A FIFO must not block us
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except OSError:
@@ -162,7 +161,7 @@ class FolderScope(Protocol):
 # --8<-- [start:directory]
 @dataclass
 class Directory:
-    """A folder served as ``file://`` resources: every regular file inside it, and nothing outside."""
+    """A folder served as ``file://`` resources: each regular file inside it, nothing outside."""
 
     folder: Path
     max_bytes: int = MAX_FILE_BYTES  # the largest file served whole
@@ -171,9 +170,8 @@ class Directory:
     def files(self) -> list[Path]:
         """The files a client may read, sorted. Symlinks that lead outside are left out."""
         found = []
-        for parent, _dirs, names in os.walk(
-            self.folder
-        ):  # os.walk does not follow symlinked folders
+        # os.walk does not follow symlinked folders
+        for parent, _dirs, names in os.walk(self.folder):
             for name in names:
                 path = Path(parent, name)
                 if resolve_inside(self.folder, path.as_uri()) is not None:

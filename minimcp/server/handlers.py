@@ -17,8 +17,8 @@ from typing import Any, get_type_hints
 from minimcp.rpc.aio import resolve
 from minimcp.session.server import RequestContext
 
-# Reading a signature is slow, and a tool is called again and again: remember the answer per function,
-# weakly, so that a handler taken away (remove_tool) is not kept alive by this cache.
+# Reading a signature is slow, and a tool is called again and again: remember the answer per
+# function, weakly, so that a handler taken away (remove_tool) is not kept alive by this cache.
 _takes_context: weakref.WeakKeyDictionary[Callable[..., Any], bool] = weakref.WeakKeyDictionary()
 
 
@@ -62,7 +62,7 @@ class ModelParameter:
 
 
 def model_parameters(function: Callable[..., Any]) -> Iterator[ModelParameter]:
-    """The parameters of ``function`` that are for the model: all but ``context``, ``*args``, ``**kwargs``."""
+    """The model's parameters of ``function``: all but ``context``, ``*args`` and ``**kwargs``."""
     hints = get_type_hints(function, include_extras=True)
     for name, parameter in inspect.signature(function).parameters.items():
         if name == "context" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):

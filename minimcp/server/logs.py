@@ -12,8 +12,9 @@ connection will ever read that. So MCP lets a server send its log lines *through
   ``data``: any JSON value, a string or a whole object.
 
 The levels are the eight syslog severities of RFC 5424, from least to most severe: ``debug``,
-``info``, ``notice``, ``warning``, ``error``, ``critical``, ``alert``, ``emergency``. Filtering is
-one comparison: a message goes out when its level is at least the session's level.
+``info``, ``notice``, ``warning``, ``error``, ``critical``, ``alert``, ``emergency``
+(:mod:`minimcp.session.log_levels`). Filtering is one comparison: a message goes out when its level
+is at least the session's level.
 
 Where does a log line travel? Like any notification, on the session's cable. Over Streamable HTTP
 (lesson 08) a message sent while answering a request rides on that request's own stream: :func:`log`
@@ -35,20 +36,13 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RequestId, RpcError
 from minimcp.server.core import ServerCore
+from minimcp.session.log_levels import LEVELS, SEVERITY, is_level
 from minimcp.session.server import Peer, RequestContext
 
 # --8<-- [start:levels]
-#: RFC 5424's severities, least severe first: a level's position is its rank.
-LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-SEVERITY = {level: rank for rank, level in enumerate(LEVELS)}
-
 #: What a session hears before its client chooses: the spec leaves it to the server, and debug
 #: chatter is for clients that ask for it.
 DEFAULT_LEVEL = "info"
-
-
-def is_level(value: object) -> bool:
-    return isinstance(value, str) and value in SEVERITY
 
 
 def wants(session: Peer, level: str, threshold: str | None = None) -> bool:
@@ -63,7 +57,7 @@ def wants(session: Peer, level: str, threshold: str | None = None) -> bool:
 
 # --8<-- [start:registry]
 class LoggingRegistry:
-    """Answers ``logging/setLevel`` and declares ``logging``: what ``server.enable_logging()`` creates."""
+    """Answers ``logging/setLevel``, declares ``logging``: ``server.enable_logging()`` makes it."""
 
     def __init__(self, server: ServerCore) -> None:
         self.server = server
@@ -71,7 +65,7 @@ class LoggingRegistry:
         server.declare("logging")
 
     async def set_level(self, context: RequestContext) -> dict[str, Any]:
-        """``logging/setLevel``: remember the level for *this* session; other clients keep theirs."""
+        """``logging/setLevel``: note the level of *this* session; other clients keep theirs."""
         level = context.params.get("level")
         if not is_level(level):
             raise RpcError(
@@ -117,8 +111,8 @@ async def send_log(
 async def log(context: RequestContext, level: str, data: Any, logger: str | None = None) -> bool:
     """From inside a handler: log to the client whose request is being answered.
 
-    A 2026-07-28 request says in its envelope which lines it wants; without ``logLevel`` it wants none
-    (basic/index: the server MUST NOT send ``notifications/message`` then).
+    A 2026-07-28 request says in its envelope which lines it wants; without ``logLevel`` it wants
+    none (basic/index: the server MUST NOT send ``notifications/message`` then).
     """
     if context.modern and context.log_level is None:
         return False

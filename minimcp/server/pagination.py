@@ -42,7 +42,7 @@ def decode_cursor(cursor: Any, length: int) -> int:
         offset = json.loads(base64.urlsafe_b64decode(cursor.encode("ascii")))["offset"]
     except (ValueError, TypeError, KeyError, binascii.Error, UnicodeError):
         raise RpcError(INVALID_PARAMS, f"Invalid cursor: {cursor!r}") from None
-    # A real offset is an integer inside the list (the list may have shrunk since: then it is stale).
+    # A real offset is an integer inside the list (which may have shrunk since: then it is stale).
     if not isinstance(offset, int) or isinstance(offset, bool) or not 0 < offset <= length:
         raise RpcError(INVALID_PARAMS, f"Invalid cursor: {cursor!r}")
     return offset
@@ -53,7 +53,7 @@ def paginate(
     params: dict[str, Any] | None,
     page_size: int = DEFAULT_PAGE_SIZE,
 ) -> tuple[list[T], str | None]:
-    """One page of ``items`` for a list request's ``params``, and the cursor of the next page (or None)."""
+    """One page of ``items`` for a list request's ``params``, and the next cursor (or None)."""
     cursor = (params or {}).get("cursor")
     start = 0 if cursor is None else decode_cursor(cursor, len(items))
     end = start + page_size

@@ -29,7 +29,7 @@ from minimcp.server.content import is_content_block, text_content
 from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, model_parameters
 from minimcp.server.registry import Catalogue, described
-from minimcp.server.resources import ResourceServer
+from minimcp.server.resource_server import ResourceServer
 from minimcp.server.server import parentheses_please
 from minimcp.session.server import RequestContext
 
@@ -141,7 +141,7 @@ class Prompt:
 
 # --8<-- [start:registry]
 class PromptRegistry(Catalogue[Prompt]):
-    """The prompts of one server. Creating it installs ``prompts/list``, ``prompts/get``, the capability."""
+    """A server's prompts. Creating it installs the ``prompts/*`` methods and the capability."""
 
     def __init__(self, server: ServerCore) -> None:
         super().__init__(

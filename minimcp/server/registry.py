@@ -39,7 +39,7 @@ class Catalogue(Generic[Item]):
         methods: Mapping[str, Handler],
         capability: dict[str, Any],
     ) -> None:
-        """Install ``methods`` into the server and declare the ``kind`` capability with its options."""
+        """Install ``methods`` into the server; declare the ``kind`` capability with its options."""
         self.server = server
         self.kind = kind
         self._items: dict[str, Item] = {}

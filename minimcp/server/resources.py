@@ -1,4 +1,4 @@
-"""Resources and resource templates: information the client may put in the model's context (lesson 05).
+"""Resources and templates: information the client may put in the model's context (lesson 05).
 
 A tool is an action the *model* decides to run; a resource is data the *client* (or its user)
 decides to read and paste into the conversation (spec 2025-11-25, server/resources). Each one is
@@ -8,14 +8,15 @@ named by a URI, such as ``courses://all``, and carries a MIME type that says how
 * ``resources/templates/list`` answers URI *templates* such as ``courses://{id}``: a family of
   resources, one per value of ``id`` (RFC 6570);
 * ``resources/read`` answers the contents of one URI: ``text``, or ``blob`` (base64) for bytes;
-* ``resources/subscribe`` / ``resources/unsubscribe`` ask to hear ``notifications/resources/updated``
-  when one URI changes.
+* ``resources/subscribe`` / ``resources/unsubscribe`` ask to hear
+  ``notifications/resources/updated`` when one URI changes.
 
 A URI that names nothing is error -32002 "Resource not found". A folder of files may be served as
 ``file://`` resources, and the path guard below makes sure no URI ever reads outside that folder.
 
-Beside this module: :mod:`minimcp.server.uri_templates` (matching ``courses://{id}``) and
-:mod:`minimcp.server.files` (a folder as ``file://`` resources, and its path guard).
+Beside this module: :mod:`minimcp.server.uri_templates` (matching ``courses://{id}``),
+:mod:`minimcp.server.files` (a folder as ``file://`` resources, and its path guard), and
+:mod:`minimcp.server.resource_server` (the server with ``@server.resource()``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.rpc.transport import log_send_failure
@@ -43,12 +44,10 @@ from minimcp.server.files import (
 )
 from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue, described
-from minimcp.server.server import ToolServer
 from minimcp.server.uri_templates import compile_template, match_template
 from minimcp.session.server import RequestContext
 
 log = logging.getLogger("minimcp.resources")
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass
@@ -99,7 +98,7 @@ class ResourceTemplate:
 
 # --8<-- [start:registry]
 class ResourceRegistry(Catalogue[Resource]):
-    """The resources of one server. Creating it installs the ``resources/*`` methods and the capability."""
+    """A server's resources. Creating it installs the ``resources/*`` methods and the capability."""
 
     def __init__(self, server: ServerCore) -> None:
         self._templates: dict[str, ResourceTemplate] = {}
@@ -204,7 +203,7 @@ class ResourceRegistry(Catalogue[Resource]):
 
     # --8<-- [start:read]
     async def read_resource(self, context: RequestContext) -> dict[str, Any]:
-        """``resources/read``: a fixed resource first, then the served folders, then the templates."""
+        """``resources/read``: a fixed resource first, then served folders, then the templates."""
         uri = _uri_param(context)
         resource = self.get(uri)
         if resource is not None:  # an exact URI wins: courses://all is not the course "all"
@@ -249,9 +248,8 @@ class ResourceRegistry(Catalogue[Resource]):
         uri = _uri_param(context)
         if not await self.exists(uri, context):
             raise not_found(uri)
-        context.session.subscriptions.add(
-            uri
-        )  # kept with the session: lesson 11 saves it with the rest
+        # Kept with the session: lesson 11 saves it with the rest
+        context.session.subscriptions.add(uri)
         return {}
 
     async def unsubscribe(self, context: RequestContext) -> dict[str, Any]:
@@ -268,9 +266,8 @@ class ResourceRegistry(Catalogue[Resource]):
                     await session.notify("notifications/resources/updated", {"uri": uri})
                 except Exception as error:  # one broken cable must not stop the others' notices
                     log_send_failure(f"resources/updated for {uri}", error)
-        await self.server.subscriptions.deliver(
-            "notifications/resources/updated", {"uri": uri}
-        )  # lesson 12
+        # And the clients that listen without a session (lesson 12)
+        await self.server.subscriptions.deliver("notifications/resources/updated", {"uri": uri})
 
     # --8<-- [end:subscribe]
 
@@ -292,94 +289,3 @@ def _uri_param(context: RequestContext) -> str:
 
 def _doc(handler: Callable[..., Any]) -> str | None:
     return inspect.getdoc(handler)
-
-
-# -- the server, with resources ------------------------------------------------------------------
-class ResourceServer(ToolServer):
-    """Lesson 04's server, plus resources: ``@server.resource()`` and ``@server.template()``."""
-
-    _resources: ResourceRegistry | None = None  # created by the first registration
-
-    @property
-    def resources(self) -> ResourceRegistry:
-        if self._resources is None:
-            self._resources = ResourceRegistry(self)
-        return self._resources
-
-    def resource(
-        self,
-        uri: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
-    ) -> Callable[[F], F]:
-        """Decorator: ``@server.resource("courses://all")`` serves the function's result there."""
-
-        def register(function: F) -> F:
-            self.add_resource(
-                uri, function, name, title=title, description=description, mime_type=mime_type
-            )
-            return function
-
-        return register
-
-    def template(
-        self,
-        uri_template: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
-    ) -> Callable[[F], F]:
-        """Decorator: ``@server.template("courses://{id}")``; the function gets ``id`` (a string)."""
-
-        def register(function: F) -> F:
-            self.add_template(
-                uri_template,
-                function,
-                name,
-                title=title,
-                description=description,
-                mime_type=mime_type,
-            )
-            return function
-
-        return register
-
-    def add_resource(
-        self, uri: str, function: Callable[..., Any], name: str | None = None, **options: Any
-    ) -> Resource:
-        return self.resources.add(uri, function, name, **options)
-
-    def remove_resource(self, uri: str) -> None:
-        self.resources.remove(uri)
-
-    def add_template(
-        self,
-        uri_template: str,
-        function: Callable[..., Any],
-        name: str | None = None,
-        **options: Any,
-    ) -> ResourceTemplate:
-        return self.resources.add_template(uri_template, function, name, **options)
-
-    def add_directory(
-        self,
-        folder: str | os.PathLike[str],
-        max_bytes: int = MAX_FILE_BYTES,
-        *,
-        scope: FolderScope | None = None,
-    ) -> Directory:
-        """Serve a folder's files as ``file://`` resources, guarded against reads outside it."""
-        return self.resources.add_directory(folder, max_bytes, scope=scope)
-
-    async def resource_updated(self, uri: str) -> None:
-        """Tell the sessions subscribed to ``uri`` that it changed."""
-        await self.resources.updated(uri)
-
-    def find_template(self, uri_template: str) -> ResourceTemplate | None:
-        """The template registered as exactly ``uri_template``, if any (creates nothing)."""
-        return self._resources.template(uri_template) if self._resources is not None else None

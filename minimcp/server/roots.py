@@ -1,10 +1,10 @@
 """Roots: the folders the client lets the server work in (taught in "the client talks back").
 
-A coding assistant opens a project; the file server it talks to should look *there*, not at the whole
-disk. The client says where with roots (spec 2025-11-25, client/roots):
+A coding assistant opens a project; the file server it talks to should look *there*, not at the
+whole disk. The client says where with roots (spec 2025-11-25, client/roots):
 
-* a client that can do this declares ``roots`` in ``initialize`` (``{"listChanged": true}`` if it will
-  say when they change);
+* a client that can do this declares ``roots`` in ``initialize`` (``{"listChanged": true}`` if it
+  will say when they change);
 * the server asks with ``roots/list`` and gets ``{"roots": [{"uri": "file:///home/me/project",
   "name": "project"}]}``; every ``uri`` is a ``file://`` URI;
 * when the list changes, the client sends ``notifications/roots/list_changed``, and the server asks
@@ -16,8 +16,8 @@ that ignores them is not stopped by the protocol. The course's file server honou
 
 :class:`RootsCache` keeps each session's list until the client says it changed, so a server that
 checks every read does not ask the client every time. :class:`RootsScope` is how a served folder
-honours them: lesson 05's ``add_directory(folder, scope=...)`` takes a scope for exactly this, and the
-complete server's ``add_directory(folder, within_roots=True)`` passes this one.
+honours them: lesson 05's ``add_directory(folder, scope=...)`` takes a scope for exactly this, and
+the complete server's ``add_directory(folder, within_roots=True)`` passes this one.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ LIST_CHANGED = "notifications/roots/list_changed"
 
 
 def root_path(uri: str) -> Path | None:
-    """The folder a ``file://`` root names, resolved; None for any other URI (the spec allows none)."""
+    """The folder a ``file://`` root names, resolved; None for other URIs (the spec allows none)."""
     parts = urlsplit(uri)
     if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
         return None
@@ -63,7 +63,7 @@ class RootsCache:
     async def roots(
         self, context: RequestContext, *, timeout: float | None = DEFAULT_TIMEOUT
     ) -> list[dict[str, Any]]:
-        """The roots of the client being answered: from the cache, or asked for with ``roots/list``."""
+        """The roots of the client being answered: cached, or asked for with ``roots/list``."""
         session = context.session
         if session in self._roots:
             return self._roots[session]

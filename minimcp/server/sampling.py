@@ -1,4 +1,4 @@
-"""Sampling: the server asks the client's model for a completion (taught in "the client talks back").
+"""Sampling: the server asks the client's model for a completion (see "the client talks back").
 
 Until now the client asked and the server answered. But the connection is symmetric (lesson 01),
 and a server may ask too. With ``sampling/createMessage`` a tool that needs a language model, to
@@ -52,8 +52,9 @@ class CapabilityMissing(ToolError):
 
 def require_capability(context: RequestContext, name: str, method: str) -> dict[str, Any]:
     """The options of the client capability ``name`` (e.g. ``{}`` for ``"sampling": {}``), or
-    :class:`CapabilityMissing` if the client never declared it in ``initialize``. A 2026-07-28 request
-    that lacks it gets the revision's own error, ``-32021``, naming the capability (lesson 12)."""
+    :class:`CapabilityMissing` if the client never declared it in ``initialize``. A 2026-07-28
+    request that lacks it gets the revision's own error, ``-32021``, naming the capability
+    (lesson 12)."""
     declared = context.client_capabilities.get(name)
     if not isinstance(declared, dict):
         error = context.missing_capability(name)  # the era's own error, if it has one (lesson 12)
@@ -90,14 +91,7 @@ async def create_message(
     ``messages`` is a list of messages (a string is a user message), or one string. ``progress``
     hears how far the client got (a person reviewing the request, a slow model), if it says.
     """
-    options = require_capability(context, "sampling", "sampling/createMessage")
-    if (tools is not None or tool_choice is not None) and not isinstance(
-        options.get("tools"), dict
-    ):
-        raise CapabilityMissing(
-            "The client did not declare 'sampling.tools', so this server cannot "
-            "send it a sampling request with tools"
-        )
+    require_sampling(context, with_tools=tools is not None or tool_choice is not None)
     if isinstance(messages, str):
         messages = [messages]
     params: dict[str, Any] = {
@@ -107,9 +101,8 @@ async def create_message(
         "maxTokens": max_tokens,
     }
     problem = tool_message_problem(params["messages"])
-    if (
-        problem is not None
-    ):  # a tool loop that lost track: the server's bug, found before anything is sent
+    # A tool loop that lost track: the server's bug, found before anything is sent
+    if problem is not None:
         raise ValueError(problem)
     optional = {
         "systemPrompt": system_prompt,
@@ -123,6 +116,21 @@ async def create_message(
     result = await request_with_progress(
         context, "sampling/createMessage", params, timeout, progress
     )
+    return sampled_message(result)
+
+
+def require_sampling(context: RequestContext, with_tools: bool) -> None:
+    """The client must have declared ``sampling``, and ``sampling.tools`` to get tools."""
+    options = require_capability(context, "sampling", "sampling/createMessage")
+    if with_tools and not isinstance(options.get("tools"), dict):
+        raise CapabilityMissing(
+            "The client did not declare 'sampling.tools', so this server cannot "
+            "send it a sampling request with tools"
+        )
+
+
+def sampled_message(result: Any) -> dict[str, Any]:
+    """The client's answer, once it is known to be a message: else :class:`ToolError`."""
     if not (
         isinstance(result, dict)
         and result.get("role") in ("user", "assistant")
@@ -135,7 +143,7 @@ async def create_message(
 
 
 def text_of(result: dict[str, Any]) -> str:
-    """The text of a sampled message: its text blocks, joined (the content may be one block or a list)."""
+    """The text of a sampled message: its text blocks joined (the content: one block or a list)."""
     content = result.get("content")
     blocks = content if isinstance(content, list) else [content]
     texts = [

@@ -1,10 +1,11 @@
-"""JSON Schema for tools: written from a function's signature, and checked with jsonschema (lesson 04).
+"""JSON Schema for tools: written from a function's signature, checked with jsonschema (lesson 04).
 
 A tool's ``inputSchema`` tells the model which arguments exist, of which type, and which are
 required. Writing it by hand for every tool is tedious and drifts from the code, so the server reads
 the function's type hints (:func:`input_schema_for`); the arguments a client sends are then checked
-against it with the ``jsonschema`` library before the tool runs (:func:`~minimcp.session.schemas.schema_problems`,
-shared with the client, which checks the forms it fills in lesson 09).
+against it with the ``jsonschema`` library before the tool runs
+(:func:`~minimcp.session.schemas.schema_problems`, shared with the client, which checks the forms it
+fills in lesson 09).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ notes::
         ...
 
 Each later feature lesson adds its decorators by extending this class, in its own module:
-lesson 05's :class:`~minimcp.server.resources.ResourceServer` adds ``@server.resource()`` and
+lesson 05's :class:`~minimcp.server.resource_server.ResourceServer` adds ``@server.resource()`` and
 ``@server.template()``, lesson 06's :class:`~minimcp.server.prompts.PromptServer` adds
 ``@server.prompt()``, and lesson 09's :class:`~minimcp.server.complete.Server` adds logging and
 completion: that last one, every feature at once, is what ``from minimcp.server import Server``
@@ -79,8 +79,11 @@ class ToolServer(ServerCore):
     # --8<-- [end:registration]
 
     def input_schema(self, tool: str) -> dict[str, Any] | None:
-        """The input schema of the tool called ``tool``, if any: the HTTP cable reads its ``x-mcp-header``
-        annotations, the arguments a 2026-07-28 client also sends as ``Mcp-Param-*`` headers (lesson 12)."""
+        """The input schema of the tool called ``tool``, if any.
+
+        The HTTP cable reads its ``x-mcp-header`` annotations: the arguments a 2026-07-28 client
+        also sends as ``Mcp-Param-*`` headers (lesson 12).
+        """
         found = self._tools.get(tool) if self._tools is not None else None
         return found.input_schema if found is not None else None
 
@@ -95,6 +98,6 @@ class ToolServer(ServerCore):
 
 
 def parentheses_please(kind: str, name: object) -> None:
-    """``@server.tool`` (no parentheses) would hand the function over as the name: say so plainly."""
+    """``@server.tool`` (no parentheses) would pass the function as the name: say so plainly."""
     if callable(name):
         raise TypeError(f"write @server.{kind}() with parentheses")

@@ -1,16 +1,18 @@
 """``subscriptions/listen``: what a client hears without a session (MCP 2026-07-28, lesson 12).
 
-In a 2025-11-25 session, the server tells the client that its tools changed on the session's own channel
-(the GET stream over HTTP), and a client subscribes to a resource with ``resources/subscribe``. Without
-sessions, a client that wants to hear such things **asks to listen** (basic/patterns/subscriptions)::
+In a 2025-11-25 session, the server tells the client that its tools changed on the session's own
+channel (the GET stream over HTTP), and a client subscribes to a resource with
+``resources/subscribe``. Without sessions, a client that wants to hear such things **asks to
+listen** (basic/patterns/subscriptions)::
 
     {"method": "subscriptions/listen", "params": {"_meta": {...},
      "notifications": {"toolsListChanged": true, "resourceSubscriptions": ["courses://all"]}}}
 
-The request stays open. The server first acknowledges it with the kinds it agreed to send (only those it
-can), then sends them, each tagged with the subscription's id (the request's id) in ``_meta``, on the
-request's own stream. It ends when the client closes that stream (HTTP) or cancels the request (stdio).
-A request's own progress and log lines never travel here: they stay on that request's stream.
+The request stays open. The server first acknowledges it with the kinds it agreed to send (only
+those it can), then sends them, each tagged with the subscription's id (the request's id) in
+``_meta``, on the request's own stream. It ends when the client closes that stream (HTTP) or cancels
+the request (stdio). A request's own progress and log lines never travel here: they stay on that
+request's stream.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class Subscriptions(Audience):
         return bool(self.listeners)
 
     async def listen(self, context: RequestContext) -> dict[str, Any]:
-        """Acknowledge what this server can send, then stay open until the client stops listening."""
+        """Acknowledge what the server can send, then stay open till the client stops listening."""
         requested = context.params.get("notifications")
         if not isinstance(requested, dict):
             raise RpcError(
@@ -83,9 +85,8 @@ class Subscriptions(Audience):
         )
         self.listeners.add(listener)  # after the acknowledgment: nothing may come before it
         try:
-            await (
-                asyncio.Event().wait()
-            )  # until cancelled: the client closed the stream, or cancelled
+            # Until cancelled: the client closed the stream, or cancelled
+            await asyncio.Event().wait()
         finally:
             self.listeners.discard(listener)
         return {}  # (never reached: a cancelled request is not answered)

@@ -50,18 +50,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("minimcp.tools")
 
-#: The one error a tool may answer its ``tools/call`` with, rather than a result: "first complete these URL
-#: elicitations" (:class:`minimcp.server.elicitation.UrlElicitationRequired`, lesson 09).
+#: The one error a tool may answer its ``tools/call`` with, rather than a result: "first complete
+#: these URL elicitations" (:class:`minimcp.server.elicitation.UrlElicitationRequired`, lesson 09).
 URL_ELICITATION_REQUIRED = -32042
 
 #: How long a tool may run, unless ``server.tools.timeout`` says otherwise.
 DEFAULT_TOOL_TIMEOUT = 300.0
 
 
-# -- results and errors -------------------------------------------------------------------------------
+# -- results and errors ----------------------------------------------------------------------------
 @dataclass
 class ToolResult:
-    """Return this from a tool to choose the whole result yourself (several blocks, an error, both)."""
+    """Return this from a tool to choose the whole result (several blocks, an error, both)."""
 
     content: list[Any] | None = None
     structured: dict[str, Any] | None = None
@@ -81,7 +81,7 @@ def error_result(message: str) -> dict[str, Any]:
     return {"content": [text_content(message)], "isError": True}
 
 
-# -- progress ---------------------------------------------------------------------------------------
+# -- progress --------------------------------------------------------------------------------------
 # --8<-- [start:progress]
 async def report_progress(
     context: RequestContext, progress: float, total: float | None = None, message: str | None = None
@@ -100,7 +100,7 @@ async def report_progress(
 # --8<-- [end:progress]
 
 
-# -- the registry -----------------------------------------------------------------------------------
+# -- the registry ----------------------------------------------------------------------------------
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")  # what the spec says a tool name SHOULD look like
 
 
@@ -148,7 +148,7 @@ class Tool:
     def result(self, value: Any) -> dict[str, Any]:
         """Turn what the handler returned into a ``CallToolResult``."""
         if not isinstance(value, ToolResult):
-            # With an output schema the return value *is* the structured result; otherwise it is content.
+            # With an output schema the return value *is* the structured result; else, content.
             value = (
                 ToolResult(structured=value) if self.output_schema else ToolResult(content=value)
             )
@@ -179,7 +179,7 @@ class Tool:
 
 # --8<-- [start:registry]
 class ToolRegistry(Catalogue[Tool]):
-    """The tools of one server. Creating it installs ``tools/list``, ``tools/call`` and the capability."""
+    """A server's tools. Creating it installs ``tools/list``, ``tools/call`` and the capability."""
 
     def __init__(self, server: ServerCore) -> None:
         # listChanged: we promise to say so when tools come and go while a client is connected.
@@ -189,8 +189,8 @@ class ToolRegistry(Catalogue[Tool]):
             {"tools/list": self.list_tools, "tools/call": self.call_tool},
             {"listChanged": True},
         )
-        #: Seconds a tool may run before its caller gets an error result (a hung tool would otherwise
-        #: hold its request, and its client's place in the server, until the session ends).
+        #: Seconds a tool may run before its caller gets an error result (else a hung tool holds
+        #: its request, and its client's place in the server, until the session ends).
         self.timeout = DEFAULT_TOOL_TIMEOUT
 
     def add(
@@ -204,7 +204,7 @@ class ToolRegistry(Catalogue[Tool]):
         output_schema: dict[str, Any] | None = None,
         annotations: dict[str, Any] | None = None,
     ) -> Tool:
-        """Register ``handler`` as a tool. Name, description and schema default to the function's own."""
+        """Register ``handler`` as a tool. Name, description and schema default to the handler's."""
         tool = Tool(
             name=name or handler.__name__,
             handler=handler,
@@ -247,9 +247,8 @@ class ToolRegistry(Catalogue[Tool]):
         if problems:
             return error_result(f"Invalid arguments for tool {name}: {'; '.join(problems)}")
         try:
-            async with asyncio.timeout(
-                self.timeout
-            ):  # (wait_for would wrap the call in a task of its own)
+            # timeout(), not wait_for(): that would run the call in a task of its own
+            async with asyncio.timeout(self.timeout):
                 value = await run_tool(tool, arguments, context)
         except ForTheClient:  # e.g. 2026-07-28's questions to the client (lesson 12)
             raise

@@ -19,7 +19,7 @@ EXPANDED_VALUE = r"(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+"
 
 
 def compile_template(template: str) -> re.Pattern[str]:
-    """A regular expression that matches the URIs ``template`` expands to, one group per variable."""
+    """A regular expression matching the URIs ``template`` expands to, one group per variable."""
     leftover = VARIABLE.sub("", template)
     if "{" in leftover or "}" in leftover:  # {+path}, {?query}…: levels 2-4, which we do not need
         raise ValueError(
@@ -39,7 +39,7 @@ def compile_template(template: str) -> re.Pattern[str]:
 
 
 def match_template(pattern: re.Pattern[str], uri: str) -> dict[str, str] | None:
-    """The variables of ``uri`` (decoded, always strings), or None if it is not one of the template's URIs."""
+    """The variables of ``uri`` (decoded, always strings); None if the template does not match."""
     found = pattern.fullmatch(uri)
     if found is None:
         return None

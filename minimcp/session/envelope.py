@@ -31,12 +31,11 @@ from minimcp.rpc.mcp import (
     PROTOCOL_VERSION,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
+from minimcp.session.log_levels import LEVELS
 from minimcp.session.server import ForTheClient
 
 #: The revisions without a handshake that minimcp serves, newest first.
 MODERN_PROTOCOL_VERSIONS = ("2026-07-28",)
-
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 @dataclass(frozen=True)
@@ -81,9 +80,9 @@ def read_envelope(
     if not isinstance(info, dict):
         raise RpcError(INVALID_PARAMS, f'Invalid params: "{CLIENT_INFO}" must be an object')
     level = meta.get(LOG_LEVEL)
-    if level is not None and level not in LOG_LEVELS:
+    if level is not None and level not in LEVELS:
         raise RpcError(
-            INVALID_PARAMS, f'Invalid params: "{LOG_LEVEL}" must be one of {", ".join(LOG_LEVELS)}'
+            INVALID_PARAMS, f'Invalid params: "{LOG_LEVEL}" must be one of {", ".join(LEVELS)}'
         )
     return Envelope(version, capabilities, info, level)
 
