@@ -31,7 +31,6 @@ from minimcp.rpc.jsonrpc import (
     Message,
     Request,
     RequestId,
-    parse,
 )
 from minimcp.rpc.mcp import HEADER_MISMATCH, MODERN_ERRORS, PROTOCOL_VERSION
 from minimcp.transports.http.asgi import (
@@ -42,8 +41,7 @@ from minimcp.transports.http.asgi import (
     Send,
     send_response,
 )
-from minimcp.transports.http.routing import is_final
-from minimcp.transports.http.streams import sse_response
+from minimcp.transports.http.streams import Said, sse_response
 from minimcp.transports.sse import format_event
 
 METHOD_HEADER = "mcp-method"
@@ -59,20 +57,24 @@ class ToolServer(Servable, Protocol):
 
 
 class OneRequest:
-    """The cable of one request: it goes in, and everything the server says about it comes out."""
+    """The cable of one request: it goes in, and everything the server says about it comes out.
+
+    The request arrives parsed (the endpoint read the POST); each message out is encoded once, as it
+    is sent, and waits in ``outbox`` beside its text (:class:`Said`) for the body or the SSE event.
+    """
 
     stands_alone = True  # its session serves 2026-07-28 only (ServerSession reads this)
     abilities = PLAIN  # one request in, its messages out: nothing more
 
-    def __init__(self, text: str) -> None:
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.inbox.put_nowait(text)
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+    def __init__(self, request: Message) -> None:
+        self.inbox: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.inbox.put_nowait(request)
+        self.outbox: asyncio.Queue[Said] = asyncio.Queue()
 
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
-        self.outbox.put_nowait(message)
+    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
+        self.outbox.put_nowait(Said.of(message))  # a result that is not JSON fails here
 
-    async def receive(self) -> str | None:
+    async def receive(self) -> Message | None:
         return await self.inbox.get()
 
     async def close(self) -> None:
@@ -257,7 +259,6 @@ async def serve_one(
     server: ToolServer,
     request: HttpRequest,
     message: Message,
-    text: str,
     send: Send,
     receive: Receive,
     stream_after: float,
@@ -272,15 +273,17 @@ async def serve_one(
         check_param_headers(
             request, message, server.input_schema(str((message.params or {}).get("name")))
         )
-    cable = OneRequest(text)
+    cable = OneRequest(message)
     serving = asyncio.get_running_loop().create_task(server.serve(cable))
     try:
         try:
             first = await asyncio.wait_for(cable.outbox.get(), stream_after)
         except TimeoutError:
             first = None  # still working, with nothing said yet: stream it
-        if first is not None and is_final(first):  # answered at once: one JSON body
-            await send_response(send, status_of(first), first.encode(), "application/json")
+        if first is not None and first.final:  # answered at once: one JSON body
+            await send_response(
+                send, status_of(first.message), first.text.encode(), "application/json"
+            )
             return
         await stream(send, receive, cable, first, keepalive)
     finally:
@@ -293,9 +296,8 @@ async def serve_one(
 # --8<-- [end:serve]
 
 
-def status_of(answer: str) -> int:
+def status_of(message: Message) -> int:
     """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
-    message = parse(answer)
     if not isinstance(message, ErrorResponse):
         return 200
     if message.code == METHOD_NOT_FOUND:
@@ -306,16 +308,16 @@ def status_of(answer: str) -> int:
 
 
 async def stream(
-    send: Send, receive: Receive, cable: OneRequest, first: str | None, keepalive: float
+    send: Send, receive: Receive, cable: OneRequest, first: Said | None, keepalive: float
 ) -> None:
     """An SSE response with no event ids: what the request says, then its answer, then the end.
     Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes."""
     async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:
         pending = [first] if first is not None else []
         while True:
-            text = pending.pop() if pending else await connection.next(cable.outbox.get, keepalive)
-            if text is None:
+            said = pending.pop() if pending else await connection.next(cable.outbox.get, keepalive)
+            if said is None:
                 return  # the client went away: the caller cancels the request
-            await connection.write(format_event(text))
-            if is_final(text):
+            await connection.write(format_event(said.text))
+            if said.final:
                 return

@@ -73,14 +73,13 @@ class Revision2026:
         self,
         request: HttpRequest,
         message: Message,
-        text: str,
         send: Send,
         receive: Receive,
         stream_after: float,
         keepalive: float,
     ) -> None:
         """One request, on a session of its own, forgotten with the answer."""
-        await serve_one(self.server, request, message, text, send, receive, stream_after, keepalive)
+        await serve_one(self.server, request, message, send, receive, stream_after, keepalive)
 
 
 # --8<-- [end:revision_2026]
