@@ -39,11 +39,11 @@ class RawPeer:
     async def send(self, message: str | dict[str, Any]) -> None:
         """Send text as is, or a dict as compact JSON."""
         text = message if isinstance(message, str) else json.dumps(message)
-        await self.transport.send(text)
+        await self.transport.send_text(text)
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The next message the other side sent, decoded; fails if none comes within ``timeout``."""
-        text = await asyncio.wait_for(self.transport.receive(), timeout)
+        text = await asyncio.wait_for(self.transport.receive_text(), timeout)
         assert text is not None, "the other side closed the cable"
         return json.loads(text)
 

@@ -18,7 +18,14 @@ from minimcp.rpc import (
     TracingTransport,
     memory_pair,
 )
-from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
+from minimcp.rpc.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    Message,
+    to_dict,
+)
 
 TIMEOUT = 10.0
 
@@ -383,11 +390,11 @@ class RecordingTransport:
         self.inner = inner
         self.sent: list[tuple[dict[str, Any], Any]] = []
 
-    async def send(self, message: str, related_request_id: Any = None) -> None:
-        self.sent.append((json.loads(message), related_request_id))
+    async def send(self, message: Message, related_request_id: Any = None) -> None:
+        self.sent.append((to_dict(message), related_request_id))
         await self.inner.send(message, related_request_id)
 
-    async def receive(self) -> str | None:
+    async def receive(self) -> Message | None:
         return await self.inner.receive()
 
     async def close(self) -> None:

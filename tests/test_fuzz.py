@@ -290,13 +290,13 @@ async def exchange(texts: list[str]) -> tuple[Counter, Counter]:
     connection = Connection(transport, handler)
     connection.start()
     for text in texts:
-        await peer.send(text)
-    await peer.send(json.dumps({"jsonrpc": "2.0", "id": FINAL, "method": "ping"}))
+        await peer.send_text(text)
+    await peer.send_text(json.dumps({"jsonrpc": "2.0", "id": FINAL, "method": "ping"}))
     expected = expected_answer_ids(texts)
     expected[FINAL] += 1
     got: Counter = Counter()
     for _ in range(sum(expected.values())):
-        answer = json.loads(await asyncio.wait_for(peer.receive(), 5))
+        answer = json.loads(await asyncio.wait_for(peer.receive_text(), 5))
         assert answer["jsonrpc"] == "2.0" and ("result" in answer) != ("error" in answer)
         got[answer["id"]] += 1
     for _ in range(20):  # let anything left over run: nothing more may come

@@ -115,8 +115,8 @@ def test_encode_escapes_a_lone_surrogate() -> None:
 async def test_a_lone_surrogate_over_the_memory_cable() -> None:
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(build_server().serve(server_end))
-    await client_end.send(SURROGATE_ID)
-    answer = await asyncio.wait_for(client_end.receive(), TIMEOUT)
+    await client_end.send_text(SURROGATE_ID)
+    answer = await asyncio.wait_for(client_end.receive_text(), TIMEOUT)
     assert answer == '{"jsonrpc":"2.0","id":"\\ud800","result":{}}'
     await client_end.close()
     await asyncio.wait_for(serving, TIMEOUT)
@@ -320,16 +320,16 @@ async def test_too_many_requests_in_flight_are_refused_not_queued() -> None:
     server.max_in_flight = 2
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
-    await client_end.send(json.dumps(INITIALIZE))
-    await asyncio.wait_for(client_end.receive(), TIMEOUT)
-    await client_end.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    await client_end.send_text(json.dumps(INITIALIZE))
+    await asyncio.wait_for(client_end.receive_text(), TIMEOUT)
+    await client_end.send_text('{"jsonrpc":"2.0","method":"notifications/initialized"}')
     for n in (10, 11, 12):
-        await client_end.send(
+        await client_end.send_text(
             json.dumps(
                 {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "wait"}}
             )
         )
-    refused = json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))
+    refused = json.loads(await asyncio.wait_for(client_end.receive_text(), TIMEOUT))
     assert refused == {
         "jsonrpc": "2.0",
         "id": 12,
@@ -340,11 +340,12 @@ async def test_too_many_requests_in_flight_are_refused_not_queued() -> None:
     }
     release.set()
     answers = {
-        json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["id"] for _ in range(2)
+        json.loads(await asyncio.wait_for(client_end.receive_text(), TIMEOUT))["id"]
+        for _ in range(2)
     }
     assert answers == {10, 11}
-    await client_end.send('{"jsonrpc":"2.0","id":13,"method":"ping"}')
-    assert json.loads(await asyncio.wait_for(client_end.receive(), TIMEOUT))["result"] == {}
+    await client_end.send_text('{"jsonrpc":"2.0","id":13,"method":"ping"}')
+    assert json.loads(await asyncio.wait_for(client_end.receive_text(), TIMEOUT))["result"] == {}
     await client_end.close()
     await asyncio.wait_for(serving, TIMEOUT)
 

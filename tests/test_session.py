@@ -227,7 +227,7 @@ async def test_client_refuses_a_version_it_did_not_offer(raw_pair) -> None:
     with pytest.raises(UnsupportedVersion):
         await handshake
     # The client hung up without confirming: the next thing on the cable is its end.
-    assert await asyncio.wait_for(peer.transport.receive(), TIMEOUT) is None
+    assert await asyncio.wait_for(peer.transport.receive_text(), TIMEOUT) is None
 
 
 @pytest.mark.parametrize(
@@ -251,7 +251,7 @@ async def test_client_refuses_a_malformed_initialize_result(raw_pair, result: An
     await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": result})
     with pytest.raises(HandshakeFailed):
         await handshake
-    assert await asyncio.wait_for(peer.transport.receive(), TIMEOUT) is None  # it hung up
+    assert await asyncio.wait_for(peer.transport.receive_text(), TIMEOUT) is None  # it hung up
 
 
 async def test_client_sends_initialized_after_the_result(raw_pair) -> None:

@@ -51,7 +51,7 @@ async def start(repo_root):
 
 
 async def receive_json(transport: PipeTransport) -> dict[str, Any]:
-    text = await asyncio.wait_for(transport.receive(), TIMEOUT)
+    text = await asyncio.wait_for(transport.receive_text(), TIMEOUT)
     assert text is not None, "the server closed its stdout"
     return json.loads(text)
 
@@ -62,7 +62,7 @@ async def write_raw(transport: PipeTransport, data: bytes) -> None:
 
 
 async def assert_echo_works(transport: PipeTransport, request_id: Any = "after") -> None:
-    await transport.send(
+    await transport.send_text(
         json.dumps(
             {"jsonrpc": "2.0", "id": request_id, "method": "echo", "params": {"still": "here"}}
         )
@@ -106,23 +106,23 @@ def pipe(
 
 async def test_pipe_transport_reads_lines_and_reports_bad_frames_once() -> None:
     transport, _ = pipe(b'{"a":1}\r\n\n\xff\xfe\n' + b"x" * 100 + b'\n{"b":2}\n{"c":3}')
-    assert await transport.receive() == '{"a":1}'
+    assert await transport.receive_text() == '{"a":1}'
     with pytest.raises(FrameError) as caught:
-        await transport.receive()
+        await transport.receive_text()
     assert caught.value.code == PARSE_ERROR and caught.value.message.startswith("Parse error")
     with pytest.raises(FrameError) as caught:
-        await transport.receive()
+        await transport.receive_text()
     assert caught.value.code == INVALID_REQUEST
-    assert await transport.receive() == '{"b":2}'
-    assert await transport.receive() == '{"c":3}'  # the last line had no newline
-    assert await transport.receive() is None
-    assert await transport.receive() is None  # and end of stream stays the end
+    assert await transport.receive_text() == '{"b":2}'
+    assert await transport.receive_text() == '{"c":3}'  # the last line had no newline
+    assert await transport.receive_text() is None
+    assert await transport.receive_text() is None  # and end of stream stays the end
 
 
 async def test_pipe_transport_sends_whole_frames() -> None:
     transport, writer = pipe(b"")
-    await asyncio.gather(*(transport.send(json.dumps({"n": n})) for n in range(3)))
-    await transport.send('{"text":"é"}')
+    await asyncio.gather(*(transport.send_text(json.dumps({"n": n})) for n in range(3)))
+    await transport.send_text('{"text":"é"}')
     assert bytes(writer.data) == b'{"n": 0}\n{"n": 1}\n{"n": 2}\n{"text":"\xc3\xa9"}\n'
     await transport.close()
     assert writer.closed
@@ -133,10 +133,10 @@ async def test_pipe_transport_content_length() -> None:
         b"Content-Length: 2\r\n\r\n{}Content-Length: 4\r\n\r\n\xc3\xa9\xc3\xa9",
         framing="content-length",
     )
-    assert await transport.receive() == "{}"
-    assert await transport.receive() == "éé"
-    assert await transport.receive() is None
-    await transport.send("{}")
+    assert await transport.receive_text() == "{}"
+    assert await transport.receive_text() == "éé"
+    assert await transport.receive_text() is None
+    await transport.send_text("{}")
     assert bytes(writer.data) == b"Content-Length: 2\r\n\r\n{}"
 
 
@@ -207,7 +207,7 @@ async def test_an_oversized_line_is_refused_and_the_server_goes_on(start) -> Non
     huge = (
         '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"x":"' + "x" * (5 * 1024 * 1024) + '"}}'
     )
-    await transport.send(huge)
+    await transport.send_text(huge)
     answer = await receive_json(transport)
     assert answer["id"] is None
     assert answer["error"] == {
@@ -220,7 +220,7 @@ async def test_an_oversized_line_is_refused_and_the_server_goes_on(start) -> Non
 async def test_a_large_message_under_the_limit_goes_through(start) -> None:
     transport = await start(ECHO_SERVER)
     text = "y" * (3 * 1024 * 1024)
-    await transport.send(
+    await transport.send_text(
         json.dumps({"jsonrpc": "2.0", "id": 1, "method": "echo", "params": {"text": text}})
     )
     assert (await receive_json(transport))["result"]["text"] == text

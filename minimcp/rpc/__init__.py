@@ -1,6 +1,7 @@
 """Layer 1, the messages (lesson 01): JSON-RPC 2.0 and a symmetric connection.
 
-:mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.transport` (what a cable is),
+:mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.transport` (what a cable is, and
+the base of every cable whose edge is text),
 :mod:`.connection` (the :class:`Connection` over a cable), :mod:`.cables` (an in-memory cable and a tracing tap),
 :mod:`.aio` (two asyncio habits the whole stack shares).
 """
@@ -18,7 +19,7 @@ from minimcp.rpc.jsonrpc import (
     encode,
     parse,
 )
-from minimcp.rpc.transport import ConnectionClosed, Servable, Transport
+from minimcp.rpc.transport import ConnectionClosed, Servable, TextCable, Transport
 
 __all__ = [
     "Connection",
@@ -32,6 +33,7 @@ __all__ = [
     "Response",
     "RpcError",
     "Servable",
+    "TextCable",
     "TracingTransport",
     "Transport",
     "encode",

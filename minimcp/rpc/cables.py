@@ -9,28 +9,30 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from minimcp.rpc.abilities import PLAIN, Abilities
-from minimcp.rpc.jsonrpc import RequestId
-from minimcp.rpc.transport import ConnectionClosed, Transport
+from minimcp.rpc.abilities import Abilities
+from minimcp.rpc.jsonrpc import Message, RequestId, encode
+from minimcp.rpc.transport import ConnectionClosed, TextCable, Transport
 
 
 # --8<-- [start:memory]
-class MemoryTransport:
-    """The simplest cable: two queues in one process. Tests and notebooks use it."""
+class MemoryTransport(TextCable):
+    """The simplest cable: two queues in one process. Tests and notebooks use it.
 
-    abilities = PLAIN  # it carries messages, and that is all
+    The queues hold text, what a wire would carry: each message is encoded once on its way in and
+    parsed once on its way out, as on every other cable.
+    """
 
     def __init__(self, inbox: asyncio.Queue[str | None], outbox: asyncio.Queue[str | None]) -> None:
         self._inbox = inbox
         self._outbox = outbox
         self._closed = False
 
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+    async def send_text(self, text: str) -> None:
         if self._closed:
             raise ConnectionClosed("this end of the cable is closed")
-        await self._outbox.put(message)
+        await self._outbox.put(text)
 
-    async def receive(self) -> str | None:
+    async def receive_text(self) -> str | None:
         if self._closed:
             return None
         return await self._inbox.get()
@@ -57,21 +59,22 @@ class TracingTransport:
     """Wraps a transport and records every message that crosses it, as text, in order.
 
     The notebooks use it to show real traffic: ``trace`` is called with ``("->", text)`` for what
-    this side sends and ``("<-", text)`` for what it receives.
+    this side sends and ``("<-", text)`` for what it receives. The text is the message encoded once
+    more, for the record only: a debugging tap may spend what a cable must not.
     """
 
     def __init__(self, inner: Transport, trace: Callable[[str, str], None]) -> None:
         self.inner = inner
         self.trace = trace
 
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
-        self.trace("->", message)
+    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
+        self.trace("->", encode(message))
         await self.inner.send(message, related_request_id)
 
-    async def receive(self) -> str | None:
+    async def receive(self) -> Message | None:
         message = await self.inner.receive()
         if message is not None:
-            self.trace("<-", message)
+            self.trace("<-", encode(message))
         return message
 
     async def close(self) -> None:

@@ -16,8 +16,9 @@ one :class:`Connection` that does five jobs:
    it still comes, is dropped quietly. The other half is the peer's to ask: a request being answered
    (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
 
-The connection moves *text* through a :class:`Transport` and never looks at how the text travels.
-That is the course's one idea: the messages stay, only the cable changes.
+The connection moves *messages* through a :class:`Transport` and never looks at how they travel: the
+cable turns them into text (or bytes) and back at its own edge. That is the course's one idea: the
+messages stay, only the cable changes.
 
 Every message the connection sends says which incoming request, if any, it belongs to
 (``related_request_id``): an answer belongs to its request, and so does a progress notice sent while
@@ -45,10 +46,8 @@ from minimcp.rpc.jsonrpc import (
     Response,
     RpcError,
     describe,
-    encode,
     id_reused,
     method_not_found,
-    parse,
 )
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, Admission, at_most
 from minimcp.rpc.transport import ConnectionClosed, Transport, log_send_failure
@@ -186,7 +185,7 @@ class Connection:
         await self.send(Notification(method, params), related_request_id)
 
     async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
-        await self.transport.send(encode(message), related_request_id)
+        await self.transport.send(message, related_request_id)  # the cable encodes it
 
     # --8<-- [end:connection]
 
@@ -197,14 +196,13 @@ class Connection:
         try:
             while True:
                 try:
-                    text = await self.transport.receive()
-                    if text is None:  # end of stream: the other side has stopped sending
-                        await self._finish_answers()
-                        break
-                    message = parse(text)
+                    message = await self.transport.receive()  # parsed once, at the cable's edge
                 except RpcError as err:  # a bad frame or bad JSON: answer it and read on
                     await self._reject(err)
                     continue
+                if message is None:  # end of stream: the other side has stopped sending
+                    await self._finish_answers()
+                    break
                 if isinstance(message, Notification):
                     # Delivered in the reading loop itself, so notifications keep their order (progress
                     # 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be quick, and must
@@ -257,7 +255,7 @@ class Connection:
             return  # still no answer
         try:
             await self.send(answer, related_request_id=request.id)
-        except (TypeError, ValueError):  # the handler returned something that is not JSON
+        except (TypeError, ValueError):  # not JSON: the cable could not encode the result
             log.exception("the result of %s is not JSON", request.method)
             failed = internal_error(request)
             await self._reject(RpcError(failed.code, failed.message, id=request.id), request.id)

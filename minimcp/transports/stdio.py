@@ -28,8 +28,8 @@ import sys
 import threading
 from typing import IO, Protocol
 
-from minimcp.rpc.abilities import PLAIN
-from minimcp.rpc.jsonrpc import PARSE_ERROR, RequestId
+from minimcp.rpc.jsonrpc import PARSE_ERROR
+from minimcp.rpc.transport import TextCable
 from minimcp.transports.framing import DEFAULT_MAX_FRAME, FRAMINGS, Decoder, FrameError
 
 log = logging.getLogger("minimcp.stdio")
@@ -50,10 +50,11 @@ class ByteWriter(Protocol):
 
 
 # --8<-- [start:pipe_transport]
-class PipeTransport:
-    """Messages over a pair of byte pipes, cut into frames by a framing (NDJSON by default)."""
+class PipeTransport(TextCable):
+    """Messages over a pair of byte pipes, cut into frames by a framing (NDJSON by default).
 
-    abilities = PLAIN  # it carries messages, and that is all
+    Its edge is text, one frame each: :class:`~minimcp.rpc.transport.TextCable` encodes and parses.
+    """
 
     def __init__(
         self,
@@ -69,13 +70,13 @@ class PipeTransport:
         self._write_lock = asyncio.Lock()  # one whole frame at a time, even from many tasks
         self._eof = False
 
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
-        frame = self._encode(message.encode("utf-8"))
+    async def send_text(self, text: str) -> None:
+        frame = self._encode(text.encode("utf-8"))
         async with self._write_lock:
             self._writer.write(frame)
             await self._writer.drain()  # wait while the pipe is full: backpressure
 
-    async def receive(self) -> str | None:
+    async def receive_text(self) -> str | None:
         while True:
             frame = self._decoder.next_frame()  # may raise FrameError for one bad frame
             if frame is None and self._eof:

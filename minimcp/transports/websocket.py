@@ -52,9 +52,7 @@ from websockets.http11 import Response as HttpResponse
 from websockets.typing import Subprotocol
 
 from minimcp import __version__
-from minimcp.rpc import ConnectionClosed, Servable
-from minimcp.rpc.abilities import PLAIN
-from minimcp.rpc.jsonrpc import RequestId
+from minimcp.rpc import ConnectionClosed, Servable, TextCable
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import (
     LOOPBACK_HOSTS,
@@ -88,25 +86,24 @@ INTERNAL_ERROR = 1011  # websockets' keepalive: no pong came back in time
 
 
 # --8<-- [start:transport]
-class WebSocketTransport:
+class WebSocketTransport(TextCable):
     """One WebSocket connection as a minimcp transport: one message per text frame.
 
     The same class serves both ends: the server wraps each socket it accepts, the client the
-    socket it opened. Nothing here knows of JSON-RPC or MCP; that is the connection's job.
+    socket it opened. Its edge is the text of a frame; :class:`~minimcp.rpc.transport.TextCable`
+    encodes and parses it, and nothing here knows of MCP.
     """
-
-    abilities = PLAIN  # it carries messages, and that is all
 
     def __init__(self, websocket: ServerConnection | ClientConnection) -> None:
         self.websocket = websocket
 
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+    async def send_text(self, text: str) -> None:
         try:
-            await self.websocket.send(message)  # a str is sent as one text frame
+            await self.websocket.send(text)  # a str is sent as one text frame
         except SocketClosed as exc:
             raise ConnectionClosed(f"the WebSocket is closed ({describe_close(exc)})") from None
 
-    async def receive(self) -> str | None:
+    async def receive_text(self) -> str | None:
         try:
             frame = await self.websocket.recv()  # one whole message, however it was fragmented
         except SocketClosed as exc:  # a close frame, or a socket gone without one (1006)

@@ -36,7 +36,8 @@ from minimcp.rpc.jsonrpc import (
     Request,
     RpcError,
     encode,
-    parse,
+    from_dict,
+    to_dict,
 )
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
 from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
@@ -224,18 +225,20 @@ class SharedStreamableHTTP(StreamableHTTP):
 
     # --8<-- [start:forward]
     async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
-        message, text = await self.read_message(request, receive)
+        message = await self.read_message(request, receive)
         remote = await self.elsewhere(request)
-        if remote is None or not await self.forward(remote, message, text, send, receive):
-            await self.post_here(request, message, text, send, receive)
+        if remote is None or not await self.forward(remote, message, send, receive):
+            await self.post_here(request, message, send, receive)
 
     async def forward(
-        self, remote: RemoteSession, message: Message, text: str, send: Send, receive: Receive
+        self, remote: RemoteSession, message: Message, send: Send, receive: Receive
     ) -> bool:
         """Hand a POSTed message to the worker running its session; False if that worker died (then
-        the session is ours now, and the caller serves the message here)."""
+        the session is ours now, and the caller serves the message here). Redis is a byte edge: the
+        message crosses it inside the forwarded JSON, encoded once and decoded once."""
+        forwarded = {"kind": "message", "message": to_dict(message)}
         if not isinstance(message, Request):  # a notification, or the client's answer to a question
-            if not await self.tell(remote, {"kind": "message", "text": text}):
+            if not await self.tell(remote, forwarded):
                 return False
             await send_response(send, 202)
             return True
@@ -244,7 +247,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         await self.directory.add_stream(remote.id, stream.id, message.id)
         listener = await stream.attach()
         priming = StoredEvent(await self.event_store.append(stream.id, ""), "")
-        if not await self.tell(remote, {"kind": "message", "text": text, "stream": stream.id}):
+        if not await self.tell(remote, {**forwarded, "stream": stream.id}):
             stream.detach(listener)
             return False
         first = await self.first_news(listener, priming)
@@ -315,10 +318,10 @@ class SharedStreamableHTTP(StreamableHTTP):
             await session.end()
         if forwarded["kind"] != "message":
             return  # "touch": a client still reads a stream of it on another worker
-        message = parse(forwarded["text"])
+        message = from_dict(forwarded["message"])  # valid: the forwarding worker parsed it
         answered_on = stream_id if isinstance(message, Request) else None  # followed over there
         try:  # lesson 08's own way in
-            session.admit(message, forwarded["text"], answered_on)
+            session.admit(message, answered_on)
         except RpcError as reused:  # its id names a request still being answered: say so
             if stream_id:
                 await self.event_store.add(

@@ -5,9 +5,9 @@ The methods and what each is for are described in :mod:`minimcp.transports.http`
 The ``initialize`` response carries an ``Mcp-Session-Id`` header; every later request carries it
 back, and ``MCP-Protocol-Version`` too. Behind each session id sits an ordinary session served by
 ``server.serve`` over a :class:`~minimcp.transports.http.sessions.SessionTransport`, exactly as over
-stdio and WebSocket: this module turns HTTP requests into messages on that transport, and the session
-module routes the messages the session sends onto the right SSE stream. Neither knows anything of
-tools, resources or prompts.
+stdio and WebSocket: this module turns HTTP requests into messages on that transport (each body parsed
+once, here), and the session module routes the messages the session sends onto the right SSE stream
+(each encoded once, there). Neither knows anything of tools, resources or prompts.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from minimcp.transports.http.asgi import (
 from minimcp.transports.http.routing import answer_as
 from minimcp.transports.http.seams import McpServer, OpenSession, SessionsOnly, StandAlone
 from minimcp.transports.http.sessions import HttpSession, SessionManager
-from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, pump
+from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Said, pump
 
 log = logging.getLogger("minimcp.http")
 
@@ -205,11 +205,12 @@ class StreamableHTTP:
 
     # --8<-- [start:post]
     async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
-        message, text = await self.read_message(request, receive)
-        await self.post_here(request, message, text, send, receive)
+        message = await self.read_message(request, receive)
+        await self.post_here(request, message, send, receive)
 
-    async def read_message(self, request: HttpRequest, receive: Receive) -> tuple[Message, str]:
-        """The one JSON-RPC message a POST carries, or the HTTP error its headers or body earn."""
+    async def read_message(self, request: HttpRequest, receive: Receive) -> Message:
+        """The one JSON-RPC message a POST carries, parsed here and only here, or the HTTP error its
+        headers or body earn."""
         if not (request.accepts("application/json") and request.accepts("text/event-stream")):
             raise Refusal(
                 406, "Not Acceptable: Accept must list application/json and text/event-stream"
@@ -219,21 +220,19 @@ class StreamableHTTP:
             raise Refusal(415, "Unsupported Media Type: the body must be application/json")
         body = await read_body(receive, self.max_body)
         try:
-            text = body.decode("utf-8")
-            message = parse(text)
+            return parse(body.decode("utf-8"))
         except UnicodeDecodeError:
             raise Refusal(400, "Parse error: the body is not UTF-8", PARSE_ERROR) from None
         except RpcError as error:  # not JSON (-32700), or not one JSON-RPC message (-32600)
             raise Refusal(400, error.message, error.code, request_id=error.id) from None
-        return message, text
 
     async def post_here(
-        self, request: HttpRequest, message: Message, text: str, send: Send, receive: Receive
+        self, request: HttpRequest, message: Message, send: Send, receive: Receive
     ) -> None:
         """Serve a POSTed message in this process."""
         if self.stand_alone.takes(request, message):  # no session at all (lesson 12's 2026-07-28)
             await self.stand_alone.serve(
-                request, message, text, send, receive, self.stream_after, self.keepalive
+                request, message, send, receive, self.stream_after, self.keepalive
             )
             return
         if (
@@ -260,7 +259,7 @@ class StreamableHTTP:
                     ) from None
                 raise
         try:
-            exchange = session.admit(message, text)
+            exchange = session.admit(message)
         except RpcError as reused:  # its id names a request still being answered
             raise Refusal(400, reused.message, reused.code, request_id=reused.id) from None
         if exchange is None or not isinstance(message, Request):  # a notification, or an answer
@@ -303,16 +302,16 @@ class StreamableHTTP:
             await self.answer_sse(session, exchange, initialize, send, receive, request.id)
 
     async def answer_json(
-        self, session: HttpSession, answer: str, initialize: bool, send: Send
+        self, session: HttpSession, answer: Said, initialize: bool, send: Send
     ) -> None:
-        """The answer came before anything else: one plain JSON body."""
+        """The answer came before anything else: one plain JSON body, its text as it was encoded."""
         headers = {}
         if initialize:
-            if isinstance(parse(answer), ErrorResponse):
+            if isinstance(answer.message, ErrorResponse):
                 await session.end()  # a failed handshake opens no session
             else:
                 headers[SESSION_HEADER] = session.id
-        await send_response(send, 200, answer.encode(), "application/json", headers)
+        await send_response(send, 200, answer.text.encode(), "application/json", headers)
 
     async def answer_sse(
         self,
@@ -333,7 +332,7 @@ class StreamableHTTP:
             waiting, exchange.pending = exchange.pending, []
             closing.extend(item for item in waiting if isinstance(item, CloseConnection))
             cancelled.extend(item for item in waiting if isinstance(item, Cancelled))
-            return [item for item in waiting if isinstance(item, tuple)]
+            return [(item.text, item.final) for item in waiting if isinstance(item, Said)]
 
         listener, priming = await stream.open(earlier)
         if cancelled:  # cancelled before it said anything: the stream ends with no answer

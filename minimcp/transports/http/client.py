@@ -16,6 +16,10 @@ event id of every stream, so that a dropped stream is **resumed** with ``GET`` a
 session id, a **new session** (the handshake again, then the message that failed); and on
 ``close()``, a ``DELETE`` that ends the session.
 
+Each message is encoded once, for its POST's body, and each message from the server is parsed once,
+as it arrives (a JSON body, or an SSE event's data): the connection above, the handshake and the
+hook below all get it parsed.
+
 A later lesson may add headers of its own: :class:`RequestHeaders` is its seam, a hook given as
 ``request_headers=`` that chooses the headers of a request it speaks for, and hears every message
 from the server. Lesson 12 plugs in the 2026-07-28 headers that way
@@ -110,7 +114,7 @@ class HttpClientTransport:
             limits=httpx2.Limits(max_connections=None, max_keepalive_connections=256),
         )
         self._own_http = http is None
-        self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
         self._tasks = TaskKeeper()  # the GET channel, and each answer being read
         self._reading: dict[
             RequestId, asyncio.Task[None]
@@ -121,44 +125,43 @@ class HttpClientTransport:
 
     # -- sending ------------------------------------------------------------------------------------
     # --8<-- [start:send]
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
-        kind = parse(message)
-        self.handshake.sent(kind)
+    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
+        body = encode(message).encode("utf-8")  # once, even if a new session means a second POST
+        self.handshake.sent(message)
         try:
-            response = await self._post(message, kind)
+            response = await self._post(body, message)
         except SessionExpired:
             await self._new_session()  # the spec: on 404, start a new session, then try again
-            response = await self._post(message, kind)
+            response = await self._post(body, message)
         if (
-            isinstance(kind, Notification)
-            and kind.method == "notifications/initialized"
+            isinstance(message, Notification)
+            and message.method == "notifications/initialized"
             and self.listen
         ):
-            await (
-                self._listen()
-            )  # the channel is open before the first request: no announcement is missed
-        if isinstance(kind, Notification) and kind.method == "notifications/cancelled":
-            self._stop_reading((kind.params or {}).get("requestId"))
+            # The channel is open before the first request: no announcement is missed.
+            await self._listen()
+        if isinstance(message, Notification) and message.method == "notifications/cancelled":
+            self._stop_reading((message.params or {}).get("requestId"))
 
-        if response is None or not isinstance(kind, Request):  # only a request's answer has a body
+        if response is None or not isinstance(message, Request):  # only a request's answer has one
             return
+        request = message
         if content_type(response) == "text/event-stream":  # a stream is read in the background
-            reading = self._reading[kind.id] = self._spawn(self._read_answer(kind, response))
-            reading.add_done_callback(lambda _task: self._reading.pop(kind.id, None))
+            reading = self._reading[request.id] = self._spawn(self._read_answer(request, response))
+            reading.add_done_callback(lambda _task: self._reading.pop(request.id, None))
         else:  # one JSON object (or an error), already on its way: read it now
-            await self._read_answer(kind, response)
+            await self._read_answer(request, response)
 
-    async def _post(self, message: str, kind: Any) -> httpx2.Response | None:
-        """POST one message. A request's response comes back open (JSON or SSE still to read)."""
+    async def _post(self, body: bytes, kind: Message) -> httpx2.Response | None:
+        """POST one message, ``body`` its encoded text. A request's response comes back open (JSON
+        or SSE still to read)."""
         headers = {
             "accept": "application/json, text/event-stream",
             "content-type": "application/json",
         }
         own = self._their_headers(kind)
         headers = headers | own if own is not None else self._headers(headers)
-        request = self._http.build_request(
-            "POST", self.url, content=message.encode(), headers=headers
-        )
+        request = self._http.build_request("POST", self.url, content=body, headers=headers)
         response = await self._http.send(request, stream=True)
         self._trace(f"POST {_describe(kind)} -> {response.status_code} {content_type(response)}")
         if response.status_code == 404 and self.session_id is not None:
@@ -182,7 +185,7 @@ class HttpClientTransport:
 
     # --8<-- [end:send]
 
-    def _their_headers(self, kind: Any) -> dict[str, str] | None:
+    def _their_headers(self, kind: Message) -> dict[str, str] | None:
         """The headers the ``request_headers`` hook chooses for this message, if it speaks."""
         if self.request_headers is None or not isinstance(kind, Request):
             return None
@@ -197,15 +200,15 @@ class HttpClientTransport:
         return headers
 
     # -- receiving ----------------------------------------------------------------------------------
-    async def receive(self) -> str | None:
+    async def receive(self) -> Message | None:
         return await self._inbox.get()
 
-    def _deliver(self, message: str) -> None:
-        """Hand a message from the server to the connection (and learn the version from
-        initialize's answer; a ``request_headers`` hook hears it too)."""
+    def _deliver(self, message: Message) -> None:
+        """Hand a message from the server, parsed once as it arrived, to the connection (and learn
+        the version from initialize's answer; a ``request_headers`` hook hears it too)."""
         self.handshake.received(message)
         if self.request_headers is not None:
-            self.request_headers.received(parse(message))
+            self.request_headers.received(message)
         self._inbox.put_nowait(message)
 
     # --8<-- [start:read_answer]
@@ -216,7 +219,7 @@ class HttpClientTransport:
                 self._deliver(await self._error_for(request, response))
                 return
             if content_type(response) == "application/json":
-                self._deliver((await response.aread()).decode())
+                self._deliver(parse(await response.aread()))  # RpcError: no answer, said below
                 return
             if content_type(response) != "text/event-stream":
                 raise RpcError(
@@ -261,10 +264,9 @@ class HttpClientTransport:
                                 self.last_event_ids[key] = event.id
                             if not event.data:  # a priming event: only its id (and retry) matter
                                 continue
-                            self._deliver(event.data)
-                            if until_answer and isinstance(
-                                parse(event.data), (Response, ErrorResponse)
-                            ):
+                            message = parse(event.data)  # RpcError: the stream is broken
+                            self._deliver(message)
+                            if until_answer and isinstance(message, (Response, ErrorResponse)):
                                 return True
                 except (httpx2.HTTPError, RpcError) as error:
                     log.debug("stream %s dropped: %s", key, error)
@@ -330,7 +332,7 @@ class HttpClientTransport:
 
     # --8<-- [end:listen]
 
-    async def _error_for(self, request: Request, response: httpx2.Response) -> str:
+    async def _error_for(self, request: Request, response: httpx2.Response) -> ErrorResponse:
         """An HTTP error as the JSON-RPC error answering ``request`` (the server's own, if it sent one)."""
         body = await response.aread()
         try:
@@ -338,13 +340,11 @@ class HttpClientTransport:
         except RpcError:
             kind = None
         if isinstance(kind, ErrorResponse):
-            return encode(ErrorResponse(request.id, kind.code, kind.message, kind.data))
-        return encode(
-            ErrorResponse(
-                request.id,
-                INTERNAL_ERROR,
-                f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}",
-            )
+            return ErrorResponse(request.id, kind.code, kind.message, kind.data)
+        return ErrorResponse(
+            request.id,
+            INTERNAL_ERROR,
+            f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}",
         )
 
     def _stop_reading(self, request_id: Any) -> None:
@@ -357,9 +357,7 @@ class HttpClientTransport:
             reading.cancel()  # _read_answer's finally closes the response
 
     def _give_up(self, request: Request, why: str) -> None:
-        self._inbox.put_nowait(
-            encode(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}"))
-        )
+        self._inbox.put_nowait(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}"))
 
     # -- sessions -----------------------------------------------------------------------------------
     async def _new_session(self) -> None:
@@ -370,7 +368,7 @@ class HttpClientTransport:
         log.info("session %s expired: starting a new one", self.session_id)
         self.session_id = None
         self.handshake.sent(initialize)  # forgets the old version
-        response = await self._post(encode(initialize), initialize)
+        response = await self._post(encode(initialize).encode("utf-8"), initialize)
         assert response is not None
         try:
             if response.status_code != 200:
@@ -382,7 +380,7 @@ class HttpClientTransport:
         finally:
             await response.aclose()
         if initialized is not None:
-            await self._post(encode(initialized), initialized)
+            await self._post(encode(initialized).encode("utf-8"), initialized)
             if self.listen:
                 await self._listen()
 
@@ -415,7 +413,7 @@ class HttpClientTransport:
     # --8<-- [end:close]
 
 
-def _describe(kind: Any) -> str:
+def _describe(kind: Message) -> str:
     if isinstance(kind, Request):
         return f"{kind.method} #{kind.id}"
     if isinstance(kind, Notification):

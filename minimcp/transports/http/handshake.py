@@ -42,11 +42,10 @@ class Handshake:
         elif isinstance(message, Notification) and message.method == "notifications/initialized":
             self.initialized = message
 
-    def received(self, text: str) -> None:
-        """The server sent ``text``: if it is the answer to ``initialize``, learn the version from it."""
+    def received(self, answer: Message) -> None:
+        """The server sent ``answer``: if it answers ``initialize``, learn the version from it."""
         if self.initialize is None or self.protocol_version is not None:
             return  # nothing to learn: only one answer carries the version
-        answer = parse(text)
         if (
             isinstance(answer, Response)
             and answer.id == self.initialize.id
@@ -55,14 +54,16 @@ class Handshake:
             self.protocol_version = answer.result.get("protocolVersion")
 
     async def read_answer(self, response: httpx2.Response) -> None:
-        """Read the answer to a repeated ``initialize`` (JSON or SSE) only to learn its version."""
+        """Read the answer to a repeated ``initialize`` (JSON or SSE) only to learn its version.
+
+        Nobody else reads this answer: it is parsed here, once."""
         if content_type(response) != "text/event-stream":
-            self.received((await response.aread()).decode())
+            self.received(parse(await response.aread()))
             return
         parser = SSEParser()
         async for chunk in response.aiter_bytes():
             for event in parser.feed(chunk):
                 if event.data:
-                    self.received(event.data)
+                    self.received(parse(event.data))
                     if self.protocol_version is not None:
                         return

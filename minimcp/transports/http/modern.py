@@ -20,9 +20,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from minimcp.rpc.connection import internal_error
 from minimcp.rpc.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -31,7 +33,6 @@ from minimcp.rpc.jsonrpc import (
     Message,
     Request,
     Response,
-    encode,
 )
 from minimcp.rpc.mcp import HEADER_MISMATCH, MODERN_ERRORS, PROTOCOL_VERSION
 from minimcp.transports.http.asgi import (
@@ -42,7 +43,8 @@ from minimcp.transports.http.asgi import (
     Send,
     send_response,
 )
-from minimcp.transports.http.streams import sse_response
+from minimcp.transports.http.routing import First, answer_as
+from minimcp.transports.http.streams import Said, sse_response
 from minimcp.transports.sse import format_event
 
 METHOD_HEADER = "mcp-method"
@@ -50,6 +52,8 @@ NAME_HEADER = "mcp-name"
 #: Where each named method keeps the name its ``Mcp-Name`` header repeats.
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 JSON = "application/json"
+
+log = logging.getLogger("minimcp.http")
 
 
 class AloneServer(Protocol):
@@ -254,15 +258,16 @@ async def serve_one(
     if message.method == "tools/call":
         tool = str((message.params or {}).get("name"))
         check_param_headers(request, message, server.input_schema(tool))
-    said: asyncio.Queue[Message] = asyncio.Queue()  # what it says, its answer last
+    said: asyncio.Queue[Said] = asyncio.Queue()  # what it says, its answer last
     answering = asyncio.create_task(answer_into(server, message, said))
     try:
         try:
-            first = await asyncio.wait_for(said.get(), stream_after)
+            first: Said | None = await asyncio.wait_for(said.get(), stream_after)
         except TimeoutError:
             first = None  # still working, with nothing said yet: stream it
-        if isinstance(first, (Response, ErrorResponse)):  # answered at once: one JSON body
-            await send_response(send, status_of(first), encode(first).encode(), JSON)
+        spoke: First | None = None if first is None else "answer" if first.final else "message"
+        if first is not None and answer_as(spoke) == "json":  # lesson 08's rule
+            await send_response(send, status_of(first.message), first.text.encode(), JSON)
             return
         await stream(send, receive, said, first, keepalive)
     finally:
@@ -270,19 +275,25 @@ async def serve_one(
         await asyncio.gather(answering, return_exceptions=True)
 
 
-async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue[Message]) -> None:
-    """The server's answer to ``request``, after whatever it says meanwhile, into ``said``."""
+async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue[Said]) -> None:
+    """The server's answer to ``request``, after whatever it says meanwhile, into ``said``: each
+    message encoded once, as it is said (:class:`~minimcp.transports.http.streams.Said`)."""
 
     async def say(message: Message) -> None:
-        said.put_nowait(message)
+        said.put_nowait(Said.of(message))
 
-    said.put_nowait(await server.answer_alone(request, say))
+    answer = await server.answer_alone(request, say)
+    try:
+        said.put_nowait(Said.of(answer))
+    except (TypeError, ValueError):  # the handler returned something that is not JSON
+        log.exception("the result of %s is not JSON", request.method)
+        said.put_nowait(Said.of(internal_error(request)))
 
 
 # --8<-- [end:serve]
 
 
-def status_of(answer: Response | ErrorResponse) -> int:
+def status_of(answer: Message) -> int:
     """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
     if not isinstance(answer, ErrorResponse):
         return 200
@@ -296,8 +307,8 @@ def status_of(answer: Response | ErrorResponse) -> int:
 async def stream(
     send: Send,
     receive: Receive,
-    said: asyncio.Queue[Message],
-    first: Message | None,
+    said: asyncio.Queue[Said],
+    first: Said | None,
     keepalive: float,
 ) -> None:
     """An SSE response with no event ids: what the request says, then its answer, then the end.
@@ -305,9 +316,9 @@ async def stream(
     async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:
         pending = [first] if first is not None else []
         while True:
-            message = pending.pop() if pending else await connection.next(said.get, keepalive)
-            if message is None:
+            next_said = pending.pop() if pending else await connection.next(said.get, keepalive)
+            if next_said is None:
                 return  # the client went away: the caller cancels the request
-            await connection.write(format_event(encode(message)))
-            if isinstance(message, (Response, ErrorResponse)):
+            await connection.write(format_event(next_said.text))
+            if next_said.final:
                 return

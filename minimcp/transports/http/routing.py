@@ -9,7 +9,8 @@ Two questions decide where every byte of a session goes, and neither needs a soc
   plain JSON body; one that speaks first (or is still running after a while) gets a stream.
 
 Both rest on one more: **is this message the answer?** (:func:`is_final`): after it, nothing more
-comes about its request.
+comes about its request. Messages reach this layer parsed, so that is a look at the message's type,
+never a parse.
 
 Kept apart from the I/O, in the manner of the h11 library, each rule is tested on its own.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import Literal
 
-from minimcp.rpc.jsonrpc import ErrorResponse, RequestId, Response, parse
+from minimcp.rpc.jsonrpc import ErrorResponse, Message, RequestId, Response
 
 #: Where a message goes: the id of the POSTed request whose stream carries it, the GET channel,
 #: or nowhere (an answer whose POST is gone: nobody can receive it).
@@ -27,9 +28,9 @@ ANNOUNCEMENTS = "announcements"
 DROP = "drop"
 
 
-def is_final(message: str) -> bool:
+def is_final(message: Message) -> bool:
     """Whether a message is a request's answer (a response or an error response): its last word."""
-    return isinstance(parse(message), (Response, ErrorResponse))
+    return isinstance(message, (Response, ErrorResponse))
 
 
 # --8<-- [start:route]

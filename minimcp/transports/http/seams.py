@@ -63,13 +63,13 @@ class StandAlone(Protocol):
         self,
         request: HttpRequest,
         message: Message,
-        text: str,
         send: Send,
         receive: Receive,
         stream_after: float,
         keepalive: float,
     ) -> None:
-        """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given)."""
+        """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given).
+        ``message`` is the POST's body, parsed once by the endpoint."""
 
 
 class SessionsOnly:
@@ -85,7 +85,6 @@ class SessionsOnly:
         self,
         request: HttpRequest,
         message: Message,
-        text: str,
         send: Send,
         receive: Receive,
         stream_after: float,

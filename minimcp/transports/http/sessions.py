@@ -20,8 +20,8 @@ from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
-from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, is_final, stream_for
-from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Stream
+from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
+from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Said, Stream
 
 log = logging.getLogger("minimcp.http")
 
@@ -30,23 +30,24 @@ log = logging.getLogger("minimcp.http")
 class SessionTransport:
     """The cable between one HTTP session and its ServerSession: a Transport like any other.
 
-    ``receive`` returns what clients POSTed; ``send`` hands the session's messages, with the id of
-    the request each belongs to, to :meth:`HttpSession.route`, which puts each on the right stream.
+    ``receive`` returns what clients POSTed, parsed once when the POST was read; ``send`` hands the
+    session's messages, with the id of the request each belongs to, to :meth:`HttpSession.route`,
+    which encodes each once and puts it on the right stream.
     """
 
     def __init__(self, session: HttpSession) -> None:
         self.http_session = session
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Message | None] = asyncio.Queue()
 
     @property
     def abilities(self) -> Abilities:
         """Besides messages, a stream per request: it can close one, and end a cancelled one."""
         return Abilities(request_streams=self)
 
-    async def send(self, message: str, related_request_id: RequestId | None = None) -> None:
+    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
         await self.http_session.route(message, related_request_id)
 
-    async def receive(self) -> str | None:
+    async def receive(self) -> Message | None:
         return await self.inbox.get()
 
     async def close(self) -> None:
@@ -117,25 +118,26 @@ class HttpSession:
             )  # its events too
 
     # --8<-- [start:route]
-    async def route(self, message: str, related_request_id: RequestId | None) -> None:
-        """Put one message from the server on exactly one stream (the rule: :func:`stream_for`)."""
-        final = is_final(message)
-        where = stream_for(final, related_request_id, self.exchanges)
+    async def route(self, message: Message, related_request_id: RequestId | None) -> None:
+        """Put one message from the server on exactly one stream (the rule: :func:`stream_for`),
+        encoded here, once: streams and the event store keep that text."""
+        said = Said.of(message)  # a result that is not JSON fails here, before anything is kept
+        where = stream_for(said.final, related_request_id, self.exchanges)
         if where == DROP:  # its POST is gone (the session is ending): nobody can receive it
-            log.debug("dropping an answer with no request waiting: %s", message[:100])
+            log.debug("dropping an answer with no request waiting: %s", said.text[:100])
         elif where == ANNOUNCEMENTS:
-            await self.announcements.send(message)
+            await self.announcements.send(said.text)
         else:
-            exchange = self.exchanges.pop(where) if final else self.exchanges[where]
+            exchange = self.exchanges.pop(where) if said.final else self.exchanges[where]
             if exchange.stream is not None:
-                await exchange.stream.send(message, final=final)
+                await exchange.stream.send(said.text, final=said.final)
             else:
-                exchange.put((message, final))
+                exchange.put(said)
 
     # --8<-- [end:route]
 
     # --8<-- [start:admit]
-    def admit(self, message: Message, text: str, stream_id: str | None = None) -> Exchange | None:
+    def admit(self, message: Message, stream_id: str | None = None) -> Exchange | None:
         """Take in a POSTed message and hand it to the ServerSession: a request gets the
         :class:`Exchange` its answer will arrive through (answered on stream ``stream_id`` if given:
         lesson 11's worker forwarded it, with a stream already followed); anything else, None.
@@ -151,13 +153,13 @@ class HttpSession:
                 exchange.stream = self.new_stream(message.id, stream_id)
         elif isinstance(message, Notification) and message.method == "notifications/initialized":
             self.initialized = True  # the handshake is complete: no longer half-open
-        self.deliver(text)
+        self.deliver(message)
         return exchange
 
     # --8<-- [end:admit]
 
-    def deliver(self, message: str) -> None:
-        """Hand a POSTed message to the ServerSession."""
+    def deliver(self, message: Message) -> None:
+        """Hand a POSTed message, parsed once when its POST was read, to the ServerSession."""
         self.transport.inbox.put_nowait(message)
 
     def stream(self, stream_id: str) -> Stream | None:

@@ -73,7 +73,6 @@ class Revision2026:
         self,
         request: HttpRequest,
         message: Message,
-        text: str,
         send: Send,
         receive: Receive,
         stream_after: float,

@@ -4,6 +4,9 @@ A *stream* (the answer to one POST, or the GET announcement channel) outlives th
 that carry it: every message is stored in the event store first, then written to whichever
 connection is attached now. :func:`pump` writes one connection: its priming event or its replay,
 then live events, until the stream's last event, a close, or the client's disconnect.
+
+Streams and the event store keep text: they are the SSE edge, where each message was encoded once
+(:class:`Said`). Before a POST has chosen JSON or SSE, its :class:`Exchange` keeps the message too.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from minimcp.rpc.jsonrpc import Message, encode
 from minimcp.rpc.transport import log_send_failure
 from minimcp.transports.event_store import EventStore, StoredEvent, new_stream_id
 from minimcp.transports.http.asgi import Receive, Send
-from minimcp.transports.http.routing import First
+from minimcp.transports.http.routing import First, is_final
 from minimcp.transports.sse import format_comment, format_event
 
 
@@ -31,6 +35,24 @@ class CloseConnection:
 @dataclass(frozen=True)
 class Cancelled:
     """Put in an exchange's queue: the request was cancelled, its stream ends with no answer."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """One message the session sent, as it is and as the text that travels: encoded once, here."""
+
+    message: Message
+    text: str
+
+    @classmethod
+    def of(cls, message: Message) -> Said:
+        """Encode ``message`` (TypeError or ValueError if its result is not JSON: nothing is kept)."""
+        return cls(message, encode(message))
+
+    @property
+    def final(self) -> bool:
+        """Whether it is the answer: the last word about its request."""
+        return is_final(self.message)
 
 
 T = TypeVar("T")
@@ -129,11 +151,11 @@ class Exchange:
     """
 
     def __init__(self) -> None:
-        self.pending: list[tuple[str, bool] | CloseConnection | Cancelled | None] = []
+        self.pending: list[Said | CloseConnection | Cancelled | None] = []
         self.arrived: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.stream: Stream | None = None
 
-    def put(self, item: tuple[str, bool] | CloseConnection | Cancelled | None) -> None:
+    def put(self, item: Said | CloseConnection | Cancelled | None) -> None:
         self.pending.append(item)
         if not self.arrived.done():
             self.arrived.set_result(None)
@@ -149,13 +171,13 @@ class Exchange:
             return "close"
         if isinstance(item, Cancelled):
             return "cancelled"
-        return "answer" if item[1] else "message"
+        return "answer" if item.final else "message"
 
-    def answer(self) -> str:
+    def answer(self) -> Said:
         """The answer, when it came first."""
         item = self.pending[0]
-        assert isinstance(item, tuple) and item[1], "the answer did not come first"
-        return item[0]
+        assert isinstance(item, Said) and item.final, "the answer did not come first"
+        return item
 
 
 # --8<-- [start:pump]
