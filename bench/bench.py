@@ -46,12 +46,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if __name__ == "__main__":  # `python bench/bench.py` from the repository: make `bench` importable
-    sys.path.insert(0, str(ROOT))
+if __name__ == "__main__":
+    # `python bench/bench.py`: Python put bench/ first on sys.path; the repository root instead
+    # makes `bench` the package the lines below import from (not this file, bench/bench.py).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bench.report import print_tables  # noqa: E402
-from bench.rows import Row  # noqa: E402
+from bench.report import print_tables
+from bench.rows import Row
+
+ROOT = Path(__file__).resolve().parent.parent
 
 LEVELS = (1, 8, 64)  # connections, or requests in flight
 TABLES = ("servers", "clients", "pairs", "workers", "memory")

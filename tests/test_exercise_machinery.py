@@ -14,30 +14,19 @@ plain ``pytest`` runs them against ``solutions/``.)
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 import textwrap
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tools import check, exercises
+from tools.check_run import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-check = _load("course_tools_check_under_test", TOOLS / "check.py")
-exercises = check.exercises  # tools/exercises.py, as check.py itself loaded it
 generate_stub = exercises.generate_stub
 ExerciseMarkerError = exercises.ExerciseMarkerError
 
@@ -338,7 +327,12 @@ def make_course(root: Path, *entries: str) -> Path:
     Its course.toml names the demo lesson, then ``entries`` (see :func:`lesson_entry`).
     """
     (root / "tools").mkdir(parents=True)
-    for path in (TOOLS / "exercises.py", TOOLS / "course.py", *TOOLS.glob("check*.py")):
+    for path in (
+        TOOLS / "__init__.py",
+        TOOLS / "exercises.py",
+        TOOLS / "course.py",
+        *TOOLS.glob("check*.py"),
+    ):
         shutil.copy(path, root / "tools" / path.name)
     (root / "tests" / "exercises").mkdir(parents=True)
     shutil.copy(
@@ -484,7 +478,7 @@ def test_generate_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------------------------------------
 
 
-def stub_problems(run: check.Run) -> list[str]:
+def stub_problems(run: Run) -> list[str]:
     """Why a run against the untouched stubs does not prove the tests: empty when it does."""
     problems = []
     if run.timed_out:

@@ -36,39 +36,25 @@ results, ``tools/check_pytest.py`` records them inside it. ``--watch`` uses the 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import TextIO
 
+if __name__ == "__main__":
+    # `python tools/check.py`: Python put tools/ first on sys.path; the repository root instead
+    # makes `tools` the package the lines below import from (see tools/__init__.py).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from tools import check_report as report  # printing the results
+from tools import check_run as runner  # running the tests, and reading their results
+from tools import exercises  # the lessons, from course.toml
+from tools.check_report import Marks
+from tools.check_run import run_lesson_tests
+
 TOOLS = Path(__file__).resolve().parent
-
-
-def _load_tool(stem: str) -> ModuleType:
-    """``tools/<stem>.py``, loaded from its path (tools/ is not a package; nothing may shadow it)."""
-    name = f"mcp_course_tools_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{stem}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = _load_tool("check_run")  # running the tests, and their results
-exercises = runner.exercises  # the lessons, from course.toml
-report = _load_tool("check_report")  # printing them
-
-Run = runner.Run
-Result = runner.Result
-run_lesson_tests = runner.run_lesson_tests
-Marks = report.Marks
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """How ``tools/check.py`` prints a lesson's check: part by part, a line per test, what to do next.
 
-Every function here only prints what a :class:`check_run.Run` holds; nothing runs tests.
+Every function here only prints what a :class:`tools.check_run.Run` holds; nothing runs tests.
 """
 
 from __future__ import annotations
@@ -8,11 +8,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-if TYPE_CHECKING:  # tools/ is not a package: check.py loads these modules by path at run time
-    from check_run import Result, Run
-    from exercises import Lesson
+from tools.check_run import Result, Run
+from tools.exercises import Lesson
 
 #: The width of a progress bar, in characters.
 BAR_WIDTH = 20

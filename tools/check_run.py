@@ -13,7 +13,6 @@ from the report that ``tools/check_pytest.py`` wrote inside the child pytest: ea
 from __future__ import annotations
 
 import ast
-import importlib.util
 import inspect
 import json
 import os
@@ -24,31 +23,15 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+from tools import exercises
 
 TOOLS = Path(__file__).resolve().parent
 
 #: How long one run of the tests may take before it is stopped. Each test has its own, shorter,
 #: limit too (pytest-timeout, set in pyproject.toml).
 RUN_TIMEOUT = 900.0
-
-
-def load_tool(stem: str) -> ModuleType:
-    """``tools/<stem>.py``, loaded from its path: tools/ is not a package, and a module of the
-    same name elsewhere (a student's ``exercises.py``?) must not shadow it."""
-    name = f"mcp_course_tools_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{stem}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-exercises = load_tool("exercises")
 
 
 # --------------------------------------------------------------------------------------------

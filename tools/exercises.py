@@ -37,14 +37,19 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+if __name__ == "__main__":
+    # `python tools/exercises.py`: Python put tools/ first on sys.path; the repository root instead
+    # makes `tools` the package the line below imports from (see tools/__init__.py).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from tools import course
 
 #: The repository root: this file lives in ``<root>/tools/``.
 ROOT = Path(__file__).resolve().parent.parent
@@ -288,24 +293,6 @@ def write_text(path: Path, text: str) -> None:
         file.write(text)
 
 
-def _load_course_tool() -> ModuleType:
-    """tools/course.py, the manifest's reader, loaded from its path: tools/ is not a package.
-
-    The name is the one ``tests/support.py`` uses, so a test session holds one copy of the module.
-    """
-    name = "mcp_course_tools_course"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, Path(__file__).resolve().parent / "course.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 #: The folder that holds the exercise tests; a lesson's ``tests`` also name its other tests.
 EXERCISE_TESTS = "tests/exercises/"
 
@@ -344,7 +331,7 @@ def discover(root: Path = ROOT) -> list[Lesson]:
     root = Path(root)
     if not (root / "course.toml").is_file():
         return []
-    entries = _load_course_tool().load(root).get("lesson", [])
+    entries = course.load(root).get("lesson", [])
     found = [_lesson_from_entry(root, entry) for entry in entries if "exercise" in entry]
     return sorted(found, key=lambda lesson: (int(lesson.number), lesson.name))
 
