@@ -267,6 +267,7 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     request must not hold up the others. Encode each answer with ``minimcp.rpc.jsonrpc.to_dict`` and
     the whole reply with ``json.dumps``.
     """
+
     # TODO: json.loads (mind ValueError); then answer_one for the lone message or each element
     raise NotImplementedError("answer_batch")
 

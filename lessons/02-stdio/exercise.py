@@ -207,8 +207,13 @@ class StderrTail:
       stop the drain (the child would block).
     """
 
-    def __init__(self, max_lines: int = 20, max_line_bytes: int = 1000,
-                 on_line: Callable[[str], None] | None = None, chunk_size: int = 64 * 1024) -> None:
+    def __init__(
+        self,
+        max_lines: int = 20,
+        max_line_bytes: int = 1000,
+        on_line: Callable[[str], None] | None = None,
+        chunk_size: int = 64 * 1024,
+    ) -> None:
         self.max_lines = max_lines
         self.max_line_bytes = max_line_bytes
         self.on_line = on_line

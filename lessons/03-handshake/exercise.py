@@ -278,10 +278,14 @@ class Permissions:
     server_requests: frozenset[str]  # requests the server may send to the client
     client_notifications: frozenset[str]  # notifications the client may send
     server_notifications: frozenset[str]  # notifications the server may send
-    elicitation_modes: frozenset[str]  # "form" and/or "url"; empty when elicitation was not declared
+    elicitation_modes: frozenset[
+        str
+    ]  # "form" and/or "url"; empty when elicitation was not declared
 
 
-def negotiated(client_capabilities: dict[str, Any], server_capabilities: dict[str, Any]) -> Permissions:
+def negotiated(
+    client_capabilities: dict[str, Any], server_capabilities: dict[str, Any]
+) -> Permissions:
     """Read both ``capabilities`` objects and return what each side may use (see the table above).
 
     Both arguments must be dicts (anything else: ``TypeError``). Every set includes what is always

@@ -48,12 +48,21 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 # =============================================================================================
 
 #: The Python types that map to one JSON type.
-SIMPLE_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean",
-                                type(None): "null", None: "null"}
+SIMPLE_TYPES: dict[Any, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+    None: "null",
+}
 
 #: ``typing.Required`` / ``typing.NotRequired`` exist from Python 3.11: unwrap them if present.
-_REQUIRED_MARKERS = tuple(m for m in (getattr(typing, "Required", None), getattr(typing, "NotRequired", None))
-                          if m is not None)
+_REQUIRED_MARKERS = tuple(
+    m
+    for m in (getattr(typing, "Required", None), getattr(typing, "NotRequired", None))
+    if m is not None
+)
 
 
 def json_value(value: Any) -> Any:

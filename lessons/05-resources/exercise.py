@@ -203,8 +203,14 @@ def score(message: str, resource: Mapping[str, Any]) -> int:
     raise NotImplementedError("score")
 
 
-def route(message: str, resources: Iterable[Mapping[str, Any]], *, limit: int = 2, threshold: int = 2,
-          exclude: Iterable[str] = ()) -> list[str]:
+def route(
+    message: str,
+    resources: Iterable[Mapping[str, Any]],
+    *,
+    limit: int = 2,
+    threshold: int = 2,
+    exclude: Iterable[str] = (),
+) -> list[str]:
     """The URIs of the resources worth pasting before ``message``: best first, at most ``limit``.
 
     >>> catalogue = [{"uri": "courses://all", "name": "courses"}, {"uri": "users://all", "name": "users"}]

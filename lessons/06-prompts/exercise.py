@@ -115,8 +115,12 @@ def placeholders(text: str) -> list[str]:
     raise NotImplementedError("placeholders")
 
 
-def render(prompt: Mapping[str, Any], template: Sequence[tuple[str, str]],
-           arguments: Any = None, defaults: Mapping[str, str] | None = None) -> dict[str, Any]:
+def render(
+    prompt: Mapping[str, Any],
+    template: Sequence[tuple[str, str]],
+    arguments: Any = None,
+    defaults: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """The ``GetPromptResult`` of ``prompt`` filled with ``arguments`` (see the rules above).
 
     >>> summary = {"name": "summary", "arguments": [{"name": "topic", "required": True}]}
@@ -198,8 +202,11 @@ def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
     raise NotImplementedError("resolve")
 
 
-def instruction(resolution: Resolution, catalogue: Iterable[Mapping[str, str]],
-                tool: str = "find_similar_courses") -> str:
+def instruction(
+    resolution: Resolution,
+    catalogue: Iterable[Mapping[str, str]],
+    tool: str = "find_similar_courses",
+) -> str:
     """The prompt's text for the model, or PromptError when there is nothing to search for.
 
     >>> catalogue = [{"id": "c4ch", "name": "Cache Strategies"}]
@@ -270,5 +277,6 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
     >>> to_chat({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi."}}]})
     [{'role': 'user', 'content': 'Hi.'}]
     """
+
     # TODO: check each role and block, make it text, merge into the previous message of that role
     raise NotImplementedError("to_chat")

@@ -108,8 +108,9 @@ def encode_frame(frame: Frame, mask_key: bytes | None = None) -> bytes:
     raise NotImplementedError("encode_frame")
 
 
-def decode_frame(buffer: bytes, *, require_mask: bool | None = None,
-                 max_size: int | None = None) -> tuple[Frame, int] | None:
+def decode_frame(
+    buffer: bytes, *, require_mask: bool | None = None, max_size: int | None = None
+) -> tuple[Frame, int] | None:
     """The first frame in ``buffer`` and how many bytes it took, or None if it is not all there yet.
 
     Raise ProtocolError (with its close code) for everything the rules above refuse; a frame that
@@ -128,6 +129,7 @@ def decode_frame(buffer: bytes, *, require_mask: bool | None = None,
 # The codes a peer may put in a close frame (RFC 6455 section 7.4, and IANA's registry):
 # 1000–1003 and 1007–1014 (1004 is reserved; 1005, 1006 and 1015 are only for reporting, never
 # sent), and 3000–4999 (registered and private use). 1005 means "the close frame had no code".
+
 
 def valid_close_code(code: int) -> bool:
     return 1000 <= code <= 1003 or 1007 <= code <= 1014 or 3000 <= code <= 4999
@@ -260,8 +262,15 @@ def header_values(headers: Headers, name: str) -> list[str]:
     raise NotImplementedError("header_values")
 
 
-def check_upgrade(method: str, path: str, headers: Headers, *, endpoint: str = "/mcp",
-                  subprotocol: str = "mcp", allowed_origins: Iterable[str] = ()) -> list[tuple[str, str]]:
+def check_upgrade(
+    method: str,
+    path: str,
+    headers: Headers,
+    *,
+    endpoint: str = "/mcp",
+    subprotocol: str = "mcp",
+    allowed_origins: Iterable[str] = (),
+) -> list[tuple[str, str]]:
     """The headers of the 101 answer to a valid upgrade request, or HandshakeError (rules above)."""
     # TODO: the eight checks, in order; then the four answer headers
     raise NotImplementedError("check_upgrade")

@@ -94,8 +94,14 @@ from dataclasses import dataclass, field
 class ResumableStream:
     """The client's side of one resumable SSE stream, over as many connections as it takes."""
 
-    def __init__(self, request_id: int | str | None = None, *, retry_ms: int = 1000, max_fruitless: int = 3,
-                 max_wait_ms: int = 30_000) -> None:
+    def __init__(
+        self,
+        request_id: int | str | None = None,
+        *,
+        retry_ms: int = 1000,
+        max_fruitless: int = 3,
+        max_wait_ms: int = 30_000,
+    ) -> None:
         # TODO: the settings; last_event_id, done; the ids delivered; the per-connection state
         raise NotImplementedError("__init__")
 
@@ -135,12 +141,15 @@ class Followed:
     """What following a stream over several connections gave."""
 
     messages: list[str]  # every message, once, in order
-    resumptions: list[tuple[str, int]]  # for each reconnection: (the Last-Event-ID to send, the wait in ms)
+    resumptions: list[
+        tuple[str, int]
+    ]  # for each reconnection: (the Last-Event-ID to send, the wait in ms)
     done: bool  # the stream is complete
 
 
-def follow(connections: Iterable[Iterable[bytes]], request_id: int | str | None = None,
-           **options: int) -> Followed:
+def follow(
+    connections: Iterable[Iterable[bytes]], request_id: int | str | None = None, **options: int
+) -> Followed:
     """Follow one stream over successive connections, each given as the chunks it brought.
 
     After each connection, ask ``connection_ended()``: None means stop (even if connections are
@@ -197,8 +206,15 @@ class CannotReplay(LookupError):
 class BudgetEventStore:
     """Events kept per session and per stream, within byte budgets, least recently used session first out."""
 
-    def __init__(self, *, stream_bytes: int, session_bytes: int, total_bytes: int, ttl: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        stream_bytes: int,
+        session_bytes: int,
+        total_bytes: int,
+        ttl: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         # TODO: check the budgets; keep them, the clock, the sessions (LRU order), a global counter
         raise NotImplementedError("__init__")
 
@@ -307,7 +323,9 @@ TCHAR = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 class MediaRange:
     type: str
     subtype: str
-    params: tuple[tuple[str, str], ...] = ()  # (name, value) pairs, names in lower case, the weight left out
+    params: tuple[
+        tuple[str, str], ...
+    ] = ()  # (name, value) pairs, names in lower case, the weight left out
     q: float = 1.0
 
 

@@ -51,8 +51,9 @@ from typing import Any
 # out unchanged (the caller may show the person both, before and after).
 
 
-def review(server: str, request: dict[str, Any], *, trusted: Collection[str],
-           max_tokens: int = 500) -> bool | dict[str, Any]:
+def review(
+    server: str, request: dict[str, Any], *, trusted: Collection[str], max_tokens: int = 500
+) -> bool | dict[str, Any]:
     """The verdict on one ``sampling/createMessage`` request: False, True, or an edited copy."""
     # TODO: refuse the untrusted; edit a deep copy; return it only if it differs
     raise NotImplementedError("review")
@@ -77,7 +78,12 @@ def review(server: str, request: dict[str, Any], *, trusted: Collection[str],
 #
 # A value of the wrong type gets only the type sentence (its length or size means nothing then).
 
-TYPE_WORDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean"}
+TYPE_WORDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+}
 
 
 def fits_type(value: Any, kind: str) -> bool:
@@ -112,7 +118,9 @@ def form_problems(schema: dict[str, Any], content: dict[str, Any]) -> list[str]:
 class Tasks:
     """The requests being answered, each in its own task, and how to stop one."""
 
-    def __init__(self, send: Callable[[Any, Any], Awaitable[None]], protected: Collection[Any] = ()) -> None:
+    def __init__(
+        self, send: Callable[[Any, Any], Awaitable[None]], protected: Collection[Any] = ()
+    ) -> None:
         self.send = send
         self.protected = set(protected)
         # TODO: the tasks by id, and the ids whose answer must never be sent

@@ -103,8 +103,14 @@ class FakeRedis:
         self.last_ids: dict[str, int] = {}
         self.ttls: dict[str, int] = {}
 
-    async def xadd(self, name: str, fields: dict[str, str], id: str = "*", maxlen: int | None = None,
-                   approximate: bool = True) -> str:
+    async def xadd(
+        self,
+        name: str,
+        fields: dict[str, str],
+        id: str = "*",
+        maxlen: int | None = None,
+        approximate: bool = True,
+    ) -> str:
         assert id == "0-*", "this fake numbers entries 0-1, 0-2...: ask for the id '0-*'"
         number = self.last_ids.get(name, 0) + 1
         self.last_ids[name] = number
@@ -114,17 +120,23 @@ class FakeRedis:
             del entries[:-maxlen]
         return f"0-{number}"
 
-    async def xrange(self, name: str, min: str = "-", max: str = "+") -> list[tuple[str, dict[str, str]]]:
+    async def xrange(
+        self, name: str, min: str = "-", max: str = "+"
+    ) -> list[tuple[str, dict[str, str]]]:
         assert max == "+", "this fake reads up to the end only"
         if min == "-":
             return list(self.streams.get(name, []))
         exclusive = min.startswith("(")
         low = sequence(min.lstrip("("))
-        return [(entry_id, fields) for entry_id, fields in self.streams.get(name, [])
-                if sequence(entry_id) > low or (not exclusive and sequence(entry_id) == low)]
+        return [
+            (entry_id, fields)
+            for entry_id, fields in self.streams.get(name, [])
+            if sequence(entry_id) > low or (not exclusive and sequence(entry_id) == low)
+        ]
 
-    async def xrevrange(self, name: str, max: str = "+", min: str = "-",
-                        count: int | None = None) -> list[tuple[str, dict[str, str]]]:
+    async def xrevrange(
+        self, name: str, max: str = "+", min: str = "-", count: int | None = None
+    ) -> list[tuple[str, dict[str, str]]]:
         assert (max, min) == ("+", "-"), "this fake reads the whole stream backwards only"
         entries = list(reversed(self.streams.get(name, [])))
         return entries[:count] if count is not None else entries
@@ -174,7 +186,9 @@ def route(session_id: str, workers: list[str]) -> str:
     raise NotImplementedError("route")
 
 
-def moves(session_ids: list[str], before: list[str], after: list[str]) -> dict[str, tuple[str, str]]:
+def moves(
+    session_ids: list[str], before: list[str], after: list[str]
+) -> dict[str, tuple[str, str]]:
     """The sessions that change worker when the workers change, with their old and new worker."""
     # TODO: route each session both ways; keep those that differ
     raise NotImplementedError("moves")

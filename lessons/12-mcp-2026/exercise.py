@@ -110,6 +110,7 @@ def check_headers(headers: dict[str, str], message: dict[str, Any]) -> None:
 #   * "exp" is before now ................................ "expired"
 #   * "for" is not digest(method, params) ................ "another request"
 
+
 class StateRefused(ValueError):
     """A request state that must not be used; the message says why."""
 
@@ -129,7 +130,9 @@ def digest(method: str, params: dict[str, Any]) -> str:
     raise NotImplementedError("digest")
 
 
-def seal(key: bytes, payload: Any, method: str, params: dict[str, Any], now: float, ttl: float) -> str:
+def seal(
+    key: bytes, payload: Any, method: str, params: dict[str, Any], now: float, ttl: float
+) -> str:
     """A state only ``key`` can have made, for this request, good until ``now + ttl``."""
     # TODO: the body as canonical JSON, its HMAC, both in Base64
     raise NotImplementedError("seal")
@@ -164,7 +167,9 @@ class NoCommonVersion(Exception):
     """The server speaks no version this client speaks."""
 
 
-def after_probe(answer: dict[str, Any] | None, modern: tuple[str, ...], legacy: tuple[str, ...]) -> str:
+def after_probe(
+    answer: dict[str, Any] | None, modern: tuple[str, ...], legacy: tuple[str, ...]
+) -> str:
     """What a dual-era client does next."""
     # TODO: a result; then the unsupported-version error and its supported list; then the rest
     raise NotImplementedError("after_probe")
