@@ -62,6 +62,8 @@ TABLES = ("servers", "clients", "pairs", "workers", "memory")
 # One measurement: which module, its arguments, and the tree it runs in (None: this one). Each
 # prints one line of JSON.
 Job = tuple[str, list[str], Path | None]
+# The rows to measure, each with its jobs by stack ("floor", "minimcp", "sdk", "baseline").
+Planned = list[tuple[Row, dict[str, Job]]]
 
 
 def measure(job: Job) -> dict[str, float]:
@@ -87,8 +89,8 @@ def measure(job: Job) -> dict[str, float]:
     return figures
 
 
-def server_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
-    rows = []
+def server_rows(seconds: int) -> Planned:
+    rows: Planned = []
     for cable, transport, sse in (
         ("http json", "http", False),
         ("http sse", "http", True),
@@ -106,8 +108,8 @@ def server_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
     return rows
 
 
-def client_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
-    rows = []
+def client_rows(requests: int) -> Planned:
+    rows: Planned = []
     for cable, transport in (("stdio", "stdio"), ("http json", "http")):
         for level in LEVELS:
             count = requests * (4 if transport == "stdio" else 1) * (2 if level > 1 else 1)
@@ -132,8 +134,8 @@ def client_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
     return rows
 
 
-def pair_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
-    rows: list[tuple[Row, dict[str, Job]]] = [
+def pair_rows(requests: int) -> Planned:
+    rows: Planned = [
         (
             Row("floor", "stdio floor (blocking)", 1),
             {
@@ -174,7 +176,7 @@ def pair_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
     return rows
 
 
-def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
+def memory_rows(sessions: int) -> Planned:
     args = ["http", "--sessions", str(sessions)]
     return [
         (
@@ -184,24 +186,22 @@ def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
     ]
 
 
-def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
+def workers_rows(seconds: int) -> Planned:
     """Lessons 11 and 12: one worker in memory, 1, 2 and 4 workers sharing a Redis, then 2 and 4 serving
     2026-07-28 requests with nothing shared (bench/workers.py)."""
     from bench.workers import SETUPS
 
-    rows = []
+    rows: Planned = []
     for _, count, kind in SETUPS:
         args = ["--workers", str(count), "--seconds", str(seconds), "--kind", kind]
         rows.append((Row("workers", kind, count), {"minimcp": ("bench.workers", args, None)}))
     return rows
 
 
-def plan(
-    quick: bool, sessions: int, tables: tuple[str, ...] = TABLES
-) -> list[tuple[Row, dict[str, Job]]]:
+def plan(quick: bool, sessions: int, tables: tuple[str, ...] = TABLES) -> Planned:
     """Every row of ``tables``, and for each the measurements that make one round of it."""
     seconds, requests = (1, 150) if quick else (3, 500)
-    rows = []
+    rows: Planned = []
     if shutil.which("wrk"):
         rows += server_rows(seconds) if "servers" in tables else []
         if shutil.which("redis-server") and "workers" in tables:
@@ -215,7 +215,7 @@ def plan(
     return rows + (memory_rows(sessions // (4 if quick else 1)) if "memory" in tables else [])
 
 
-def with_baseline(planned: list[tuple[Row, dict[str, Job]]], tree: Path) -> None:
+def with_baseline(planned: Planned, tree: Path) -> None:
     """Beside minimcp in each server and workers row, the same measurement run in ``tree``."""
     for row, jobs in planned:
         if row.table in ("server", "workers") and "minimcp" in jobs:
@@ -232,7 +232,7 @@ def unpack(commit: str, folder: Path) -> Path:
     return folder
 
 
-def run(planned: list[tuple[Row, dict[str, Job]]], rounds: int) -> None:
+def run(planned: Planned, rounds: int) -> None:
     for row, jobs in planned:
         for round_number in range(rounds):  # A B A B …: each stack sees the same noise
             for stack, job in jobs.items():

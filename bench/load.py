@@ -150,10 +150,12 @@ async def load_http(stack: str, sse: bool, connections: int, seconds: float) -> 
 async def open_socket(url: str, mcp: bool, stack: AsyncExitStack) -> Any:
     """One socket, its MCP session open (for the floor, none), and one call answered: warm."""
     from websockets.asyncio.client import connect
+    from websockets.typing import Subprotocol
 
+    subprotocols = [Subprotocol("mcp")] if mcp else None
     socket = await stack.enter_async_context(
-        connect(url, subprotocols=["mcp"] if mcp else None, compression=None)
-    )  # type: ignore[list-item]
+        connect(url, subprotocols=subprotocols, compression=None)
+    )
     if mcp:
         await socket.send(json.dumps(INITIALIZE))
         await socket.recv()

@@ -27,6 +27,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 Call = Callable[[], Awaitable[Any]]
 
+#: The tasks reading the servers' stderr: asyncio keeps only a weak reference to a task.
+_draining: set[asyncio.Future[None]] = set()
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -55,7 +58,8 @@ async def start_server(
         raise
     # Keep reading what it logs: a full stderr pipe would block the server (lesson 02's deadlock).
     drain = asyncio.ensure_future(_discard(process.stderr))
-    process._drain = drain  # type: ignore[attr-defined]  # a reference, so the task lives on
+    _draining.add(drain)  # a reference, so the task lives on; dropped when it ends
+    drain.add_done_callback(_draining.discard)
     scheme = "ws" if transport == "ws" else "http"
     return process, f"{scheme}://127.0.0.1:{port}/mcp"
 
@@ -214,7 +218,8 @@ async def asyncio_floor(requests: int) -> dict[str, float]:
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
-    assert child.stdin is not None and child.stdout is not None
+    stdin, stdout = child.stdin, child.stdout
+    assert stdin is not None and stdout is not None
     line = (
         json.dumps(
             {
@@ -228,12 +233,12 @@ async def asyncio_floor(requests: int) -> dict[str, float]:
     ).encode()
 
     async def call() -> None:
-        child.stdin.write(line)
-        await child.stdin.drain()
-        await child.stdout.readline()
+        stdin.write(line)
+        await stdin.drain()
+        await stdout.readline()
 
     result = await measure(call, requests, 1)
-    child.stdin.close()
+    stdin.close()
     await child.wait()
     return result
 

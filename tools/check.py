@@ -40,6 +40,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -64,7 +65,7 @@ TOOLS = Path(__file__).resolve().parent
 
 def print_progress(root: Path, marks: Marks, out: TextIO) -> int:
     """A line per lesson with a progress bar, and the total; tests run only on copies you edited."""
-    say = lambda text="": print(text, file=out, flush=True)  # noqa: E731
+    say = partial(print, file=out, flush=True)
     lessons = exercises.discover(root)
     say("MCP from Scratch: your exercises")
     say()
@@ -177,7 +178,7 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
 
     target = path.resolve()
     clear = out.isatty()
-    say = lambda text="": print(text, file=out, flush=True)  # noqa: E731
+    say = partial(print, file=out, flush=True)
     waiting = f"\nwatching {shown} {Marks(out).dash} save it to check again, Ctrl-C to stop"
     runs = 1
     try:

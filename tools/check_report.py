@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator
+from functools import partial
 from typing import TextIO
 
 from tools.check_run import Result, Run
@@ -114,7 +115,7 @@ def print_run(
     With ``verbose``, pytest's own output (with full tracebacks) comes first. For ``following``
     and ``watching``, see :func:`print_summary`.
     """
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    say = partial(print, file=out)
     if verbose:
         say(run.output.rstrip())
     for error in run.collection_errors:
@@ -171,7 +172,7 @@ def collapsed(results: list[Result]) -> Iterator[Result]:
 
 def print_result(result: Result, marks: Marks, out: TextIO) -> None:
     """One test's lines: ``✓ passed  name``, or ``✗ failed  name`` with everything that explains it."""
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    say = partial(print, file=out)
     say(f"  {marks.of(result.outcome)} {result.outcome:<{OUTCOME_WIDTH}}  {result.name}")
     if result.outcome in ("passed", "not started"):
         return  # a stub's NotImplementedError needs no explaining; the summary says where to start
@@ -202,7 +203,7 @@ def print_summary(
 
     ``following`` is the next lesson with an exercise, if any: where to go once this one is done.
     """
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    say = partial(print, file=out)
     lesson, tests = run.lesson, run.tests
     command = f"python tools/check.py {lesson.number}" + (
         f" --part {part}" if part is not None else ""

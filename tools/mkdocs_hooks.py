@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -70,7 +72,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
-def on_serve(server, config: MkDocsConfig, builder):
+def on_serve(
+    server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., None]
+) -> LiveReloadServer:
     root = _repo_root(config)
     for folder in (NOTEBOOKS_DIR, "minimcp"):
         if (root / folder).is_dir():

@@ -23,7 +23,7 @@ import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from minimcp.rpc import (
     ConnectionClosed,
@@ -187,8 +187,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_id(value: Any) -> bool:
-    """An MCP request id: a string or an integer, never null."""
+def _is_id(value: Any) -> TypeGuard[RequestId]:
+    """An MCP request id: a string or an integer, never null. (``TypeGuard``: where it returns
+    True, a type checker knows ``value`` is a :data:`~minimcp.rpc.RequestId`.)"""
     return isinstance(value, str) or _is_int(value)
 
 

@@ -206,7 +206,7 @@ def object_schema(cls: type) -> dict[str, Any]:
                 if is_json_scalar(default):
                     properties[field.name]["default"] = default
     else:
-        required_keys = getattr(cls, "__required_keys__", frozenset())
+        required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset())
         for name, hint in hints.items():
             properties[name] = type_schema(hint)
             if name in required_keys:

@@ -359,7 +359,7 @@ class BudgetEventStore:
         after = int(number)
         session = self._sessions.get(session_id)
         stream = session.streams.get(stream_id) if session is not None else None
-        if stream is None or after >= stream.next_number:
+        if session is None or stream is None or after >= stream.next_number:
             raise CannotReplay("unknown", event_id)
         first_kept = stream.events[0].number if stream.events else stream.next_number
         if after + 1 < first_kept:
@@ -531,7 +531,9 @@ def parse_accept(header: str | None) -> list[MediaRange]:
 def _split(text: str, separator: str) -> list[str]:
     """``text`` cut at every ``separator`` outside quoted strings (ValueError if one is left open)."""
     # BEGIN SOLUTION: walk the characters, remembering "inside quotes" and "after a backslash"
-    pieces, current, quoted, escaped = [], [], False, False
+    pieces: list[str] = []
+    current: list[str] = []
+    quoted, escaped = False, False
     for char in text:
         if escaped:
             escaped = False

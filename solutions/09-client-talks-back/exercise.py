@@ -92,7 +92,11 @@ def fits_type(value: Any, kind: str) -> bool:
     # BEGIN SOLUTION: bool first (it is an int in Python), then the plain isinstance checks
     if isinstance(value, bool):
         return kind == "boolean"
-    checks = {"string": str, "integer": int, "number": (int, float)}
+    checks: dict[str, type | tuple[type, ...]] = {
+        "string": str,
+        "integer": int,
+        "number": (int, float),
+    }
     expected = checks.get(kind)
     return expected is not None and isinstance(value, expected)
     # END SOLUTION
