@@ -21,14 +21,13 @@ from pathlib import Path
 import pytest
 
 from tools import check, exercises
+from tools.check_outline import read_test_file
 from tools.check_run import Run
+from tools.stubs import ExerciseMarkerError, count_blocks, generate_stub
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
 
-
-generate_stub = exercises.generate_stub
-ExerciseMarkerError = exercises.ExerciseMarkerError
 
 LESSONS = exercises.discover(ROOT)
 
@@ -330,6 +329,7 @@ def make_course(root: Path, *entries: str) -> Path:
     for path in (
         TOOLS / "__init__.py",
         TOOLS / "exercises.py",
+        TOOLS / "stubs.py",
         TOOLS / "course.py",
         *TOOLS.glob("check*.py"),
     ):
@@ -527,7 +527,7 @@ def test_student_copy_is_up_to_date(lesson: exercises.Lesson) -> None:
         f"{lesson.relative(lesson.stub)} is stale (it no longer matches "
         f"{lesson.relative(lesson.solution)}): run `python tools/exercises.py generate`"
     )
-    assert exercises.count_blocks(exercises.read_text(lesson.solution)) > 0
+    assert count_blocks(exercises.read_text(lesson.solution)) > 0
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
@@ -546,7 +546,7 @@ def test_every_exercise_test_fails_on_the_stub(lesson: exercises.Lesson) -> None
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
 def test_every_exercise_test_is_in_a_part(lesson: exercises.Lesson) -> None:
     """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left out."""
-    known = check.runner.read_test_file(lesson.test_file)
+    known = read_test_file(lesson.test_file)
     where = lesson.relative(lesson.test_file)
     numbers = [part.number for part in known.parts]
     assert numbers and numbers == list(range(1, len(numbers) + 1)), (
