@@ -4,8 +4,8 @@
     python tools/run_notebooks.py 02              # by lesson number...
     python tools/run_notebooks.py 02-stdio notebooks/03-handshake.ipynb   # ...by name, or by path
 
-The stored outputs are what the site shows and what `pytest` (nbval) compares a fresh run against, so
-run this after changing a notebook or the minimcp code it drives, then review the diff.
+The stored outputs are what the site shows and what `pytest` (nbval) compares a fresh run against,
+so run this after changing a notebook or the minimcp code it drives, then review the diff.
 
 How each notebook runs, and why:
 
