@@ -11,11 +11,11 @@
 The tool, ``echo(text)``, returns its text: the benchmark measures the cable and the stack, not
 the work. ``--sse`` makes the HTTP server answer every request as an SSE stream instead of JSON.
 
-The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries. Over
-HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one fixed
-JSON-RPC response (or, with ``--sse``, the same response as a short SSE stream); over WebSocket, a bare
-``websockets`` server that sends every message back. A stack's figure divided by its floor says how
-much of the machine's limit the stack leaves unused.
+The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries.
+Over HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one
+fixed JSON-RPC response (or, with ``--sse``, the same response as a short SSE stream); over
+WebSocket, a bare ``websockets`` server that sends every message back. A stack's figure divided by
+its floor says how much of the machine's limit the stack leaves unused.
 """
 
 from __future__ import annotations
