@@ -1,31 +1,33 @@
 """How fast is each cable? minimcp beside the official SDK (mcp==2.3.0), server and client apart.
 
-    python bench/bench.py                 # the full run (about a quarter of an hour), four tables
-    python bench/bench.py --quick         # shorter runs, one round: a rough picture in a few minutes
-    python bench/bench.py --json out.json # also save every figure (the appendix notebook reads it)
+    python bench/bench.py                  # the full run (about a quarter of an hour), four tables
+    python bench/bench.py --quick          # shorter runs, one round: a rough picture in minutes
+    python bench/bench.py --json out.json  # also save every figure (the appendix notebook reads it)
     python bench/bench.py --tables servers,workers --baseline 63af6e4
-                                          # minimcp today beside minimcp at an earlier commit
+                                           # minimcp today beside minimcp at an earlier commit
 
-A figure that times one stack's client against its own server mixes the two: a slow client hides a
-fast server. So there are three kinds of figure, each in its own table, all for the same one-tool
-server (``echo``, bench/servers.py) built with each stack:
+A figure that times one stack's client against its own server mixes the two: a slow client hides
+a fast server. So there are three kinds of figure, each in its own table, all for the same
+one-tool server (``echo``, bench/servers.py) built with each stack:
 
-1. **Servers**, under a neutral load that is neither stack's client (bench/load.py): wrk over HTTP,
-   with answers as JSON and as SSE streams, and a bare websockets client over WebSocket, at 1, 8 and
-   64 connections. Beside them, the **floor**: a bare ASGI app on the same uvicorn and httptools that
-   answers one fixed JSON-RPC response, and a bare websockets echo. A stack's figure over its floor
-   says how much of the machine's limit it uses.
-2. **Clients**, each stack's against the same server (minimcp's), over stdio and HTTP, at 1, 8 and 64
-   requests in flight (bench/run_one.py).
-3. **Pairs**, each stack's client with its own server, end to end, as a user of one stack sees it;
-   with the stdio floors: a bare child echoing lines with blocking I/O, and the same with asyncio pipes.
+1. **Servers**, under a neutral load that is neither stack's client (bench/load.py): wrk over
+   HTTP, with answers as JSON and as SSE streams, and a bare websockets client over WebSocket, at
+   1, 8 and 64 connections. Beside them, the **floor**: a bare ASGI app on the same uvicorn and
+   httptools that answers one fixed JSON-RPC response, and a bare websockets echo. A stack's
+   figure over its floor says how much of the machine's limit it uses.
+2. **Clients**, each stack's against the same server (minimcp's), over stdio and HTTP, at 1, 8
+   and 64 requests in flight (bench/run_one.py).
+3. **Pairs**, each stack's client with its own server, end to end, as a user of one stack sees
+   it; with the stdio floors: a bare child echoing lines with blocking I/O, and the same with
+   asyncio pipes.
 4. **Workers** (lesson 11): minimcp's server as one process in memory, then as 1, 2 and 4 worker
    processes sharing a Redis, under wrk, with one session whose requests reach every worker
    (bench/workers.py; needs ``redis-server``).
 
-With ``--baseline REF``, the servers' and workers' tables gain a column: the same measurement of
-minimcp as it was at commit REF (its own tree, benchmark included, unpacked with ``git archive``), run
-interleaved with today's, so that a change is measured before and after on the same machine at once.
+Which measurements make each row: bench/plan.py. With ``--baseline REF``, the servers' and
+workers' tables gain a column: the same measurement of minimcp as it was at commit REF (its own
+tree, benchmark included, unpacked with ``git archive``), run interleaved with today's, so that a
+change is measured before and after on the same machine at once.
 
 Every figure is measured in a fresh process. The machine is noisy, so the runs of one row are
 interleaved (floor, minimcp, SDK, floor, minimcp …) and each figure is the median of the rounds.
@@ -38,7 +40,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,22 +47,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+if __name__ == "__main__":
+    # `python bench/bench.py`: Python put bench/ first on sys.path; the repository root instead
+    # makes `bench` the package the lines below import from (not this file, bench/bench.py).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench.plan import TABLES, Job, Planned, plan, with_baseline
+from bench.report import print_tables
+from bench.rows import Row
+
 ROOT = Path(__file__).resolve().parent.parent
-if __name__ == "__main__":  # `python bench/bench.py` from the repository: make `bench` importable
-    sys.path.insert(0, str(ROOT))
-
-from bench.report import print_tables  # noqa: E402
-from bench.rows import Row  # noqa: E402
-
-LEVELS = (1, 8, 64)  # connections, or requests in flight
-TABLES = ("servers", "clients", "pairs", "workers", "memory")
-
-# One measurement: which module, its arguments, and the tree it runs in (None: this one). Each
-# prints one line of JSON.
-Job = tuple[str, list[str], Path | None]
 
 
 def measure(job: Job) -> dict[str, float]:
+    """Run one measurement in a process of its own; the figures it printed as JSON."""
     module, args, tree = job
     tree = tree or ROOT
     command = [sys.executable, "-m", module, *args]
@@ -76,7 +75,8 @@ def measure(job: Job) -> dict[str, float]:
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr[-2000:]}")
     figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    if figures.get("wrong"):  # fast wrong answers would pass for speed: such a figure means nothing
+    # Fast wrong answers would pass for speed: such a figure means nothing.
+    if figures.get("wrong"):
         raise RuntimeError(
             f"{' '.join(command[2:])}: {figures['wrong']:.0f} answers were wrong "
             f"(a status other than 200, or no echo): the server under test is broken"
@@ -84,144 +84,9 @@ def measure(job: Job) -> dict[str, float]:
     return figures
 
 
-def server_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
-    rows = []
-    for cable, transport, sse in (
-        ("http json", "http", False),
-        ("http sse", "http", True),
-        ("ws", "ws", False),
-    ):
-        for level in LEVELS:
-            args = [transport, "--connections", str(level), "--seconds", str(seconds)] + (
-                ["--sse"] if sse else []
-            )
-            stacks = (
-                ("floor", "minimcp") if transport == "ws" else ("floor", "minimcp", "sdk")
-            )  # SDK 2.x: no WS
-            jobs: dict[str, Job] = {stack: ("bench.load", [stack, *args], None) for stack in stacks}
-            rows.append((Row("server", cable, level), jobs))
-    return rows
-
-
-def client_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
-    rows = []
-    for cable, transport in (("stdio", "stdio"), ("http json", "http")):
-        for level in LEVELS:
-            count = requests * (4 if transport == "stdio" else 1) * (2 if level > 1 else 1)
-            args = [
-                transport,
-                "--server",
-                "minimcp",
-                "--requests",
-                str(count),
-                "--concurrency",
-                str(level),
-            ]
-            rows.append(
-                (
-                    Row("client", cable, level),
-                    {
-                        stack: ("bench.run_one", [stack, *args], None)
-                        for stack in ("minimcp", "sdk")
-                    },
-                )
-            )
-    return rows
-
-
-def pair_rows(requests: int) -> list[tuple[Row, dict[str, Job]]]:
-    rows: list[tuple[Row, dict[str, Job]]] = [
-        (
-            Row("floor", "stdio floor (blocking)", 1),
-            {
-                "floor": (
-                    "bench.run_one",
-                    ["floor", "stdio", "--requests", str(requests * 20)],
-                    None,
-                )
-            },
-        ),
-        (
-            Row("floor", "stdio floor (asyncio)", 1),
-            {
-                "asyncio-floor": (
-                    "bench.run_one",
-                    ["asyncio-floor", "stdio", "--requests", str(requests * 5)],
-                    None,
-                )
-            },
-        ),
-    ]
-    for cable, transport, sse in (
-        ("stdio", "stdio", False),
-        ("ws", "ws", False),
-        ("http json", "http", False),
-        ("http sse", "http", True),
-    ):
-        for level in LEVELS:
-            count = requests * (4 if transport != "http" else 1) * (2 if level > 1 else 1)
-            args = [transport, "--requests", str(count), "--concurrency", str(level)] + (
-                ["--sse"] if sse else []
-            )
-            stacks = ("minimcp",) if transport == "ws" else ("minimcp", "sdk")
-            jobs: dict[str, Job] = {
-                stack: ("bench.run_one", [stack, *args], None) for stack in stacks
-            }
-            rows.append((Row("pair", cable, level), jobs))
-    return rows
-
-
-def memory_rows(sessions: int) -> list[tuple[Row, dict[str, Job]]]:
-    args = ["http", "--sessions", str(sessions)]
-    return [
-        (
-            Row("memory", "http idle session", sessions),
-            {stack: ("bench.run_one", [stack, *args], None) for stack in ("minimcp", "sdk")},
-        )
-    ]
-
-
-def workers_rows(seconds: int) -> list[tuple[Row, dict[str, Job]]]:
-    """Lessons 11 and 12: one worker in memory, 1, 2 and 4 workers sharing a Redis, then 2 and 4 serving
-    2026-07-28 requests with nothing shared (bench/workers.py)."""
-    from bench.workers import SETUPS
-
-    rows = []
-    for _, count, kind in SETUPS:
-        args = ["--workers", str(count), "--seconds", str(seconds), "--kind", kind]
-        rows.append((Row("workers", kind, count), {"minimcp": ("bench.workers", args, None)}))
-    return rows
-
-
-def plan(
-    quick: bool, sessions: int, tables: tuple[str, ...] = TABLES
-) -> list[tuple[Row, dict[str, Job]]]:
-    """Every row of ``tables``, and for each the measurements that make one round of it."""
-    seconds, requests = (1, 150) if quick else (3, 500)
-    rows = []
-    if shutil.which("wrk"):
-        rows += server_rows(seconds) if "servers" in tables else []
-        if shutil.which("redis-server") and "workers" in tables:
-            rows += workers_rows(seconds)
-    else:
-        from bench.load import WRK_MISSING
-
-        print(WRK_MISSING, file=sys.stderr)
-    rows += client_rows(requests) if "clients" in tables else []
-    rows += pair_rows(requests) if "pairs" in tables else []
-    return rows + (memory_rows(sessions // (4 if quick else 1)) if "memory" in tables else [])
-
-
-def with_baseline(planned: list[tuple[Row, dict[str, Job]]], tree: Path) -> None:
-    """Beside minimcp in each server and workers row, the same measurement run in ``tree``."""
-    for row, jobs in planned:
-        if row.table in ("server", "workers") and "minimcp" in jobs:
-            module, args, _ = jobs["minimcp"]
-            jobs["baseline"] = (module, args, tree)
-
-
 def unpack(commit: str, folder: Path) -> Path:
-    """The repository's tree at ``commit``, unpacked into ``folder`` (``git archive``: no checkout)."""
+    """The repository's tree at ``commit``, unpacked into ``folder`` (``git archive``: no
+    checkout)."""
     archive = subprocess.run(
         ["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True
     )
@@ -229,59 +94,53 @@ def unpack(commit: str, folder: Path) -> Path:
     return folder
 
 
-def run(planned: list[tuple[Row, dict[str, Job]]], rounds: int) -> None:
+def run(planned: Planned, rounds: int) -> None:
+    """Measure every row ``rounds`` times; a round runs each stack of the row once."""
     for row, jobs in planned:
-        for round_number in range(rounds):  # A B A B …: each stack sees the same noise
+        # A B A B …: each stack sees the same noise.
+        for round_number in range(rounds):
             for stack, job in jobs.items():
-                print(
-                    f"\r{row.table}: {row.cable} ×{row.in_flight} {stack} (round {round_number + 1}/{rounds})"
-                    + " " * 20,
-                    end="",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                where = f"{row.table}: {row.cable} ×{row.in_flight} {stack}"
+                progress = f"\r{where} (round {round_number + 1}/{rounds})" + " " * 20
+                print(progress, end="", file=sys.stderr, flush=True)
                 row.runs.setdefault(stack, []).append(measure(job))
     print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
 
 
 def save(path: Path, rows: list[Row], rounds: int, seconds: float) -> None:
-    path.write_text(
-        json.dumps(
-            {
-                "python": platform.python_version(),
-                "cores": os.cpu_count(),
-                "rounds": rounds,
-                "seconds": round(seconds),
-                "rows": [
-                    {
-                        "table": row.table,
-                        "cable": row.cable,
-                        "in_flight": row.in_flight,
-                        "median": {
-                            stack: {
-                                key: row.median(stack, key) for key in ("rps", "p50_ms", "p99_ms")
-                            }
-                            for stack in row.runs
-                        },
-                        "runs": row.runs,
-                    }
-                    for row in rows
-                ],
-            },
-            indent=1,
-        )
-        + "\n"
-    )
+    """Write every figure as JSON: what :func:`load` (and the appendix notebook) reads back."""
+    facts = {
+        "python": platform.python_version(),
+        "cores": os.cpu_count(),
+        "rounds": rounds,
+        "seconds": round(seconds),
+    }
+    saved = {**facts, "rows": [saved_row(row) for row in rows]}
+    path.write_text(json.dumps(saved, indent=1) + "\n")
+
+
+def saved_row(row: Row) -> dict[str, Any]:
+    """One row as JSON: what it measured, each stack's medians, and every run."""
+    keys = ("rps", "p50_ms", "p99_ms")
+    medians = {stack: {key: row.median(stack, key) for key in keys} for stack in row.runs}
+    return {
+        "table": row.table,
+        "cable": row.cable,
+        "in_flight": row.in_flight,
+        "median": medians,
+        "runs": row.runs,
+    }
 
 
 def load(path: Path) -> tuple[list[Row], dict[str, Any]]:
-    """The rows that ``--json`` saved, ready for :func:`bench.report.print_tables`, and the run's facts."""
+    """The rows that ``--json`` saved, ready for :func:`bench.report.print_tables`, and the run's
+    facts."""
     saved = json.loads(path.read_text())
     rows = [Row(row["table"], row["cable"], row["in_flight"], row["runs"]) for row in saved["rows"]]
     return rows, {key: value for key, value in saved.items() if key != "rows"}
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -302,30 +161,33 @@ def main() -> int:
         help="also measure minimcp at this commit, beside today's (servers and workers)",
     )
     args = parser.parse_args()
-    rounds = args.rounds or (1 if args.quick else 3)
-    tables = tuple(name.strip() for name in args.tables.split(","))
-    if unknown := set(tables) - set(TABLES):
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    args.tables = tuple(name.strip() for name in args.tables.split(","))
+    if unknown := set(args.tables) - set(TABLES):
         parser.error(
             f"unknown table(s): {', '.join(sorted(unknown))}; choose among {', '.join(TABLES)}"
         )
+    return args
 
+
+def main() -> int:
+    args = parse_args()
     began = time.monotonic()
-    planned = plan(args.quick, args.sessions, tables)
+    planned = plan(args.quick, args.sessions, args.tables)
     with tempfile.TemporaryDirectory(prefix="minimcp-baseline-") as folder:
         if args.baseline:
             with_baseline(planned, unpack(args.baseline, Path(folder)))
-        run(planned, rounds)
+        run(planned, args.rounds)
     rows = [row for row, _ in planned]
     elapsed = time.monotonic() - began
+    baseline = f"; baseline: minimcp at {args.baseline}" if args.baseline else ""
     print(
-        f"minimcp and the official SDK (mcp 2.3.0); Python {platform.python_version()}, {os.cpu_count()} cores, "
-        f"{rounds} round(s), medians; {elapsed:.0f} s"
-        + (f"; baseline: minimcp at {args.baseline}" if args.baseline else "")
-        + "\n"
+        f"minimcp and the official SDK (mcp 2.3.0); Python {platform.python_version()}, "
+        f"{os.cpu_count()} cores, {args.rounds} round(s), medians; {elapsed:.0f} s{baseline}\n"
     )
     print_tables(rows)
     if args.json:
-        save(args.json, rows, rounds, elapsed)
+        save(args.json, rows, args.rounds, elapsed)
     return 0
 
 

@@ -6,18 +6,20 @@
     python -m bench.load minimcp ws   --connections 8            # a bare websockets client
     python -m bench.load floor   ws   --connections 8            # the bare websockets echo
 
-It starts the server in a child process (bench/servers.py), opens one MCP session on it, and loads it
-for ``--seconds`` (after a warm-up of its own) with the same ``tools/call echo`` every time, each with a
-request id never used before in the session. It prints one line of JSON: requests per second, latency
-p50 / p99 in milliseconds, and how many answers were wrong (a status other than 200, or no "hello").
+It starts the server in a child process (bench/servers.py), opens one MCP session on it with plain
+HTTP (:func:`http_handshake`, also used for the memory figure), and loads it for ``--seconds``
+(after a warm-up of its own) with the same ``tools/call echo`` every time, each with a request id
+never used before in the session. It prints one line of JSON: requests per second, latency p50 /
+p99 in milliseconds, and how many answers were wrong (a status other than 200, or no "hello").
 
-* **HTTP** is loaded by `wrk <https://github.com/wg/wrk>`_ (``apt-get install wrk``): one thread, N
-  keep-alive connections, each sending its next request as soon as its answer is in. wrk is written in C,
-  so it is never the slower side. Every connection shares the one session, as a client's requests do.
+* **HTTP** is loaded by `wrk <https://github.com/wg/wrk>`_ (``apt-get install wrk``): one thread,
+  N keep-alive connections, each sending its next request as soon as its answer is in. wrk is
+  written in C, so it is never the slower side. Every connection shares the one session, as a
+  client's requests do.
 * **WebSocket** has no wrk. N sockets, each its own session (on a WebSocket the socket *is* the
   session), driven by the ``websockets`` library's client in this process, with nothing of either
-  stack. Being Python, this load generator has a ceiling of its own: the floor, measured with the same
-  generator against a bare echo server, shows where it is.
+  stack. Being Python, this load generator has a ceiling of its own: the floor, measured with the
+  same generator against a bare echo server, shows where it is.
 """
 
 from __future__ import annotations
@@ -34,12 +36,41 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-from bench.run_one import HEADERS, INITIALIZE, INITIALIZED, http_handshake, start_server, stop
+from bench.serving import start_server, stop
 
 WRK_MISSING = (
     "wrk is not installed, so the servers' table is skipped: install it with "
     "`sudo apt-get install wrk` (Debian, Ubuntu) or `brew install wrk` (macOS), then run again"
 )
+
+
+#: A plain-HTTP MCP handshake, for the load generator and the memory figure (no stack's client).
+PROTOCOL_VERSION = "2025-11-25"
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": "bench-0",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"},
+    },
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+async def http_handshake(http: Any, url: str) -> dict[str, str]:
+    """Open one MCP session with plain POSTs (``http``: an httpx2 client); return the headers every
+    later request of the session carries."""
+    answer = await http.post(url, json=INITIALIZE, headers=HEADERS)
+    answer.raise_for_status()
+    session = {
+        "mcp-session-id": answer.headers["mcp-session-id"],
+        "mcp-protocol-version": PROTOCOL_VERSION,
+    }
+    (await http.post(url, json=INITIALIZED, headers={**HEADERS, **session})).raise_for_status()
+    return session
 
 
 def echo_call(request_id: int) -> str:
@@ -54,10 +85,11 @@ def echo_call(request_id: int) -> str:
     )
 
 
-# -- HTTP: wrk ---------------------------------------------------------------------------------------
+# -- HTTP: wrk -------------------------------------------------------------------------------------
 
-#: The script wrk runs (its Lua API: https://github.com/wg/wrk/blob/master/SCRIPTING). One thread, so one
-#: counter: every request id is new. `response` checks each answer; `done` prints the figures as JSON.
+#: The script wrk runs (its Lua API: https://github.com/wg/wrk/blob/master/SCRIPTING). One thread,
+#: so one counter: every request id is new. `response` checks each answer; `done` prints the
+#: figures as JSON.
 WRK_SCRIPT = """
 wrk.method = "POST"
 wrk.headers["Accept"] = "application/json, text/event-stream"
@@ -79,16 +111,19 @@ done = function(summary, latency, requests)
   local wrong_answers = 0
   for _, thread in ipairs(threads) do wrong_answers = wrong_answers + thread:get("wrong") end
   local errors = summary.errors
-  io.write(string.format('{{"requests":%d,"seconds":%f,"p50_ms":%f,"p99_ms":%f,"wrong":%d,"socket_errors":%d}}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(99) / 1e3,
+  io.write(string.format(
+    '{{"requests":%d,"seconds":%f,"p50_ms":%f,"p99_ms":%f,'
+      .. '"wrong":%d,"socket_errors":%d}}\\n',
+    summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1e3, latency:percentile(99) / 1e3,
     wrong_answers, errors.connect + errors.read + errors.write + errors.timeout))
 end
 """
 
 
 async def open_session(url: str) -> dict[str, str]:
-    """Initialize one MCP session over plain HTTP, and call the tool once (the first call of a server
-    may import what it needs to check arguments). The headers every later request carries."""
+    """Initialize one MCP session over plain HTTP, and call the tool once (the first call of a
+    server may import what it needs to check arguments). The headers every later request carries."""
     import httpx2
 
     async with httpx2.AsyncClient(timeout=60) as http:
@@ -104,8 +139,8 @@ async def open_session(url: str) -> dict[str, str]:
 def run_wrk(
     url: str, session: dict[str, str], connections: int, seconds: int, first_id: int, meta: str = ""
 ) -> dict[str, Any]:
-    """One wrk run: its figures, as its script's ``done`` printed them (``meta``: a 2026-07-28 envelope,
-    as ``,"_meta":{...}``, added to every request's params)."""
+    """One wrk run: its figures, as its script's ``done`` printed them (``meta``: a 2026-07-28
+    envelope, as ``,"_meta":{...}``, added to every request's params)."""
     lines = "\n".join(f'wrk.headers["{name}"] = "{value}"' for name, value in session.items())
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "mcp.lua"
@@ -144,16 +179,18 @@ async def load_http(stack: str, sse: bool, connections: int, seconds: float) -> 
         await stop(process)
 
 
-# -- WebSocket: a bare websockets client --------------------------------------------------------------
+# -- WebSocket: a bare websockets client ----------------------------------------------------------
 
 
 async def open_socket(url: str, mcp: bool, stack: AsyncExitStack) -> Any:
     """One socket, its MCP session open (for the floor, none), and one call answered: warm."""
     from websockets.asyncio.client import connect
+    from websockets.typing import Subprotocol
 
+    subprotocols = [Subprotocol("mcp")] if mcp else None
     socket = await stack.enter_async_context(
-        connect(url, subprotocols=["mcp"] if mcp else None, compression=None)
-    )  # type: ignore[list-item]
+        connect(url, subprotocols=subprotocols, compression=None)
+    )
     if mcp:
         await socket.send(json.dumps(INITIALIZE))
         await socket.recv()

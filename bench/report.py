@@ -30,6 +30,12 @@ def figures(row: Row, stack: str) -> str:
     )
 
 
+def label(row: Row) -> str:
+    """The first two columns of a row: its cable, and how many connections or requests in
+    flight."""
+    return f"{row.cable:10} {row.in_flight:>11}"
+
+
 def columns(name: str) -> str:
     """The heading of one stack's three figures: its name over its requests per second."""
     return f"{name + ' rps':>9} {'p50 ms':>7} {'p99 ms':>7}"
@@ -53,9 +59,9 @@ def print_baseline(rows: list[Row], table: str) -> None:
         f"{columns('today')} | {columns('before')} | {'today/before':>12}",
     )
     for row in measured:
+        change = ratio(row.median("minimcp"), row.median("baseline"))
         print(
-            f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'baseline')} | "
-            f"{ratio(row.median('minimcp'), row.median('baseline')):>12}"
+            f"{label(row)} | {figures(row, 'minimcp')} | {figures(row, 'baseline')} | {change:>12}"
         )
 
 
@@ -72,9 +78,10 @@ def print_servers(rows: list[Row]) -> None:
     )
     for row in servers:
         floor, mini, sdk = row.median("floor"), row.median("minimcp"), row.median("sdk")
+        ratios = f"{ratio(mini, sdk):>8} {ratio(mini, floor):>10} {ratio(sdk, floor):>9}"
         print(
-            f"{row.cable:10} {row.in_flight:>11} | {fmt(floor):>9} | {figures(row, 'minimcp')} | "
-            f"{figures(row, 'sdk')} | {ratio(mini, sdk):>8} {ratio(mini, floor):>10} {ratio(sdk, floor):>9}"
+            f"{label(row)} | {fmt(floor):>9} | {figures(row, 'minimcp')} | "
+            f"{figures(row, 'sdk')} | {ratios}"
         )
     print_baseline(rows, "server")
 
@@ -87,53 +94,46 @@ def print_clients(rows: list[Row]) -> None:
     )
     for row in (row for row in rows if row.table == "client"):
         print(
-            f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | "
+            f"{label(row)} | {figures(row, 'minimcp')} | "
             f"{figures(row, 'sdk')} | {ratio(row.median('minimcp'), row.median('sdk')):>8}"
         )
 
 
 def print_pairs(rows: list[Row]) -> None:
-    floors = {row.cable: row for row in rows if row.table == "floor"}
-    blocking = (
-        floors["stdio floor (blocking)"].median("floor")
-        if "stdio floor (blocking)" in floors
-        else None
-    )
-    asyncio_floor = (
-        floors["stdio floor (asyncio)"].median("asyncio-floor")
-        if "stdio floor (asyncio)" in floors
-        else None
-    )
+    blocking = floor_figure(rows, "stdio floor (blocking)", "floor")
+    asyncio_floor = floor_figure(rows, "stdio floor (asyncio)", "asyncio-floor")
     print_header(
         "3. PAIRS, each stack's client with its own server, end to end",
         "in flight",
         f"{columns('minimcp')} | {columns('SDK')} | {'mini/SDK':>8} {'mini/floor':>10}",
     )
     for row in (row for row in rows if row.table == "pair"):
-        to_floor = (
-            ratio(row.median("minimcp"), asyncio_floor)
-            if row.cable == "stdio" and row.in_flight == 1
-            else ""
-        )
+        # Only one stdio client with one request in flight compares with the floor's one line.
+        alone = row.cable == "stdio" and row.in_flight == 1
+        to_floor = ratio(row.median("minimcp"), asyncio_floor) if alone else ""
         print(
-            f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {figures(row, 'sdk')} | "
+            f"{label(row)} | {figures(row, 'minimcp')} | {figures(row, 'sdk')} | "
             f"{ratio(row.median('minimcp'), row.median('sdk')):>8} {to_floor:>10}"
         )
     print(
-        f"stdio floors, one in flight: blocking {fmt(blocking)} rps, asyncio {fmt(asyncio_floor)} rps "
-        "(mini/floor above is against the asyncio one)"
+        f"stdio floors, one in flight: blocking {fmt(blocking)} rps, "
+        f"asyncio {fmt(asyncio_floor)} rps (mini/floor above is against the asyncio one)"
     )
+
+
+def floor_figure(rows: list[Row], cable: str, stack: str) -> float | None:
+    """The requests per second of the floor named ``cable``, if it was measured."""
+    found = [row for row in rows if row.table == "floor" and row.cable == cable]
+    return found[-1].median(stack) if found else None
 
 
 def print_memory(rows: list[Row]) -> None:
     for row in (row for row in rows if row.table == "memory"):
-        mini, sdk = (
-            row.median("minimcp", "bytes_per_session"),
-            row.median("sdk", "bytes_per_session"),
-        )
+        mini = row.median("minimcp", "bytes_per_session")
+        sdk = row.median("sdk", "bytes_per_session")
         print(
-            f"\nmemory per idle HTTP session ({row.in_flight:,} sessions): minimcp {fmt(mini)} bytes, "
-            f"SDK {fmt(sdk)} bytes ({ratio(mini, sdk)})"
+            f"\nmemory per idle HTTP session ({row.in_flight:,} sessions): "
+            f"minimcp {fmt(mini)} bytes, SDK {fmt(sdk)} bytes ({ratio(mini, sdk)})"
         )
 
 
@@ -141,19 +141,21 @@ def print_workers(rows: list[Row]) -> None:
     workers = [row for row in rows if row.table == "workers"]
     if not workers:
         print(
-            "\n4. WORKERS: not measured (wrk or redis-server is missing, or the table was not asked for)"
+            "\n4. WORKERS: not measured "
+            "(wrk or redis-server is missing, or the table was not asked for)"
         )
         return
     modern = any(row.cable == "modern" for row in workers)
     title = (
-        "4. WORKERS (lesson 11): one session over wrk's connections; with N workers, (N-1)/N of the requests "
-        "are forwarded"
-        + ("; modern (lesson 12): 2026-07-28 requests, no session at all" if modern else "")
+        "4. WORKERS (lesson 11): one session over wrk's connections; "
+        "with N workers, (N-1)/N of the requests are forwarded"
     )
+    if modern:
+        title += "; modern (lesson 12): 2026-07-28 requests, no session at all"
     print_header(title, "workers", f"{columns('minimcp')} | {'wrong':>5}")
     for row in workers:
         wrong = max((run.get("wrong", 0) for run in row.runs.get("minimcp", [])), default=0)
-        print(f"{row.cable:10} {row.in_flight:>11} | {figures(row, 'minimcp')} | {wrong:>5.0f}")
+        print(f"{label(row)} | {figures(row, 'minimcp')} | {wrong:>5.0f}")
     print_baseline(rows, "workers")
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import statistics
 import subprocess
 import sys
@@ -24,54 +23,10 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.load import http_handshake
+from bench.serving import ROOT, start_server, stop
+
 Call = Callable[[], Awaitable[Any]]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-async def start_server(
-    stack: str, transport: str, sse: bool
-) -> tuple[asyncio.subprocess.Process, str]:
-    """A network server of ``stack`` in a child process, and its URL, once it is ready."""
-    port = free_port()
-    args = [sys.executable, "-m", "bench.servers", stack, transport, "--port", str(port)]
-    if sse:
-        args.append("--sse")
-    process = await asyncio.create_subprocess_exec(
-        *args, cwd=str(ROOT), stderr=asyncio.subprocess.PIPE
-    )
-    assert process.stderr is not None
-    try:
-        while (line := await asyncio.wait_for(process.stderr.readline(), 30)).strip() != b"ready":
-            if not line:  # it exited before it was ready
-                raise RuntimeError(f"the {stack} {transport} server did not start")
-    except BaseException:
-        await stop(process)
-        raise
-    # Keep reading what it logs: a full stderr pipe would block the server (lesson 02's deadlock).
-    drain = asyncio.ensure_future(_discard(process.stderr))
-    process._drain = drain  # type: ignore[attr-defined]  # a reference, so the task lives on
-    scheme = "ws" if transport == "ws" else "http"
-    return process, f"{scheme}://127.0.0.1:{port}/mcp"
-
-
-async def _discard(stream: asyncio.StreamReader) -> None:
-    while await stream.read(65536):
-        pass
-
-
-async def stop(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        process.terminate()
-        try:
-            await asyncio.wait_for(process.wait(), 10)
-        except TimeoutError:
-            process.kill()
 
 
 async def connect(
@@ -146,38 +101,43 @@ async def measure(call: Call, requests: int, concurrency: int) -> dict[str, floa
     }
 
 
+#: What the floors send: one line of JSON-RPC, as a client would, which the child echoes back.
+ECHO_LINE = (
+    json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "hello"}},
+        }
+    )
+    + "\n"
+).encode()
+
+#: The child of the blocking floor: lines in, the same lines out, with plain blocking I/O.
+BLOCKING_ECHO = """
+import sys
+for line in sys.stdin.buffer:
+    sys.stdout.buffer.write(line)
+    sys.stdout.buffer.flush()
+"""
+
+
 def floor(requests: int) -> dict[str, float]:
-    """The fastest stdio can be in Python here: a bare child echoing lines over its pipes, no MCP at all."""
+    """The fastest stdio can be in Python here: a bare child echoing lines over its pipes, no MCP
+    at all."""
     child = subprocess.Popen(
-        [
-            sys.executable,
-            "-u",
-            "-c",
-            "import sys\nfor line in sys.stdin.buffer:\n"
-            "    sys.stdout.buffer.write(line)\n    sys.stdout.buffer.flush()",
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
+        [sys.executable, "-u", "-c", BLOCKING_ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
     assert child.stdin is not None and child.stdout is not None
-    line = (
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": "echo", "arguments": {"text": "hello"}},
-            }
-        )
-        + "\n"
-    ).encode()
     latencies = []
     for number in range(requests + requests // 20):
         began = time.perf_counter()
-        child.stdin.write(line)
+        child.stdin.write(ECHO_LINE)
         child.stdin.flush()
         child.stdout.readline()
-        if number >= requests // 20:  # the first ones warm up
+        # The first ones warm up.
+        if number >= requests // 20:
             latencies.append(time.perf_counter() - began)
     child.stdin.close()
     child.wait()
@@ -190,13 +150,17 @@ def floor(requests: int) -> dict[str, float]:
     }
 
 
+#: The child of the asyncio floor: the same echo, reading and writing with asyncio pipes.
 ASYNC_ECHO = """
-import asyncio, sys
+import asyncio
+import sys
 async def main():
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
-    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, sys.stdout.buffer)
+    transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, sys.stdout.buffer
+    )
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
     while line := await reader.readline():
         writer.write(line)
@@ -206,7 +170,8 @@ asyncio.run(main())
 
 
 async def asyncio_floor(requests: int) -> dict[str, float]:
-    """The same echo with asyncio pipes on both sides: what any asyncio stdio transport pays, no MCP."""
+    """The same echo with asyncio pipes on both sides: what any asyncio stdio transport pays, no
+    MCP."""
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -214,26 +179,16 @@ async def asyncio_floor(requests: int) -> dict[str, float]:
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
-    assert child.stdin is not None and child.stdout is not None
-    line = (
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": "echo", "arguments": {"text": "hello"}},
-            }
-        )
-        + "\n"
-    ).encode()
+    stdin, stdout = child.stdin, child.stdout
+    assert stdin is not None and stdout is not None
 
     async def call() -> None:
-        child.stdin.write(line)
-        await child.stdin.drain()
-        await child.stdout.readline()
+        stdin.write(ECHO_LINE)
+        await stdin.drain()
+        await stdout.readline()
 
     result = await measure(call, requests, 1)
-    child.stdin.close()
+    stdin.close()
     await child.wait()
     return result
 
@@ -246,43 +201,16 @@ def rss_bytes(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-#: A plain-HTTP MCP handshake, for the load generator and the memory figure (no stack's client).
-PROTOCOL_VERSION = "2025-11-25"
-HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "bench-0",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": PROTOCOL_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "1"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-
-async def http_handshake(http: Any, url: str) -> dict[str, str]:
-    """Open one MCP session with plain POSTs (``http``: an httpx2 client); return the headers every
-    later request of the session carries."""
-    answer = await http.post(url, json=INITIALIZE, headers=HEADERS)
-    answer.raise_for_status()
-    session = {
-        "mcp-session-id": answer.headers["mcp-session-id"],
-        "mcp-protocol-version": PROTOCOL_VERSION,
-    }
-    (await http.post(url, json=INITIALIZED, headers={**HEADERS, **session})).raise_for_status()
-    return session
-
-
 async def memory_per_session(stack: str, sessions: int) -> dict[str, float]:
-    """Open ``sessions`` idle sessions on an HTTP server; its memory growth divided by their number."""
+    """Open ``sessions`` idle sessions on an HTTP server; its memory growth divided by their
+    number."""
     import httpx2
 
     process, url = await start_server(stack, "http", sse=False)
     try:
         async with httpx2.AsyncClient(timeout=60) as http:
-            for _ in range(20):  # warm up: the first sessions pay for imports and caches
+            # Warm up: the first sessions pay for imports and caches.
+            for _ in range(20):
                 await http_handshake(http, url)
             await asyncio.sleep(0.5)
             before = rss_bytes(process.pid)

@@ -13,11 +13,11 @@ the work. It is a coroutine function in both stacks: both run a plain function i
 (so that a slow one cannot hold every client up), and the hop to that thread would be measured
 instead of the stack. ``--sse`` makes the HTTP server answer every request as an SSE stream instead of JSON.
 
-The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries. Over
-HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one fixed
-JSON-RPC response (or, with ``--sse``, the same response as a short SSE stream); over WebSocket, a bare
-``websockets`` server that sends every message back. A stack's figure divided by its floor says how
-much of the machine's limit the stack leaves unused.
+The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries.
+Over HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one
+fixed JSON-RPC response (or, with ``--sse``, the same response as a short SSE stream); over
+WebSocket, a bare ``websockets`` server that sends every message back. A stack's figure divided by
+its floor says how much of the machine's limit the stack leaves unused.
 """
 
 from __future__ import annotations
@@ -25,13 +25,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported when a server starts: each process needs only its own stack
+    import uvicorn
+    from mcp.server.mcpserver import MCPServer
+    from websockets.asyncio.server import ServerConnection
+
+    from minimcp.server.complete import Server
+
+#: An ASGI application, as uvicorn calls it: ``app(scope, receive, send)``, each message a dict.
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Message, Receive, Send], Awaitable[None]]
 
 
-def minimcp_server():
+def minimcp_server() -> Server:
     """The echo server, complete: every later lesson plugged in, as ``python -m minimcp serve``
     serves it (cancellation, state kept for other workers, 2026-07-28 beside 2025-11-25)."""
     from minimcp.examples.complete import complete
-    from minimcp.server import Server
+    from minimcp.server.complete import Server
 
     server = complete(Server("bench-minimcp"))
 
@@ -64,31 +79,37 @@ async def serve_minimcp(
         await asyncio.Event().wait()
         del running
     else:
-        from minimcp.transports.cluster.endpoint import on_redis
-        from minimcp.transports.http.server import start_http
-        from minimcp.transports.http.stateless import Revision2026
-
-        # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
-        # With ``redis``: one worker of several on the same port, sharing that Redis (bench/workers.py).
-        # With ``reuse_port`` alone: one of several sharing nothing (2026-07-28 needs nothing shared).
-        shared = (
-            {"endpoint": on_redis(redis), "reuse_port": True}
-            if redis
-            else {"reuse_port": reuse_port}
-        )
-        running = await start_http(
-            server,
-            port=port,
-            max_sessions=5000,
-            stand_alone=Revision2026(server),
-            **({"stream_after": 0.0} if sse else {}),
-            **shared,
-        )
-        print("ready", file=sys.stderr, flush=True)
-        await running.serve_forever()
+        await serve_minimcp_http(server, port, sse, redis, reuse_port)
 
 
-def sdk_server():
+async def serve_minimcp_http(
+    server: Server, port: int, sse: bool, redis: str | None, reuse_port: bool
+) -> None:
+    """minimcp over Streamable HTTP: alone, or one worker of several (bench/workers.py)."""
+    from minimcp.transports.cluster.endpoint import on_redis
+    from minimcp.transports.http.app import StreamableHTTP
+    from minimcp.transports.http.server import Endpoint, start_http
+    from minimcp.transports.http.stateless import Revision2026
+
+    # stream_after=0: no request is ever answered within zero seconds, so every one is a stream.
+    streams: dict[str, Any] = {"stream_after": 0.0} if sse else {}
+    # With ``redis``: one worker of several on the same port, sharing that Redis. With
+    # ``reuse_port`` alone: one of several sharing nothing (2026-07-28 needs nothing shared).
+    endpoint: Endpoint = on_redis(redis) if redis else StreamableHTTP
+    running = await start_http(
+        server,
+        port=port,
+        endpoint=endpoint,
+        reuse_port=reuse_port or redis is not None,
+        max_sessions=5000,
+        stand_alone=Revision2026(server),
+        **streams,
+    )
+    print("ready", file=sys.stderr, flush=True)
+    await running.serve_forever()
+
+
+def sdk_server() -> MCPServer:
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer("bench-sdk")
@@ -113,7 +134,7 @@ async def serve_sdk_http(port: int, sse: bool) -> None:
 FIXED_ANSWER = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}'
 
 
-def floor_app(sse: bool):
+def floor_app(sse: bool) -> App:
     """A bare ASGI app: read the body, send the fixed answer (as JSON, or as an SSE stream)."""
     if sse:
         body = b"id: floor-0\nretry: 1000\ndata:\n\nid: floor-1\ndata: " + FIXED_ANSWER + b"\n\n"
@@ -122,7 +143,7 @@ def floor_app(sse: bool):
         body, content_type = FIXED_ANSWER, b"application/json"
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
 
-    async def app(scope, receive, send) -> None:
+    async def app(scope: Message, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return  # lifespan: nothing to start
         more = True
@@ -138,7 +159,7 @@ async def serve_floor(transport: str, port: int, sse: bool) -> None:
     if transport == "ws":
         from websockets.asyncio.server import serve
 
-        async def echo(websocket) -> None:
+        async def echo(websocket: ServerConnection) -> None:
             async for message in websocket:
                 await websocket.send(message)
 
@@ -158,7 +179,7 @@ async def serve_floor(transport: str, port: int, sse: bool) -> None:
     await run_uvicorn(uvicorn.Server(config))
 
 
-async def run_uvicorn(uvicorn_server) -> None:
+async def run_uvicorn(uvicorn_server: uvicorn.Server) -> None:
     """Serve until stopped, saying "ready" once uvicorn listens."""
     serving = asyncio.ensure_future(uvicorn_server.serve())
     while not uvicorn_server.started:

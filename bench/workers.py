@@ -1,16 +1,18 @@
-"""Beyond one process (lesson 11): one worker in memory beside 1, 2 and 4 workers sharing one Redis.
+"""Beyond one process (lesson 11): one worker in memory beside 1, 2 and 4 workers sharing a Redis.
 
     python -m bench.workers                   # 10 s per figure, 16 connections
     python -m bench.workers --seconds 3       # quicker
-    python -m bench.workers --workers 2 --kind redis   # one figure, one line of JSON (bench/bench.py's table 4)
+    python -m bench.workers --workers 2 --kind redis   # one figure, one line of JSON
+                                                       # (bench/bench.py's table 4)
 
-The server is the benchmark's one-tool server (bench/servers.py). Every worker listens on the same port
-(``SO_REUSEPORT``) and the kernel spreads wrk's keep-alive connections over them. wrk's connections share
-one MCP session, opened on one worker: with N workers, about (N - 1) / N of the requests reach a worker
-that does not run the session, which forwards each through Redis and follows its answer back. So this is
-the cost of sharing with **no affinity at all**; a load balancer that pinned each session to its worker
-would forward nothing. The private ``redis-server`` runs on this machine too, on a free loopback port.
-Figures are printed side by side, never asserted.
+The server is the benchmark's one-tool server (bench/servers.py). Every worker listens on the same
+port (``SO_REUSEPORT``) and the kernel spreads wrk's keep-alive connections over them. wrk's
+connections share one MCP session, opened on one worker: with N workers, about (N - 1) / N of the
+requests reach a worker that does not run the session, which forwards each through Redis and
+follows its answer back. So this is the cost of sharing with **no affinity at all**; a load
+balancer that pinned each session to its worker would forward nothing. The private
+``redis-server`` runs on this machine too, on a free loopback port. Figures are printed side by
+side, never asserted.
 """
 
 from __future__ import annotations
@@ -21,16 +23,16 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from bench.load import WRK_MISSING, open_session, run_wrk
-from bench.run_one import ROOT, free_port, stop
+from bench.serving import free_port, spawn, stop
 
-#: What is measured: a name, the number of workers, and how: "memory" (lesson 08), "redis" (sharing one,
-#: lesson 11) or "modern" (2026-07-28: every request stands alone, nothing shared, lesson 12).
+#: What is measured: a name, the number of workers, and how: "memory" (lesson 08), "redis"
+#: (sharing one, lesson 11) or "modern" (2026-07-28: every request stands alone, nothing shared,
+#: lesson 12).
 SETUPS = [
     ("1 worker, memory (lesson 08)", 1, "memory"),
     ("1 worker, 2026-07-28", 1, "modern"),
@@ -59,24 +61,8 @@ async def start_workers(
     extra = ["--redis", redis] if redis else ["--reuse-port"] if count > 1 else []
     workers = []
     for _ in range(count):
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bench.servers",
-            "minimcp",
-            "http",
-            "--port",
-            str(port),
-            *extra,
-            cwd=str(ROOT),
-            stderr=asyncio.subprocess.PIPE,
-        )
-        workers.append(process)
-        assert process.stderr is not None
-        while (line := await asyncio.wait_for(process.stderr.readline(), 30)).strip() != b"ready":
-            if not line:
-                raise RuntimeError("a worker did not start")
-        asyncio.ensure_future(process.stderr.read())  # keep its pipe from filling up
+        args = ["minimcp", "http", "--port", str(port), *extra]
+        workers.append(await spawn(args, "a worker"))
     return workers
 
 
@@ -89,7 +75,8 @@ async def measure(
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         headers, meta = (MODERN_HEADERS, MODERN_META) if modern else (await open_session(url), "")
-        await asyncio.to_thread(run_wrk, url, headers, connections, 1, 1_000, meta)  # the warm-up
+        # The warm-up.
+        await asyncio.to_thread(run_wrk, url, headers, connections, 1, 1_000, meta)
         return await asyncio.to_thread(
             run_wrk, url, headers, connections, round(seconds), 10_000_000, meta
         )
@@ -100,22 +87,13 @@ async def measure(
 
 @asynccontextmanager
 async def private_redis() -> AsyncIterator[str]:
-    """A ``redis-server`` of our own on a free loopback port (no disk), for the length of the block."""
+    """A ``redis-server`` of our own on a free loopback port (no disk), for the length of the
+    block."""
     port = free_port()
-    redis = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    # On the loopback interface only, and with nothing saved to disk.
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+    command += ["--save", "", "--appendonly", "no"]
+    redis = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
         await asyncio.sleep(0.5)
         yield f"redis://127.0.0.1:{port}/0"
@@ -140,17 +118,11 @@ async def run(connections: int, seconds: float) -> None:
     print(f"{'setup':<30} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} {'wrong':>6}")
     async with private_redis() as redis_url:
         for name, count, kind in SETUPS:
-            figures = await measure(
-                count,
-                redis_url if kind == "redis" else None,
-                connections,
-                seconds,
-                modern=kind == "modern",
-            )
+            redis = redis_url if kind == "redis" else None
+            figures = await measure(count, redis, connections, seconds, modern=kind == "modern")
+            latency = f"{figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f}"
             print(
-                f"{name:<30} {figures['rps']:>11,.0f} {figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} "
-                f"{figures['wrong']:>6}",
-                flush=True,
+                f"{name:<30} {figures['rps']:>11,.0f} {latency} {figures['wrong']:>6}", flush=True
             )
 
 

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import socket
-import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from minimcp.rpc import memory_pair
@@ -60,16 +56,3 @@ async def connected(
             yield client
     finally:
         await asyncio.wait_for(serving, TIMEOUT)
-
-
-def load_course_tool() -> ModuleType:
-    """tools/course.py (the manifest's reader), loaded from its path: tools/ is not a package."""
-    name = "mcp_course_tools_course"
-    if name not in sys.modules:
-        path = Path(__file__).resolve().parent.parent / "tools" / "course.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]

@@ -28,12 +28,13 @@ import pytest
 from test_exercise_machinery import (
     DEMO_SOLUTION,
     DEMO_TESTS,
-    check,
     dedent,
     exercises,
     lesson_entry,
     make_course,
 )
+
+from tools.check_outline import read_test_file
 
 #: The student's copy of the demo, half done: one mistake in part 1 (double), one in part 2 (the
 #: long string of shout), and double_later not started.
@@ -126,7 +127,7 @@ def test_read_test_file_finds_parts_hints_and_node_ids(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    known = check.runner.read_test_file(path)
+    known = read_test_file(path)
     assert [(part.number, part.title) for part in known.parts] == [
         (1, "First things"),
         (2, "Second things"),
@@ -134,7 +135,7 @@ def test_read_test_file_finds_parts_hints_and_node_ids(tmp_path: Path) -> None:
     assert known.part_of == {"TestA.test_one": 1, "test_two": 2}  # test_before is in no part
     assert known.hints == {"test_before": "Before any part.", "TestA.test_one": "One."}
     assert known.tests_of(1) == ["TestA::test_one"] and known.tests_of(2) == ["test_two"]
-    assert check.runner.read_test_file(tmp_path / "missing.py").parts == []
+    assert read_test_file(tmp_path / "missing.py").parts == []
 
 
 # --------------------------------------------------------------------------------------------

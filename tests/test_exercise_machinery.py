@@ -14,32 +14,20 @@ plain ``pytest`` runs them against ``solutions/``.)
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 import textwrap
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tools import check, exercises
+from tools.check_outline import read_test_file
+from tools.check_run import Run
+from tools.stubs import ExerciseMarkerError, count_blocks, generate_stub
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
 
-
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-check = _load("course_tools_check_under_test", TOOLS / "check.py")
-exercises = check.exercises  # tools/exercises.py, as check.py itself loaded it
-generate_stub = exercises.generate_stub
-ExerciseMarkerError = exercises.ExerciseMarkerError
 
 LESSONS = exercises.discover(ROOT)
 
@@ -338,7 +326,13 @@ def make_course(root: Path, *entries: str) -> Path:
     Its course.toml names the demo lesson, then ``entries`` (see :func:`lesson_entry`).
     """
     (root / "tools").mkdir(parents=True)
-    for path in (TOOLS / "exercises.py", TOOLS / "course.py", *TOOLS.glob("check*.py")):
+    for path in (
+        TOOLS / "__init__.py",
+        TOOLS / "exercises.py",
+        TOOLS / "stubs.py",
+        TOOLS / "course.py",
+        *TOOLS.glob("check*.py"),
+    ):
         shutil.copy(path, root / "tools" / path.name)
     (root / "tests" / "exercises").mkdir(parents=True)
     shutil.copy(
@@ -484,7 +478,7 @@ def test_generate_and_check_commands(tmp_path: Path, capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------------------------------------
 
 
-def stub_problems(run: check.Run) -> list[str]:
+def stub_problems(run: Run) -> list[str]:
     """Why a run against the untouched stubs does not prove the tests: empty when it does."""
     problems = []
     if run.timed_out:
@@ -533,7 +527,7 @@ def test_student_copy_is_up_to_date(lesson: exercises.Lesson) -> None:
         f"{lesson.relative(lesson.stub)} is stale (it no longer matches "
         f"{lesson.relative(lesson.solution)}): run `python tools/exercises.py generate`"
     )
-    assert exercises.count_blocks(exercises.read_text(lesson.solution)) > 0
+    assert count_blocks(exercises.read_text(lesson.solution)) > 0
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
@@ -552,7 +546,7 @@ def test_every_exercise_test_fails_on_the_stub(lesson: exercises.Lesson) -> None
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
 def test_every_exercise_test_is_in_a_part(lesson: exercises.Lesson) -> None:
     """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left out."""
-    known = check.runner.read_test_file(lesson.test_file)
+    known = read_test_file(lesson.test_file)
     where = lesson.relative(lesson.test_file)
     numbers = [part.number for part in known.parts]
     assert numbers and numbers == list(range(1, len(numbers) + 1)), (

@@ -11,23 +11,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import load_course_tool
+
+from tools import course
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "minimcp"
 
 
-COURSE = load_course_tool()
-
-
 def all_modules(package: Path = PACKAGE) -> dict[str, Path]:
-    return COURSE.all_modules(package)
+    return course.all_modules(package)
 
 
 def import_graph(package: Path = PACKAGE) -> dict[str, dict[str, int]]:
     """Every module -> the minimcp modules it imports (read by ``tools/course.py``, which the
     lessons' own closure check shares)."""
-    return COURSE.import_graph(package)
+    return course.import_graph(package)
 
 
 def layer_of(module: str, layers: dict[str, int]) -> tuple[int, str]:
@@ -93,7 +91,7 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
 
 @pytest.fixture(scope="module")
 def layers() -> dict[str, int]:
-    manifest = load_course_tool().load()
+    manifest = course.load()
     return {
         package: level
         for level, packages in enumerate(manifest["layers"]["order"])

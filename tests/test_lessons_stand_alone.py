@@ -14,22 +14,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import load_course_tool
 
-COURSE = load_course_tool()
+from tools import course
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def later_modules(number: str) -> set[str]:
-    graph = COURSE.import_graph(ROOT / "minimcp")
-    entry = COURSE.lesson(number)
+    graph = course.import_graph(ROOT / "minimcp")
+    entry = course.lesson(number)
     return {
         name.removeprefix("minimcp.")
-        for name in COURSE.later_modules(entry, graph, COURSE.owners())
+        for name in course.later_modules(entry, graph, course.owners())
     }
 
 
-LESSONS_WITH_CODE = [entry["number"] for entry in COURSE.lessons() if entry.get("modules")]
+LESSONS_WITH_CODE = [entry["number"] for entry in course.lessons() if entry.get("modules")]
 
 
 @pytest.mark.parametrize("number", LESSONS_WITH_CODE)
@@ -50,16 +50,16 @@ def test_the_check_can_fail(tmp_path: Path) -> None:
     (package / "server" / "core.py").write_text("")
     (package / "server" / "tools.py").write_text("")
     (package / "server" / "__init__.py").write_text("from minimcp.server.tools import Tool\n")
-    graph = COURSE.import_graph(package)
+    graph = course.import_graph(package)
     owner = {
         "minimcp.rpc.connection": "01",
         "minimcp.server.core": "03",
         "minimcp.server.tools": "04",
         "minimcp.session.cancellation": "09",
     }
-    assert COURSE.later_modules(
+    assert course.later_modules(
         {"number": "01", "modules": ["minimcp/rpc/connection.py"]}, graph, owner
     ) == ["minimcp.session.cancellation"]
-    assert COURSE.later_modules(
+    assert course.later_modules(
         {"number": "03", "modules": ["minimcp/server/core.py"]}, graph, owner
     ) == ["minimcp.server.tools"]

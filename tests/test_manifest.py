@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import load_course_tool
+
+from tools import course
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSONS: list[dict[str, Any]] = load_course_tool().lessons(ROOT)
+LESSONS: list[dict[str, Any]] = course.lessons(ROOT)
 NUMBERED = [entry for entry in LESSONS if int(entry["number"]) >= 1]  # lesson 00 is text only
 
 #: The keys of a lesson that name one file, and those that name a list of files.
@@ -103,9 +104,7 @@ def test_every_module_is_named_by_exactly_one_lesson() -> None:
     for entry in LESSONS:
         for module in entry.get("modules", []):
             owners.setdefault(module, []).append(entry["number"])
-    planned = set(
-        load_course_tool().load().get("planned", {}).get("modules", [])
-    )  # lessons to come
+    planned = set(course.load().get("planned", {}).get("modules", []))  # lessons to come
     unnamed = [
         module
         for module in lesson_modules_on_disk()

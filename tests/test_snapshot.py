@@ -15,9 +15,9 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from support import load_course_tool
 
-COURSE = load_course_tool()
+from tools import course
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The lessons whose snapshot is run (each takes the time of its lessons' tests and notebooks).
@@ -27,7 +27,7 @@ SNAPSHOTS = ["01", "02", "03", "04", "08"]
 def files_up_to(number: str) -> list[str]:
     """Every test file and notebook of the lessons up to ``number``, once each, in lesson order."""
     found: list[str] = []
-    for entry in COURSE.lessons():
+    for entry in course.lessons():
         if entry["number"] <= number:
             found += [path for path in [*entry.get("tests", []), entry.get("notebook")] if path]
     return list(dict.fromkeys(found))
@@ -59,7 +59,7 @@ def run_on_snapshot(folder: Path, *arguments: str) -> subprocess.CompletedProces
 
 @pytest.mark.parametrize("number", SNAPSHOTS)
 def test_a_lesson_runs_on_the_code_of_the_lessons_up_to_it(number: str, tmp_path: Path) -> None:
-    left_out = COURSE.snapshot(number, tmp_path)
+    left_out = course.snapshot(number, tmp_path)
     without_the_editable_hook(tmp_path)
     assert left_out, "a snapshot leaves the later lessons out"
     where = run_on_snapshot(tmp_path, "-c", "import minimcp; print(minimcp.__file__)")
@@ -72,7 +72,7 @@ def test_a_lesson_runs_on_the_code_of_the_lessons_up_to_it(number: str, tmp_path
 
 def test_a_snapshot_leaves_out_what_comes_later(tmp_path: Path) -> None:
     """The check can fail: lesson 03's handshake is not in lesson 02's copy, so importing it fails."""
-    COURSE.snapshot("02", tmp_path)
+    course.snapshot("02", tmp_path)
     without_the_editable_hook(tmp_path)
     missing = run_on_snapshot(tmp_path, "-c", "import minimcp.session.lifecycle")
     assert missing.returncode != 0 and "No module named 'minimcp.session'" in missing.stderr
@@ -82,8 +82,8 @@ def test_a_snapshot_leaves_out_what_comes_later(tmp_path: Path) -> None:
 def test_an_example_comes_with_the_lesson_that_has_all_it_imports(tmp_path: Path) -> None:
     """The course server (lessons 03-06's features, no lesson's module) is in lesson 06's copy, with
     its data, and not in lesson 05's; the command line, which imports every lesson, is in neither."""
-    COURSE.snapshot("05", tmp_path / "05")
-    COURSE.snapshot("06", tmp_path / "06")
+    course.snapshot("05", tmp_path / "05")
+    course.snapshot("06", tmp_path / "06")
     examples = Path("minimcp") / "examples"
     assert not (tmp_path / "05" / examples / "course.py").exists()
     assert (tmp_path / "06" / examples / "course.py").exists()

@@ -30,117 +30,34 @@ full tracebacks.
 
 Under the hood it is plain pytest, run in a child process with ``MCP_COURSE_EXERCISES=lessons``
 (the ``exercise`` fixture then loads your copy): ``tools/check_run.py`` starts it and reads its
-results, ``tools/check_pytest.py`` records them inside it. ``--watch`` uses the watchfiles library.
+results, ``tools/check_pytest.py`` records them inside it, ``tools/check_report.py`` prints them
+(``tools/check_progress.py``: every lesson at a glance). ``--watch`` uses the watchfiles library.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 from typing import TextIO
 
+if __name__ == "__main__":
+    # `python tools/check.py`: Python put tools/ first on sys.path; the repository root instead
+    # makes `tools` the package the lines below import from (see tools/__init__.py).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from tools import check_report as report  # printing the results
+from tools import exercises  # the lessons, from course.toml
+from tools.check_outline import read_test_file
+from tools.check_progress import print_progress
+from tools.check_report import Marks
+from tools.check_run import run_lesson_tests
+
 TOOLS = Path(__file__).resolve().parent
-
-
-def _load_tool(stem: str) -> ModuleType:
-    """``tools/<stem>.py``, loaded from its path (tools/ is not a package; nothing may shadow it)."""
-    name = f"mcp_course_tools_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{stem}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = _load_tool("check_run")  # running the tests, and their results
-exercises = runner.exercises  # the lessons, from course.toml
-report = _load_tool("check_report")  # printing them
-
-Run = runner.Run
-Result = runner.Result
-run_lesson_tests = runner.run_lesson_tests
-Marks = report.Marks
-
-
-# --------------------------------------------------------------------------------------------
-# Every lesson at a glance
-# --------------------------------------------------------------------------------------------
-
-
-def print_progress(root: Path, marks: Marks, out: TextIO) -> int:
-    """A line per lesson with a progress bar, and the total; tests run only on copies you edited."""
-    say = lambda text="": print(text, file=out, flush=True)  # noqa: E731
-    lessons = exercises.discover(root)
-    say("MCP from Scratch: your exercises")
-    say()
-    if not lessons:
-        say("  No lesson has an exercise yet.")
-        return 0
-    problems = {
-        lesson.name: (marks.bad, problem)
-        for lesson in lessons
-        if (problem := _copy_problem(lesson))
-    }
-    started = {lesson.name for lesson in lessons if lesson.name not in problems and _edited(lesson)}
-    say(
-        f"  (checking {len(started)} edited cop{'y' if len(started) == 1 else 'ies'}; the others are only counted)"
-    )
-    runs = runner.run_course([lesson for lesson in lessons if lesson.test_file.is_file()], started)
-    by_name = {run.lesson.name: run for run in runs}
-    width = max(len(lesson.name) for lesson in lessons)
-    passed, total = 0, 0
-    in_progress, not_done = [], []
-    for lesson in lessons:
-        run = by_name.get(lesson.name)
-        mark, status = problems.get(lesson.name) or report.lesson_status(run, marks)
-        tests = run.tests if run else []
-        done = run.count("passed") if run else 0
-        passed, total = passed + done, total + len(tests)
-        counts = f"{done:>3}/{len(tests):<3}" if tests else ""
-        say(
-            f"  {lesson.name.ljust(width)}  {report.bar(done, len(tests), marks)} {counts}  {mark} {status}".rstrip()
-        )
-        if status != "done":
-            not_done.append(lesson)
-            if status == "in progress":
-                in_progress.append(lesson)
-    say(f"  {'Total'.ljust(width)}  {report.bar(passed, total, marks)} {passed:>3}/{total:<3}")
-    say()
-    if not not_done:
-        say("Every exercise passes. Congratulations!")
-        return 0
-    next_up = (in_progress or not_done)[0]  # finish what you started first
-    say(
-        f"Next: open {next_up.relative(next_up.stub)}, then run `python tools/check.py {next_up.number}`."
-    )
-    return 1
-
-
-def _copy_problem(lesson: exercises.Lesson) -> str | None:
-    """Why a lesson's copy cannot be checked at all; None when it can."""
-    if not lesson.stub.is_file():
-        return "missing (run `python tools/exercises.py generate`)"
-    if not lesson.test_file.is_file():
-        return f"no tests ({lesson.relative(lesson.test_file)} is missing)"
-    try:
-        lesson.render()
-    except exercises.ExerciseMarkerError as error:
-        return f"broken ({error})"
-    return None
-
-
-def _edited(lesson: exercises.Lesson) -> bool:
-    """Whether the student's copy differs from the generated stub (an untouched one fails by design)."""
-    return exercises.read_text(lesson.stub) != lesson.render()
 
 
 # --------------------------------------------------------------------------------------------
@@ -159,13 +76,10 @@ def check_lesson(
 ) -> int:
     """Run and print one lesson's check; the exit code: 0 when every test checked passed."""
     target = lesson.solution if copy == "solutions" else lesson.stub
-    # Printed before the tests run (they take a while), so the student can open the lesson meanwhile.
+    # Printed before the tests run (they take a while): the student can open the lesson meanwhile.
     print(report.lesson_line(lesson, marks), file=out)
-    print(
-        f"Checking {lesson.relative(target)}{f', part {part}' if part is not None else ''} ...",
-        file=out,
-        flush=True,
-    )
+    only = f", part {part}" if part is not None else ""
+    print(f"Checking {lesson.relative(target)}{only} ...", file=out, flush=True)
     run = run_lesson_tests(lesson, copy, part=part, extra_args=("--tb=auto",) if verbose else ())
     following = [
         other for other in exercises.discover(lesson.root) if int(other.number) > int(lesson.number)
@@ -191,7 +105,7 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
 
     target = path.resolve()
     clear = out.isatty()
-    say = lambda text="": print(text, file=out, flush=True)  # noqa: E731
+    say = partial(print, file=out, flush=True)
     waiting = f"\nwatching {shown} {Marks(out).dash} save it to check again, Ctrl-C to stop"
     runs = 1
     try:
@@ -208,9 +122,8 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
             # A fresh screen on a terminal; in a log, a rule that says which run this is.
             if clear:
                 print("\033[2J\033[H", end="", file=out)
-            say(
-                f"\n{'=' * 20} check {runs}, after a save at {time.strftime('%H:%M:%S')} {'=' * 20}\n"
-            )
+            rule = "=" * 20
+            say(f"\n{rule} check {runs}, after a save at {time.strftime('%H:%M:%S')} {rule}\n")
             check()
             say(waiting)
     except KeyboardInterrupt:
@@ -268,9 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root.resolve()
     out = sys.stdout
     if hasattr(out, "reconfigure"):
-        out.reconfigure(
-            errors="replace"
-        )  # a hint with a character the console lacks must not crash
+        # A hint with a character the console lacks must not crash the check.
+        out.reconfigure(errors="replace")
     marks = Marks(out)
     try:
         if args.lesson is None:
@@ -281,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     if not lesson.test_file.is_file():
         return _fail(f"lesson {lesson.name} has no tests ({lesson.relative(lesson.test_file)})")
     if args.part is not None:
-        outline = runner.read_test_file(lesson.test_file)
+        outline = read_test_file(lesson.test_file)
         parts = outline.parts
         if outline.find_part(args.part) is None:
             names = (

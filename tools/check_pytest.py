@@ -39,9 +39,8 @@ class Recorder:
     def __init__(self, report: TextIO, exercise_files: list[Path]) -> None:
         self.report = report
         self.exercise_files = {path.resolve() for path in exercise_files}
-        self.running: dict[
-            str, dict[str, Any]
-        ] = {}  # nodeid -> its result so far (setup, call, teardown)
+        # nodeid -> its result so far (setup, call, teardown)
+        self.running: dict[str, dict[str, Any]] = {}
         self.logged_stub: BaseException | None = None  # see _StubLog
         self.root = Path.cwd()
 
@@ -177,8 +176,8 @@ class _StubLog(logging.Handler):
             self.recorder.logged_stub = self.recorder.stub_error(error)
 
 
-#: A line of pytest's explanation that only says where a function came from:
-#: ``+  where <function negotiate at 0x7f...> = <module 'course_exercise_...' from '...'>.negotiate``.
+#: A line of pytest's explanation that only says where a function came from, such as
+#: ``+  where <function negotiate at 0x7f...> = <module 'course_exercise_...' ...>.negotiate``.
 _WHERE_MODULE_RE = re.compile(r"^\s*\+\s+where <[^>]* at 0x[0-9a-f]+> = <module '")
 #: ``<function negotiate at 0x7f24f4150ae0>``, shown as ``negotiate``: the call then reads as code.
 _FUNCTION_RE = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")

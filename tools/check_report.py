@@ -1,6 +1,6 @@
 """How ``tools/check.py`` prints a lesson's check: part by part, a line per test, what to do next.
 
-Every function here only prints what a :class:`check_run.Run` holds; nothing runs tests.
+Every function here only prints what a :class:`tools.check_run.Run` holds; nothing runs tests.
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, TextIO
+from functools import partial
+from typing import TextIO
 
-if TYPE_CHECKING:  # tools/ is not a package: check.py loads these modules by path at run time
-    from check_run import Result, Run
-    from exercises import Lesson
+from tools.check_run import Result, Run
+from tools.exercises import Lesson
 
 #: The width of a progress bar, in characters.
 BAR_WIDTH = 20
@@ -22,7 +22,8 @@ OUTCOME_WIDTH = 11
 
 
 class Marks:
-    """The symbols of the report -- ✓ ✗ ○ · — █ ░ -- or plain ASCII where the terminal lacks them."""
+    """The symbols of the report -- ✓ ✗ ○ · — █ ░ -- or plain ASCII where the terminal lacks
+    them."""
 
     FANCY = ("✓", "✗", "○", "·", "—", "█", "░")
     PLAIN = ("+", "x", "o", "-", "--", "#", ".")
@@ -37,7 +38,8 @@ class Marks:
         self.ok, self.bad, self.todo, self.dot, self.dash, self.full, self.empty = chosen
 
     def of(self, outcome: str) -> str:
-        """The mark of one test: ✓ passed, ○ not started (work to do, not a mistake), ✗ otherwise."""
+        """The mark of one test: ✓ passed, ○ not started (work to do, not a mistake), ✗
+        otherwise."""
         return {"passed": self.ok, "not started": self.todo}.get(outcome, self.bad)
 
 
@@ -45,9 +47,8 @@ def bar(done: int, total: int, marks: Marks) -> str:
     """``[██████░░░░░░░░░░░░░░]``: ``done`` out of ``total``, in BAR_WIDTH characters."""
     filled = round(BAR_WIDTH * done / total) if total else 0
     if 0 < done < total:
-        filled = min(
-            max(filled, 1), BAR_WIDTH - 1
-        )  # some done shows; not all done never looks full
+        # Some done shows; not all done never looks full.
+        filled = min(max(filled, 1), BAR_WIDTH - 1)
     return f"[{marks.full * filled}{marks.empty * (BAR_WIDTH - filled)}]"
 
 
@@ -115,7 +116,7 @@ def print_run(
     With ``verbose``, pytest's own output (with full tracebacks) comes first. For ``following``
     and ``watching``, see :func:`print_summary`.
     """
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    say = partial(print, file=out)
     if verbose:
         say(run.output.rstrip())
     for error in run.collection_errors:
@@ -171,8 +172,9 @@ def collapsed(results: list[Result]) -> Iterator[Result]:
 
 
 def print_result(result: Result, marks: Marks, out: TextIO) -> None:
-    """One test's lines: ``✓ passed  name``, or ``✗ failed  name`` with everything that explains it."""
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    """One test's lines: ``✓ passed  name``, or ``✗ failed  name`` with everything that explains
+    it."""
+    say = partial(print, file=out)
     say(f"  {marks.of(result.outcome)} {result.outcome:<{OUTCOME_WIDTH}}  {result.name}")
     if result.outcome in ("passed", "not started"):
         return  # a stub's NotImplementedError needs no explaining; the summary says where to start
@@ -203,14 +205,14 @@ def print_summary(
 
     ``following`` is the next lesson with an exercise, if any: where to go once this one is done.
     """
-    say = lambda text="": print(text, file=out)  # noqa: E731
+    say = partial(print, file=out)
     lesson, tests = run.lesson, run.tests
-    command = f"python tools/check.py {lesson.number}" + (
-        f" --part {part}" if part is not None else ""
-    )
+    only = f" --part {part}" if part is not None else ""
+    command = f"python tools/check.py {lesson.number}{only}"
     if run.timed_out:
         say(
-            "The tests did not finish in time and were stopped. Does your code wait for something that never comes?"
+            "The tests did not finish in time and were stopped. "
+            "Does your code wait for something that never comes?"
         )
     elif not tests:
         say("No test ran. pytest said:")
@@ -238,20 +240,29 @@ def print_summary(
 
 
 def _well_done(run: Run, part: int | None, following: Lesson | None) -> str:
+    """What to do once every test checked passes: the next part, the whole lesson, or the next
+    lesson."""
     lesson = run.lesson
+    command = f"python tools/check.py {lesson.number}"
     if run.copy == "solutions":
-        return "All pass. (These are the worked answers in solutions/; your own copy is checked without --solutions.)"
+        return (
+            "All pass. (These are the worked answers in solutions/; "
+            "your own copy is checked without --solutions.)"
+        )
     if part is not None:
         later = [other.number for other in run.parts if other.number > part]
         if later:
-            return f"Part {part} is done. Next: `python tools/check.py {lesson.number} --part {later[0]}`."
-        return f"Part {part} is done. Now check the whole lesson: `python tools/check.py {lesson.number}`."
+            return f"Part {part} is done. Next: `{command} --part {later[0]}`."
+        return f"Part {part} is done. Now check the whole lesson: `{command}`."
     if following is not None:
         return (
             f"Lesson {lesson.name} is done: well done! Next: lesson {following.name}, "
             f"checked with `python tools/check.py {following.number}`."
         )
-    return f"Lesson {lesson.name} is done: well done! That was the last exercise so far. Congratulations!"
+    return (
+        f"Lesson {lesson.name} is done: well done! "
+        "That was the last exercise so far. Congratulations!"
+    )
 
 
 def _where_to_start(run: Run, first: Result) -> str:
@@ -264,7 +275,8 @@ def _where_to_start(run: Run, first: Result) -> str:
     if message.startswith("NotImplementedError: ") and first.location:
         function = message.split(": ", 1)[1]
         lines.append(
-            f"Replace the `raise NotImplementedError` of {function}, at {first.location}, with your code."
+            f"Replace the `raise NotImplementedError` of {function}, at {first.location}, "
+            "with your code."
         )
     if first.hint:
         lines.append(f"The next test to pass, {first.base}, expects this:")

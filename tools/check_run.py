@@ -1,125 +1,30 @@
 """Running a lesson's exercise tests, for ``tools/check.py``, and what came out of them.
 
-Two things are read here. *Before* the run, from the test file itself (without importing it): each
-test's docstring, which is its hint, and the part of the exercise it belongs to. A test file is
-cut into parts by comments like this one, one per part of the exercise, in the part's order::
-
-    # -- Exercise 2 · A lifecycle guard ---------------------------------------------------
-
-Every test defined below such a line, up to the next one, belongs to that part. *After* the run,
-from the report that ``tools/check_pytest.py`` wrote inside the child pytest: each test's outcome.
+pytest runs in a child process, with the recorder of ``tools/check_pytest.py``, which writes each
+test's outcome to a report. Each outcome is then matched with what the test file says about the
+test before any run (its hint and its part: ``tools/check_outline.py``).
 """
 
 from __future__ import annotations
 
-import ast
-import importlib.util
-import inspect
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+from tools import exercises
+from tools.check_outline import Part, read_test_file
 
 TOOLS = Path(__file__).resolve().parent
 
 #: How long one run of the tests may take before it is stopped. Each test has its own, shorter,
 #: limit too (pytest-timeout, set in pyproject.toml).
 RUN_TIMEOUT = 900.0
-
-
-def load_tool(stem: str) -> ModuleType:
-    """``tools/<stem>.py``, loaded from its path: tools/ is not a package, and a module of the
-    same name elsewhere (a student's ``exercises.py``?) must not shadow it."""
-    name = f"mcp_course_tools_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{stem}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-exercises = load_tool("exercises")
-
-
-# --------------------------------------------------------------------------------------------
-# Before the run: hints and parts, from the test file's text
-# --------------------------------------------------------------------------------------------
-
-#: ``# -- Exercise 2 · A lifecycle guard -----``: the start of a part, in a test file.
-PART_RE = re.compile(r"^#\s*--\s*Exercise\s+(?P<number>\d+)\s*[·:.]?\s*(?P<title>.*?)[\s-]*$")
-
-
-@dataclass(frozen=True)
-class Part:
-    """One numbered part of an exercise: "2 · A lifecycle guard"."""
-
-    number: int
-    title: str
-
-
-@dataclass
-class Outline:
-    """What a test file says about its tests, each named ``test_x`` or ``TestClass.test_x``."""
-
-    parts: list[Part] = field(default_factory=list)
-    hints: dict[str, str] = field(default_factory=dict)  # name -> docstring
-    part_of: dict[str, int] = field(default_factory=dict)  # name -> part number
-    node_ids: dict[str, str] = field(
-        default_factory=dict
-    )  # name -> "test_x" or "TestClass::test_x"
-
-    def find_part(self, number: int) -> Part | None:
-        return next((part for part in self.parts if part.number == number), None)
-
-    def tests_of(self, number: int) -> list[str]:
-        """The node ids (within the file) of part ``number``'s tests, in the file's order."""
-        return [self.node_ids[name] for name, part in self.part_of.items() if part == number]
-
-
-def read_test_file(path: Path) -> Outline:
-    """The hints and parts of ``path``; an empty :class:`Outline` when it cannot be read."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        tree = ast.parse(text)
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return Outline()
-    found = Outline()
-    starts: list[tuple[int, Part]] = []  # (line, part), in the file's order
-    for line_number, line in enumerate(text.splitlines(), start=1):
-        match = PART_RE.match(line.strip())
-        if match:
-            part = Part(int(match["number"]), match["title"])
-            starts.append((line_number, part))
-            found.parts.append(part)
-
-    def visit(body: list[ast.stmt], cls: str) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
-                "test"
-            ):
-                name = f"{cls}.{node.name}" if cls else node.name
-                found.node_ids[name] = f"{cls}::{node.name}" if cls else node.name
-                doc = ast.get_docstring(node)
-                if doc:
-                    found.hints[name] = inspect.cleandoc(doc)
-                above = [part for line, part in starts if line < node.lineno]
-                if above:
-                    found.part_of[name] = above[-1].number
-            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test") and not cls:
-                visit(node.body, node.name)
-
-    visit(tree.body, "")
-    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,12 +41,10 @@ class Result:
     message: list[str] = field(default_factory=list)  # what went wrong, every line of it
     hint: str = ""  # the test's docstring
     part: int | None = None  # the part of the exercise it checks
-    params: dict[str, str] = field(
-        default_factory=dict
-    )  # a parametrized test's input: name -> repr
-    location: str = (
-        ""  # "lessons/02-stdio/exercise.py:57", where the error surfaced in the exercise
-    )
+    # A parametrized test's input: name -> repr.
+    params: dict[str, str] = field(default_factory=dict)
+    # "lessons/02-stdio/exercise.py:57": where the error surfaced in the exercise.
+    location: str = ""
     test_location: str = ""  # "tests/exercises/test_02_stdio.py:40", the test's line that failed
     test_line: str = ""  # the code on that line
     collection: bool = False  # the test file itself could not be collected
@@ -198,7 +101,8 @@ def pytest_command(
     root: Path,
     extra_args: Iterable[str] = (),
 ) -> list[str]:
-    """The command that runs pytest on ``targets`` (files or node ids) with check_pytest's recorder."""
+    """The command that runs pytest on ``targets`` (files or node ids), with the recorder of
+    ``tools/check_pytest.py``."""
     return [
         sys.executable,
         str(TOOLS / "check_pytest.py"),
@@ -221,7 +125,8 @@ def pytest_command(
         # expected and the actual value whole.
         "-o",
         "verbosity_assertions=2",
-        # pytest's own tracebacks are not shown (unless --verbose): the short kind is quicker to make.
+        # pytest's own tracebacks are not shown (unless --verbose): the short kind is quicker to
+        # make.
         "--tb=native",
         *extra_args,
     ]
@@ -235,7 +140,10 @@ def run_pytest(
     extra_args: Iterable[str] = (),
     timeout: float = RUN_TIMEOUT,
 ) -> tuple[int, str, list[dict[str, Any]], bool]:
-    """Run pytest in a child process against ``copy``: ``(returncode, output, records, timed_out)``."""
+    """Run pytest in a child process against ``copy``.
+
+    Returns ``(returncode, output, records, timed_out)``: ``records`` are the report's lines.
+    """
     env = dict(os.environ)
     env["MCP_COURSE_EXERCISES"] = copy  # the `exercise` fixture then loads this copy
     env["PYTHONIOENCODING"] = "utf-8"
@@ -351,16 +259,17 @@ def make_run(
         if done is not None:
             _fill(result, done)
         elif timed_out or returncode not in (0, 1, 5):
-            result.outcome, result.message = (
-                "error",
-                ["did not run: the test run was stopped before it"],
-            )
+            result.outcome = "error"
+            result.message = ["did not run: the test run was stopped before it"]
         run.results.append(result)
     return run
 
 
 def _fill(result: Result, record: dict[str, Any]) -> None:
-    """Copy a test's outcome from its ``result`` record; a stub's NotImplementedError is "not started"."""
+    """Copy a test's outcome from its ``result`` record.
+
+    A stub's ``NotImplementedError`` is "not started", not a failure.
+    """
     result.outcome = "not started" if record.get("stub") else record["outcome"]
     result.message = record.get("message", [])
     result.location = record.get("exercise_at", "")

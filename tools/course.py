@@ -2,11 +2,11 @@
 
     python tools/course.py            # every lesson: its page, notebook, exercise, tests, modules
     python tools/course.py 05         # one lesson
-    python tools/course.py closure    # what importing each lesson's modules runs, and from which lesson
+    python tools/course.py closure    # what importing each lesson's modules runs, and whose it is
     python tools/course.py snapshot 04 DIR   # minimcp as of lesson 04: only lessons 01-04's modules
 
-``tools/check.py``, ``tests/test_layers.py`` and the README's lesson-table test all read the manifest
-through :func:`load`, so a lesson's files are named once.
+``tools/check.py``, ``tests/test_layers.py`` and the README's lesson-table test all read the
+manifest through :func:`load`, so a lesson's files are named once.
 """
 
 from __future__ import annotations
@@ -52,9 +52,8 @@ def describe(entry: dict[str, Any]) -> str:
     lines = [f"{entry['number']} · {entry['title']}"]
     if "page" in entry:
         lines.append(f"  {'page:':10} {entry['page']}")
-    lines += [
-        f"  {'':10} {path}" for path in entry.get("more_pages", [])
-    ]  # the same lesson, continued
+    # The same lesson, continued.
+    lines += [f"  {'':10} {path}" for path in entry.get("more_pages", [])]
     for key in ("notebook", "exercise", "solution"):
         if key in entry:
             lines.append(f"  {key + ':':10} {entry[key]}")
@@ -66,7 +65,8 @@ def describe(entry: dict[str, Any]) -> str:
 
 # -- the import graph: which minimcp module imports which ---------------------------------------
 def module_name(path: Path, root: Path) -> str:
-    """``minimcp/server/tools.py`` -> ``minimcp.server.tools``; a package's ``__init__`` is the package."""
+    """``minimcp/server/tools.py`` -> ``minimcp.server.tools``; a package's ``__init__`` is the
+    package."""
     parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -205,9 +205,8 @@ def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
         name for name in modules if name.startswith("minimcp.examples.") and name not in owner
     ]
     grew = True
-    while (
-        grew
-    ):  # an example may stand on another (course.py on course_tools.py): again, until none is added
+    # An example may stand on another (course.py on course_tools.py): again, until none is added.
+    while grew:
         grew = False
         for name in examples:
             if name not in kept and all(
@@ -224,9 +223,8 @@ def snapshot(number: str, target: Path, root: Path = ROOT) -> list[str]:
         copy = target / path.relative_to(root)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, copy)
-    for data in (root / "minimcp").rglob(
-        "*.json"
-    ):  # the data a kept package reads (course_data.json)
+    # The data a kept package reads (course_data.json).
+    for data in (root / "minimcp").rglob("*.json"):
         if (target / data.relative_to(root)).parent.is_dir():
             shutil.copyfile(data, target / data.relative_to(root))
     return sorted(set(modules) - kept - packages)

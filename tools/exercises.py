@@ -2,25 +2,10 @@
 
 Every lesson with an exercise has two copies of the same file:
 
-* ``solutions/NN-slug/exercise.py`` -- the worked answer, the *source*. The code a student must
-  write sits between two marker lines::
-
-      def read_frame(stream):
-          \"\"\"Read one Content-Length frame.\"\"\"
-          # BEGIN SOLUTION: read the headers up to the blank line, then exactly N bytes
-          ...the answer...
-          # END SOLUTION
-
+* ``solutions/NN-slug/exercise.py`` -- the worked answer, the *source*, where the code a student
+  must write sits between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` lines;
 * ``lessons/NN-slug/exercise.py`` -- the student's copy, *generated* from the source by cutting
-  every marked block into a stub at the same indentation::
-
-      def read_frame(stream):
-          \"\"\"Read one Content-Length frame.\"\"\"
-          # TODO: read the headers up to the blank line, then exactly N bytes
-          raise NotImplementedError("read_frame")
-
-Everything outside the blocks (docstrings, imports, signatures) is copied byte for byte, so the
-tests in ``tests/exercises/test_NN_slug.py`` run unchanged against either copy.
+  every marked block into a stub (``raise NotImplementedError``): see ``tools/stubs.py``.
 
 Which lessons have an exercise, and where its files are, is read from the course manifest,
 ``course.toml`` (through ``tools/course.py``): a lesson with an ``exercise`` entry has one. Nothing
@@ -36,203 +21,28 @@ Commands (run from anywhere; ``--root`` points at another checkout)::
 from __future__ import annotations
 
 import argparse
-import ast
-import importlib.util
 import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+if __name__ == "__main__":
+    # `python tools/exercises.py`: Python put tools/ first on sys.path; the repository root instead
+    # makes `tools` the package the lines below import from (see tools/__init__.py).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from tools import course
+from tools.stubs import BEGIN, ExerciseMarkerError, count_blocks, generate_stub
 
 #: The repository root: this file lives in ``<root>/tools/``.
 ROOT = Path(__file__).resolve().parent.parent
 
-BEGIN = "# BEGIN SOLUTION"
-END = "# END SOLUTION"
-
-# A marker is matched on the stripped line, so it may sit at any indentation.
-_BEGIN_RE = re.compile(r"^# BEGIN SOLUTION(?::(?P<hint>.*))?$")
-_END_RE = re.compile(r"^# END SOLUTION$")
-# Anything that looks like a marker but is not one exactly (a typo would leak the answer).
-_NEAR_MISS_RE = re.compile(r"^#+\s*(BEGIN|END)[\s_-]*SOLUTION", re.IGNORECASE)
-_DEF_RE = re.compile(r"^(?P<indent>[ \t]*)(?:async[ \t]+)?def[ \t]+(?P<name>\w+)")
-
-FALLBACK_NAME = "this step"
-
-
-class ExerciseMarkerError(ValueError):
-    """The solution markers are unbalanced, nested or misspelled. The message names the lines."""
-
 
 class ManifestError(ValueError):
-    """``course.toml`` names an exercise but not the files that go with it. The message says which."""
-
-
-# --------------------------------------------------------------------------------------------
-# Cutting the solution blocks
-# --------------------------------------------------------------------------------------------
-
-
-def _indent_of(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t"))]
-
-
-def _line_ending(line: str) -> str:
-    for ending in ("\r\n", "\n", "\r"):
-        if line.endswith(ending):
-            return ending
-    return "\n"
-
-
-def _function_names_by_ast(source: str) -> list[tuple[int, int, str]] | None:
-    """Every function as ``(first line, last line, name)``, or None if the source does not parse."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    spans = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            spans.append((node.lineno, node.end_lineno or node.lineno, node.name))
-    return spans
-
-
-def _enclosing_function(
-    lines: list[str], index: int, spans: list[tuple[int, int, str]] | None
-) -> str:
-    """The name of the function whose body holds ``lines[index]`` (0-based), or "this step"."""
-    lineno = index + 1
-    if spans is not None:
-        # The innermost function whose span covers the line: the one that starts last.
-        inside = [(start, name) for start, end, name in spans if start < lineno <= end]
-        return max(inside)[1] if inside else FALLBACK_NAME
-    # The source does not parse: fall back to indentation. Walk upwards; every line indented less
-    # than what we have seen so far opens an enclosing block. The first such `def` names the step.
-    width = len(_indent_of(lines[index]).expandtabs())
-    for line in reversed(lines[:index]):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        line_width = len(_indent_of(line).expandtabs())
-        if line_width >= width:
-            continue
-        match = _DEF_RE.match(line)
-        if match:
-            return match["name"]
-        if stripped.startswith("class "):
-            return FALLBACK_NAME
-        width = line_width
-        if width == 0:
-            break
-    return FALLBACK_NAME
-
-
-def _find_blocks(lines: list[str]) -> list[tuple[int, int, str | None]]:
-    """The solution blocks as ``(begin index, end index, hint)``; raises on bad markers."""
-    blocks = []
-    open_at: int | None = None
-    hint: str | None = None
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        begin = _BEGIN_RE.match(stripped)
-        end = _END_RE.match(stripped)
-        if begin:
-            if open_at is not None:
-                raise ExerciseMarkerError(
-                    f"line {index + 1}: {BEGIN!r} inside the block opened at line {open_at + 1} "
-                    f"(solution blocks cannot nest; close it with {END!r} first)"
-                )
-            open_at = index
-            hint = (begin["hint"] or "").strip() or None
-        elif end:
-            if open_at is None:
-                raise ExerciseMarkerError(
-                    f"line {index + 1}: {END!r} without a matching {BEGIN!r} before it"
-                )
-            blocks.append((open_at, index, hint))
-            open_at, hint = None, None
-        elif _NEAR_MISS_RE.match(stripped):
-            raise ExerciseMarkerError(
-                f"line {index + 1}: {stripped!r} looks like a solution marker but is not one; "
-                f"write exactly {BEGIN!r}, {BEGIN + ': <hint>'!r} or {END!r}"
-            )
-    if open_at is not None:
-        raise ExerciseMarkerError(f"line {open_at + 1}: {BEGIN!r} is never closed by {END!r}")
-    return blocks
-
-
-def _header(lesson: str) -> str:
-    number = lesson.split("-", 1)[0]
-    return (
-        f"# ----------------------------------------------------------------------------------------\n"
-        f"# Lesson {lesson}: your exercise.\n"
-        f"#\n"
-        f"# 1. Read the docstrings below: each part says exactly what to build.\n"
-        f"# 2. Replace each `raise NotImplementedError(...)`, under its TODO, with your code.\n"
-        f"# 3. Check your work, as often as you like:  python tools/check.py {number}\n"
-        f"#\n"
-        f"# Stuck for good? A worked answer is in solutions/{lesson}/exercise.py.\n"
-        f"# This file is yours: a new version of the course may replace it, so keep a copy of your work.\n"
-        f"# ----------------------------------------------------------------------------------------\n"
-    )
-
-
-def _add_header(text: str, header: str) -> str:
-    """Put ``header`` first, after a shebang or encoding line, which must stay on lines 1-2."""
-    lines = text.splitlines(keepends=True)
-    keep = 0
-    for line in lines[:2]:
-        if line.startswith("#!") or re.match(r"^[ \t\f]*#.*?coding[:=]", line):
-            keep += 1
-        else:
-            break
-    ending = _line_ending(lines[0]) if lines else "\n"
-    if ending != "\n":
-        header = header.replace("\n", ending)
-    return "".join(lines[:keep]) + header + "".join(lines[keep:])
-
-
-def generate_stub(source: str, lesson: str | None = None) -> str:
-    """Cut every solution block of ``source`` into a stub; return the student's copy.
-
-    Each block -- from a ``# BEGIN SOLUTION`` line (optionally ``# BEGIN SOLUTION: hint``) to the
-    next ``# END SOLUTION`` line, both included -- becomes, at the BEGIN line's indentation::
-
-        # TODO: hint                                  (only when the marker has a hint)
-        raise NotImplementedError("<enclosing function's name, or 'this step'>")
-
-    Every other byte is kept as it is. With ``lesson`` (e.g. ``"02-stdio"``), a header comment
-    telling the student what the file is and how to check it goes on top.
-
-    Raises :class:`ExerciseMarkerError`, naming the line, for unbalanced, nested or misspelled
-    markers.
-    """
-    lines = source.splitlines(keepends=True)
-    blocks = _find_blocks(lines)
-    spans = _function_names_by_ast(source) if blocks else None
-    out: list[str] = []
-    position = 0
-    for begin, end, hint in blocks:
-        out.extend(lines[position:begin])
-        indent = _indent_of(lines[begin])
-        ending = _line_ending(lines[begin])
-        name = _enclosing_function(lines, begin, spans)
-        if hint:
-            out.append(f"{indent}# TODO: {hint}{ending}")
-        out.append(f'{indent}raise NotImplementedError("{name}"){ending}')
-        position = end + 1
-    out.extend(lines[position:])
-    stub = "".join(out)
-    if lesson is not None:
-        stub = _add_header(stub, _header(lesson))
-    return stub
-
-
-def count_blocks(source: str) -> int:
-    """How many solution blocks ``source`` has (raises like :func:`generate_stub` on bad markers)."""
-    return len(_find_blocks(source.splitlines(keepends=True)))
+    """``course.toml`` names an exercise but not the files that go with it. The message says
+    which."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -288,24 +98,6 @@ def write_text(path: Path, text: str) -> None:
         file.write(text)
 
 
-def _load_course_tool() -> ModuleType:
-    """tools/course.py, the manifest's reader, loaded from its path: tools/ is not a package.
-
-    The name is the one ``tests/support.py`` uses, so a test session holds one copy of the module.
-    """
-    name = "mcp_course_tools_course"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, Path(__file__).resolve().parent / "course.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 #: The folder that holds the exercise tests; a lesson's ``tests`` also name its other tests.
 EXERCISE_TESTS = "tests/exercises/"
 
@@ -319,8 +111,8 @@ def _lesson_from_entry(root: Path, entry: dict[str, Any]) -> Lesson:
     test_files = [path for path in entry.get("tests", []) if path.startswith(EXERCISE_TESTS)]
     if "solution" not in entry or not test_files:
         raise ManifestError(
-            f"course.toml: lesson {number} has an exercise ({exercise.as_posix()}) but no `solution`, "
-            f"or no file under {EXERCISE_TESTS} in its `tests`: an exercise needs both"
+            f"course.toml: lesson {number} has an exercise ({exercise.as_posix()}) but no "
+            f"`solution`, or no file under {EXERCISE_TESTS} in its `tests`: an exercise needs both"
         )
     return Lesson(
         root=root,
@@ -344,7 +136,7 @@ def discover(root: Path = ROOT) -> list[Lesson]:
     root = Path(root)
     if not (root / "course.toml").is_file():
         return []
-    entries = _load_course_tool().load(root).get("lesson", [])
+    entries = course.load(root).get("lesson", [])
     found = [_lesson_from_entry(root, entry) for entry in entries if "exercise" in entry]
     return sorted(found, key=lambda lesson: (int(lesson.number), lesson.name))
 
@@ -429,18 +221,16 @@ def main(argv: list[str] | None = None) -> int:
             out_of_date = stale(root)
             for lesson in out_of_date:
                 what = "stale" if lesson.stub.is_file() else "missing"
-                print(
-                    f"{what}: {lesson.relative(lesson.stub)} (from {lesson.relative(lesson.solution)})"
-                )
+                source = lesson.relative(lesson.solution)
+                print(f"{what}: {lesson.relative(lesson.stub)} (from {source})")
             if out_of_date:
                 print("run `python tools/exercises.py generate` to rewrite them")
                 return 1
             print(f"all {len(discover(root))} exercise file(s) are up to date")
             return 0
         for lesson in discover(root):
-            print(
-                f"{lesson.name}: {lesson.relative(lesson.stub)}  (tests: {lesson.relative(lesson.test_file)})"
-            )
+            tests = lesson.relative(lesson.test_file)
+            print(f"{lesson.name}: {lesson.relative(lesson.stub)}  (tests: {tests})")
         return 0
     except (ExerciseMarkerError, ManifestError, LookupError) as error:
         print(f"error: {error}", file=sys.stderr)

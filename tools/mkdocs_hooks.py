@@ -2,18 +2,19 @@
 
 What they do, and why:
 
-1. **Notebooks join the site.** The notebooks live in ``notebooks/`` at the repository root, outside
-   ``docs_dir`` (``lessons/``), because that is where they run (``pytest --nbval``,
-   ``tools/run_notebooks.py``). ``on_files`` adds every ``notebooks/*.ipynb`` to the site under the same
-   path, ``notebooks/NN-slug.ipynb``, so the nav can list it and lesson pages can link it. It runs
-   first (priority 100) so that mkdocs-jupyter's own ``on_files``, which wraps the notebooks it will
-   convert, already sees them.
+1. **Notebooks join the site.** The notebooks live in ``notebooks/`` at the repository root,
+   outside ``docs_dir`` (``lessons/``), because that is where they run (``pytest --nbval``,
+   ``tools/run_notebooks.py``). ``on_files`` adds every ``notebooks/*.ipynb`` to the site under the
+   same path, ``notebooks/NN-slug.ipynb``, so the nav can list it and lesson pages can link it. It
+   runs first (priority 100) so that mkdocs-jupyter's own ``on_files``, which wraps the notebooks it
+   will convert, already sees them.
 2. **Paths are relative to mkdocs.yml**, not to the directory mkdocs was started from: the snippets
    base path (``--8<-- "minimcp/rpc/jsonrpc.py:parse"``) and mkdocs-jupyter's cache.
-3. **The site works offline.** nbconvert's page template loads MathJax and Mermaid from a CDN; notebook
-   pages get neither (the notebooks use no math, and Material renders Mermaid with the copy the site
-   serves). Then every built page is checked: a ``<script src>``, ``<link href>`` or ``import()`` that
-   points at another host is reported as a warning, which fails ``mkdocs build --strict``.
+3. **The site works offline.** nbconvert's page template loads MathJax and Mermaid from a CDN;
+   notebook pages get neither (the notebooks use no math, and Material renders Mermaid with the
+   copy the site serves). Then every built page is checked: a ``<script src>``, ``<link href>`` or
+   ``import()`` that points at another host is reported as a warning, which fails ``mkdocs build
+   --strict``.
 4. **Search finds the lessons first.** A notebook page weighs less in the search index than a lesson
    page, and its "In [3]:" prompts and copy buttons ("Copied!") are not indexed.
 5. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -70,7 +73,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
-def on_serve(server, config: MkDocsConfig, builder):
+def on_serve(
+    server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., None]
+) -> LiveReloadServer:
     root = _repo_root(config)
     for folder in (NOTEBOOKS_DIR, "minimcp"):
         if (root / folder).is_dir():
@@ -81,8 +86,10 @@ def on_serve(server, config: MkDocsConfig, builder):
 # nbconvert's loaders, between the comments its templates put around them.
 _MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
 _MERMAID_LOADER = re.compile(
-    r"<script type=\"module\">\s*document\.addEventListener\(\"DOMContentLoaded\", async \(\) => \{\s*"
-    r"const diagrams = document\.querySelectorAll\(\"\.jp-Mermaid.*?<!-- End of mermaid configuration -->",
+    r"<script type=\"module\">\s*"
+    r"document\.addEventListener\(\"DOMContentLoaded\", async \(\) => \{\s*"
+    r"const diagrams = document\.querySelectorAll\(\"\.jp-Mermaid"
+    r".*?<!-- End of mermaid configuration -->",
     re.S,
 )
 
@@ -116,12 +123,12 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     html = prepare_notebook_for_search(html, page)
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None and jupyter.config["include_source"]:
-        # mkdocs-jupyter copies the .ipynb beside the page: offer it, and say how to run it. The line
-        # goes under the notebook's first heading (or on top, if it has none).
+        # mkdocs-jupyter copies the .ipynb beside the page: offer it, and say how to run it. The
+        # line goes under the notebook's first heading (or on top, if it has none).
         name = Path(page.file.src_uri).name
+        link = f'<a href="{name}" download><code>{NOTEBOOKS_DIR}/{name}</code></a>'
         note = (
-            '<p class="notebook-source">'
-            f'Stored outputs of <a href="{name}" download><code>{NOTEBOOKS_DIR}/{name}</code></a>. '
+            f'<p class="notebook-source">Stored outputs of {link}. '
             f"To run it yourself: <code>jupyter lab {NOTEBOOKS_DIR}/</code></p>"
         )
         end_of_h1 = html.find("</h1>")
@@ -133,13 +140,22 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     return html
 
 
-# Anything the browser would fetch from another host on its own: scripts, stylesheets, fonts, modules.
+# An attribute's value (quoted or not) that starts with another host, and a <link> that loads what
+# it points at.
+_OTHER_HOST = r"""["']?(?:https?:)?//"""
+_LOADS = r"""\brel=["']?(?:stylesheet|preconnect|preload|modulepreload)"""
+# Anything the browser would fetch from another host on its own: scripts, stylesheets, fonts,
+# modules.
 _EXTERNAL_FETCH = re.compile(
-    r"""<script\b[^>]*\bsrc=["']?(?:https?:)?//"""
-    r"""|<link\b[^>]*\brel=["']?(?:stylesheet|preconnect|preload|modulepreload)[^>]*\bhref=["']?(?:https?:)?//"""
-    r"""|<link\b[^>]*\bhref=["']?(?:https?:)?//[^>]*\brel=["']?(?:stylesheet|preconnect|preload|modulepreload)"""
-    r"""|\bimport\(\s*["'](?:https?:)?//"""
-    r"""|@import\s+(?:url\()?["']?(?:https?:)?//""",
+    "|".join(
+        [
+            r"<script\b[^>]*\bsrc=" + _OTHER_HOST,
+            r"<link\b[^>]*" + _LOADS + r"[^>]*\bhref=" + _OTHER_HOST,
+            r"<link\b[^>]*\bhref=" + _OTHER_HOST + r"[^>]*" + _LOADS,
+            r"""\bimport\(\s*["'](?:https?:)?//""",
+            r"@import\s+(?:url\()?" + _OTHER_HOST,
+        ]
+    ),
     re.I,
 )
 
@@ -149,8 +165,9 @@ _HEADING = re.compile(r'<h([1-6]) id="([^"]+)">(.*?)</h\1>', re.S)
 
 
 def _toc_slug(inner_html: str) -> str:
-    """The anchor the page's table of contents links to for a heading: mkdocs-jupyter builds it from the
-    heading's text *without* its inline code, while the heading's own id keeps the code's words."""
+    """The anchor the page's table of contents links to for a heading: mkdocs-jupyter builds it
+    from the heading's text *without* its inline code, while the heading's own id keeps the code's
+    words."""
     text = re.sub(r"<code>.*?</code>", "", inner_html, flags=re.S)
     text = re.sub(r'<a class="anchor-link".*?</a>', "", text, flags=re.S)
     text = re.sub(r"<[^>]+>", "", text)
@@ -159,8 +176,9 @@ def _toc_slug(inner_html: str) -> str:
 
 
 def fix_notebook_toc(output: str) -> str:
-    """Point every contents link of a notebook page at the heading it means (a heading that holds inline
-    code, such as "4. `server/discover`: …", otherwise gets a link to an id that does not exist)."""
+    """Point every contents link of a notebook page at the heading it means (a heading that holds
+    inline code, such as "4. `server/discover`: …", otherwise gets a link to an id that does not
+    exist)."""
     ids = set(re.findall(r'\bid="([^"]+)"', output))
     for _, heading_id, inner in _HEADING.findall(output):
         slug = _toc_slug(inner)

@@ -4,8 +4,8 @@
     python tools/run_notebooks.py 02              # by lesson number...
     python tools/run_notebooks.py 02-stdio notebooks/03-handshake.ipynb   # ...by name, or by path
 
-The stored outputs are what the site shows and what `pytest` (nbval) compares a fresh run against, so
-run this after changing a notebook or the minimcp code it drives, then review the diff.
+The stored outputs are what the site shows and what `pytest` (nbval) compares a fresh run against,
+so run this after changing a notebook or the minimcp code it drives, then review the diff.
 
 How each notebook runs, and why:
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import ipykernel.kernelspec
 import nbformat
-from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from traitlets import default
@@ -51,7 +51,7 @@ class CurrentEnvironmentKernels(KernelSpecManager):
     A user-level "python3" kernelspec may point at another Python; this one cannot.
     """
 
-    def get_kernel_spec(self, kernel_name: str):
+    def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         return self.kernel_spec_class(
             resource_dir=ipykernel.kernelspec.RESOURCES, **ipykernel.kernelspec.get_kernel_dict()
         )

@@ -33,7 +33,7 @@ import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from minimcp.rpc import (
     ConnectionClosed,
@@ -138,8 +138,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_id(value: Any) -> bool:
-    """An MCP request id: a string or an integer, never null."""
+def _is_id(value: Any) -> TypeGuard[RequestId]:
+    """An MCP request id: a string or an integer, never null. (``TypeGuard``: where it returns
+    True, a type checker knows ``value`` is a :data:`~minimcp.rpc.RequestId`.)"""
     return isinstance(value, str) or _is_int(value)
 
 
@@ -149,7 +150,8 @@ def _is_id(value: Any) -> bool:
 
 
 class UnknownAnswer(Exception):
-    """An answer whose id matches no request in flight: never sent, already answered, or given up."""
+    """An answer whose id matches no request in flight: never sent, already answered, or given
+    up."""
 
 
 class PendingRequests:
@@ -186,7 +188,8 @@ class PendingRequests:
         raise NotImplementedError("__len__")
 
     def open(self) -> tuple[int, asyncio.Future[Any]]:
-        """Issue the next id and a fresh future for its answer (call it inside a running event loop).
+        """Issue the next id and a fresh future for its answer (call it inside a running event
+        loop).
 
         Raise :class:`~minimcp.rpc.connection.ConnectionClosed` once :meth:`close` has been called.
         """
@@ -202,7 +205,7 @@ class PendingRequests:
         * an answer whose id is not waiting (unknown, answered already, given up with
           :meth:`forget`, or ``None``) raises :class:`UnknownAnswer` and changes nothing.
         """
-        # TODO: find the future by id (mind true vs 1), remove it, then set its result or exception
+        # TODO: pop the future by id (mind true vs 1); set its result or its exception
         raise NotImplementedError("resolve")
 
     def forget(self, request_id: RequestId) -> None:
@@ -252,11 +255,12 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     Return the text to send back, or ``None`` when nothing must be sent.
 
     This function decodes the text and puts the answers together; :func:`answer_one` (below)
-    answers each message, calling ``handler``. The rules (https://www.jsonrpc.org/specification#batch):
+    answers each message, calling ``handler``. The rules
+    (https://www.jsonrpc.org/specification#batch):
 
     * not JSON at all -> a single error object, ``-32700`` (``PARSE_ERROR``), id ``null``;
-    * an empty array ``[]`` -> a single error object (not an array), ``-32600`` (``INVALID_REQUEST``),
-      id ``null``;
+    * an empty array ``[]`` -> a single error object (not an array), ``-32600``
+      (``INVALID_REQUEST``), id ``null``;
     * one object (not an array) -> handled on its own: its answer as a single object, or ``None``;
     * a non-empty array -> every element is handled as if it had arrived on its own, and their
       answers go back together in **one JSON array**, in the order of the elements. An element
@@ -268,12 +272,13 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     the whole reply with ``json.dumps``.
     """
 
-    # TODO: json.loads (mind ValueError); then answer_one for the lone message or each element
+    # TODO: json.loads (mind ValueError); then answer_one for the message or each element
     raise NotImplementedError("answer_batch")
 
 
 async def answer_one(element: Any, handler: Handler) -> Message | None:
-    """The answer to one message (a lone one, or one element of a batch), or ``None`` if it gets none.
+    """The answer to one message (a lone one, or one element of a batch), or ``None`` if it gets
+    none.
 
     ``element`` is already decoded from JSON. What it gets:
 
@@ -290,5 +295,5 @@ async def answer_one(element: Any, handler: Handler) -> Message | None:
     * a response (``Response``/``ErrorResponse``): this exercise plays the server's side, so it
       is ignored (``None``).
     """
-    # TODO: not a dict; then from_dict (mind RpcError); then one branch per kind of message
+    # TODO: not a dict; then from_dict (mind RpcError); then a branch per kind of message
     raise NotImplementedError("answer_one")

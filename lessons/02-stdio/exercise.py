@@ -11,8 +11,8 @@
 """Lesson 02 exercise: frame a byte stream, and drain one without ever blocking.
 
 minimcp cuts MCP's stdio stream into messages with newlines (``minimcp/transports/framing.py``) and
-keeps reading a child's stderr so that the child never blocks (``minimcp/transports/process.py``). You
-build three variations on those two ideas:
+keeps reading a child's stderr so that the child never blocks (``minimcp/transports/process.py``).
+You build three variations on those two ideas:
 
 1. **Length-prefixed frames**: a 4-byte big-endian length, then exactly that many bytes. Binary
    safe, and the framing of many binary protocols. What does it do with a frame that is too large,
@@ -83,12 +83,13 @@ class LengthPrefixDecoder:
         #: One message per refused frame, in order.
         self.errors: list[str] = []
         self._buffer = bytearray()  # bytes received and not yet returned: keep all state in here
-        # TODO: your state (e.g. bytes of a refused frame left to skip); then delete this raise
+        # TODO: your state (e.g. bytes of a refused frame to skip); then delete this raise
         raise NotImplementedError("__init__")
 
     @property
     def buffered(self) -> int:
-        """How many bytes the decoder is holding right now (never much more than ``max_frame + 4``)."""
+        """How many bytes the decoder is holding right now (never much more than ``max_frame +
+        4``)."""
         return len(self._buffer)
 
     def feed(self, data: bytes) -> list[bytes]:
@@ -97,8 +98,9 @@ class LengthPrefixDecoder:
         raise NotImplementedError("feed")
 
     def finish(self) -> None:
-        """The stream has ended. Raise :class:`TruncatedFrame` unless it ended between two frames."""
-        # TODO: anything still buffered, or still to skip, means the stream stopped mid-frame
+        """The stream has ended. Raise :class:`TruncatedFrame` unless it ended between two
+        frames."""
+        # TODO: anything still buffered, or to skip, means the stream stopped mid-frame
         raise NotImplementedError("finish")
 
 
@@ -153,7 +155,7 @@ class JsonSeqDecoder:
         #: One word per dropped piece of the stream, in order.
         self.errors: list[str] = []
         self._buffer = bytearray()  # the current text (after its RS), as far as it has arrived
-        # TODO: your state (before any RS? in a text? after one? skipping?); then delete this raise
+        # TODO: state: before any RS? in a text? after one? skipping? Then drop this raise
         raise NotImplementedError("__init__")
 
     @property
@@ -163,7 +165,7 @@ class JsonSeqDecoder:
 
     def feed(self, data: bytes) -> list[Any]:
         """Take the next bytes of the stream; return the values of the texts they complete."""
-        # TODO: split the data at each RS; handle the bytes before an RS according to your state
+        # TODO: split the data at each RS; handle the bytes before each RS by your state
         raise NotImplementedError("feed")
 
     def finish(self) -> None:
@@ -220,7 +222,7 @@ class StderrTail:
         self.chunk_size = chunk_size
         #: How many times ``on_line`` raised.
         self.callback_errors = 0
-        # TODO: your state: kept lines (a deque with maxlen), the partial line, was it cut?
+        # TODO: your state: kept lines (a deque with maxlen), the partial line, cut or not
         raise NotImplementedError("__init__")
 
     @property
@@ -230,5 +232,5 @@ class StderrTail:
 
     async def drain(self, reader: ByteReader) -> None:
         """Read ``reader`` to its end, line by line, following the rules above."""
-        # TODO: loop on read(chunk_size) until b""; split each chunk at LF; cap the partial line
+        # TODO: read(chunk_size) until b""; split each chunk at LF; cap the partial line
         raise NotImplementedError("drain")

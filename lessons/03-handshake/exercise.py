@@ -69,7 +69,7 @@ def parse_version(version: object) -> datetime.date:
     ``" 2025-03-26"``, ``"2025-03-26\\n"``, ``"2025-02-30"``, ``"2025-13-01"``, ``"1.0.0"``,
     ``"latest"``, ``""``, and anything that is not a string (``None``, ``20251125``).
     """
-    # TODO: check the shape (re.fullmatch with [0-9]), then let datetime.date check the calendar
+    # TODO: the shape by re.fullmatch with [0-9], then the calendar by datetime.date
     raise NotImplementedError("parse_version")
 
 
@@ -82,7 +82,7 @@ def latest(versions: Iterable[object]) -> str:
         latest(["2024-11-05", "2025-11-25", "2025-06-18"])   ->  "2025-11-25"
         latest(["2025-11-25", "2099-1-1", "draft"])          ->  "2025-11-25"
     """
-    # TODO: keep the entries parse_version accepts, then take the one with the greatest date
+    # TODO: keep the entries parse_version accepts, then take the one with the latest date
     raise NotImplementedError("latest")
 
 
@@ -96,12 +96,13 @@ def server_choice(requested: object, server_versions: Iterable[object]) -> str:
         server_choice("2024-11-05", ["2025-11-25", "2024-11-05"])  ->  "2024-11-05"
         server_choice("2099-01-01", ["2024-11-05", "2025-11-25"])  ->  "2025-11-25"
     """
-    # TODO: the server's latest (it raises for you); then is requested well-formed and listed?
+    # TODO: the server's latest (it raises for you); is requested well-formed and listed?
     raise NotImplementedError("server_choice")
 
 
 def negotiate(client_versions: Iterable[object], server_versions: Iterable[object]) -> str | None:
-    """Play one whole negotiation; return the agreed version, or None when the client must disconnect.
+    """Play one whole negotiation; return the agreed version, or None when the client must
+    disconnect.
 
     1. The client asks for its latest well-formed version (``latest``; ValueError if it has none).
     2. The server answers with ``server_choice``.
@@ -111,7 +112,7 @@ def negotiate(client_versions: Iterable[object], server_versions: Iterable[objec
     can still fail: a client speaking 2025-06-18 and 2024-11-05 asks for 2025-06-18; a server
     speaking 2025-11-25 and 2024-11-05 answers 2025-11-25; the client cannot speak it -> None.
     """
-    # TODO: ask latest(client); answer server_choice(ask, server); accept it if the client speaks it
+    # TODO: ask latest(client), answer server_choice(ask, server); client must speak it
     raise NotImplementedError("negotiate")
 
 
@@ -160,7 +161,8 @@ class LifecycleGuard:
     **Server role**, ``receive`` (what the client sends), in the order the rules apply:
 
     * state ``closed``: everything → DROP;
-    * request ``ping`` → ALLOW, in every other state (ping works before, during and after the handshake);
+    * request ``ping`` → ALLOW, in every other state (ping works before, during and after the
+      handshake);
     * request ``initialize``: in ``new`` → ALLOW, and the state becomes ``initializing``;
       in any later state → refuse(-32600, ALREADY_INITIALIZED);
     * any other request: in ``new`` → refuse(-32600, BEFORE_INITIALIZE.format(method=method));
@@ -193,7 +195,8 @@ class LifecycleGuard:
 
     * state ``closed``: everything → DROP;
     * request ``ping`` → ALLOW;
-    * any other request: in ``ready`` → ALLOW; otherwise → refuse(-32600, NOT_READY.format(method=method));
+    * any other request: in ``ready`` → ALLOW; otherwise → refuse(-32600,
+      NOT_READY.format(method=method));
     * notification ``notifications/message`` (logging): in ``initializing`` or ``ready`` → ALLOW;
       in ``new`` → DROP;
     * any other notification: in ``ready`` → ALLOW; otherwise → DROP.
@@ -208,12 +211,13 @@ class LifecycleGuard:
 
     def receive(self, kind: str, method: str) -> Verdict:
         """Judge one message the peer sent us; move the state on when the rules say so."""
-        # TODO: check kind; closed drops everything; then the rules of self.role, top to bottom
+        # TODO: check kind; closed drops everything; then self.role's rules, top to bottom
         raise NotImplementedError("receive")
 
     def send(self, kind: str, method: str) -> bool:
-        """May we send this message now? True (and the state moves on when the rules say so) or False."""
-        # TODO: check kind; closed sends nothing; then the rules of self.role, top to bottom
+        """May we send this message now? True (and the state moves on when the rules say so) or
+        False."""
+        # TODO: check kind; closed sends nothing; then self.role's rules, top to bottom
         raise NotImplementedError("send")
 
     def close(self) -> None:
@@ -258,9 +262,9 @@ def _check_kind(kind: str) -> None:
 # ``notifications/cancelled`` and ``notifications/progress`` both ways.
 #
 # A capability is declared only when its value is a JSON object (a dict): ``"tools": {}`` declares
-# tools, ``"tools": true`` or ``"tools": null`` does not. A flag (listChanged, subscribe) counts only
-# when it is exactly ``true``. Capabilities nobody knows (``experimental``, ``tasks``, ``x-foo``) open
-# nothing here.
+# tools, ``"tools": true`` or ``"tools": null`` does not. A flag (listChanged, subscribe) counts
+# only when it is exactly ``true``. Capabilities nobody knows (``experimental``, ``tasks``,
+# ``x-foo``) open nothing here.
 #
 # Elicitation has *modes*: ``elicitation.form`` and ``elicitation.url``, each declared by an object.
 # An elicitation object that declares no mode, such as ``"elicitation": {}``, means form mode only
@@ -278,9 +282,8 @@ class Permissions:
     server_requests: frozenset[str]  # requests the server may send to the client
     client_notifications: frozenset[str]  # notifications the client may send
     server_notifications: frozenset[str]  # notifications the server may send
-    elicitation_modes: frozenset[
-        str
-    ]  # "form" and/or "url"; empty when elicitation was not declared
+    # "form" and/or "url"; empty when elicitation was not declared
+    elicitation_modes: frozenset[str]
 
 
 def negotiated(
@@ -291,8 +294,23 @@ def negotiated(
     Both arguments must be dicts (anything else: ``TypeError``). Every set includes what is always
     open (``ALWAYS_REQUESTS`` / ``ALWAYS_NOTIFICATIONS``), except ``elicitation_modes``.
     """
-    # TODO: check both are dicts; start from the ALWAYS sets; add what each declared object opens
+    # TODO: check both are dicts; add what each side opens to the ALWAYS sets
     raise NotImplementedError("negotiated")
+
+
+def _opened_by_server(capabilities: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """What the server's ``capabilities`` open, besides what is always open: the requests the
+    client may send, and the notifications the server may send."""
+    # TODO: one `if` per capability declared (a dict), one per flag (exactly true)
+    raise NotImplementedError("_opened_by_server")
+
+
+def _opened_by_client(capabilities: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+    """What the client's ``capabilities`` open, besides what is always open: the requests the
+    server may send, the notifications the client may send, and the elicitation modes (what a
+    mode opens for the server is for :func:`negotiated` to add)."""
+    # TODO: roots, sampling, elicitation (its modes: {} alone means form)
+    raise NotImplementedError("_opened_by_client")
 
 
 def may_send(permissions: Permissions, sender: str, method: str) -> bool:

@@ -120,8 +120,9 @@ def container_schema(annotation: Any) -> dict[str, Any]:
       ``{"type": "array"}``; ``tuple[T, ...]`` is a ``list[T]``;
     * ``tuple[A, B, ...]`` (fixed length n) → ``{"type": "array", "prefixItems": [<A>, <B>, ...],
       "minItems": n, "maxItems": n}`` (``prefixItems`` is how draft 2020-12 describes a tuple);
-    * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare ``dict``
-      → ``{"type": "object"}``. JSON object keys are strings: another key type is a ``TypeError``.
+    * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare
+      ``dict`` → ``{"type": "object"}``. JSON object keys are strings: another key type is a
+      ``TypeError``.
     """
     # TODO: get_origin and get_args tell the four apart; one branch each
     raise NotImplementedError("container_schema")
@@ -140,7 +141,7 @@ def object_schema(cls: type) -> dict[str, Any]:
     * a dataclass field whose default is a JSON scalar (str, int, float, bool, None) or an enum
       member gets ``"default"`` (an enum member's value) in its property.
     """
-    # TODO: one property per field from get_type_hints; required and defaults differ by kind
+    # TODO: a property per field from get_type_hints; required and defaults differ by kind
     raise NotImplementedError("object_schema")
 
 
@@ -161,20 +162,29 @@ def param_descriptions(docstring: str | None) -> dict[str, str]:
 
     gives ``{"date": "The day to read, as YYYY-MM-DD.", "limit": "At most this many events."}``.
 
-    The rules:
+    The rules, for the lines of the section (:func:`_args_section` finds them):
 
-    * clean the docstring first with ``inspect.cleandoc`` (it removes the common indentation);
-    * the section starts at a line that is exactly ``Args:``, ``Arguments:`` or ``Parameters:``
-      (surrounding white space aside) and ends at the first non-blank line indented no deeper than
-      that header. Blank lines inside it are skipped;
-    * in the section, a line indented like the section's first entry starts an entry:
-      ``name: text`` or ``name (type): text``; the type is ignored;
+    * a line indented like the section's first entry starts an entry: ``name: text`` or
+      ``name (type): text``; the type is ignored;
     * a line indented deeper continues the current entry: add it with a single space between;
     * descriptions are stripped; an entry with no text after the colon maps to ``""``;
     * no docstring or no section → ``{}``.
     """
-    # TODO: find the header, learn the entries' indentation from the first one, then collect
+    # TODO: learn the entries' indentation from the first one, then collect
     raise NotImplementedError("param_descriptions")
+
+
+def _args_section(docstring: str | None) -> list[str]:
+    """The lines of a docstring's ``Args:`` section after its header, blank ones left out; ``[]``
+    when there is no docstring or no such section.
+
+    * clean the docstring first with ``inspect.cleandoc`` (it removes the common indentation);
+    * the section starts at a line that is exactly ``Args:``, ``Arguments:`` or ``Parameters:``
+      (surrounding white space aside) and ends at the first non-blank line indented no deeper than
+      that header.
+    """
+    # TODO: cleandoc; find the header; keep the lines indented deeper, up to the first not
+    raise NotImplementedError("_args_section")
 
 
 def schema_from_signature(function: Callable[..., Any]) -> dict[str, Any]:
@@ -193,7 +203,7 @@ def schema_from_signature(function: Callable[..., Any]) -> dict[str, Any]:
       None) or an enum member becomes ``"default"`` (an enum member's value); other defaults are
       not shown.
     """
-    # TODO: walk inspect.signature(function).parameters; reuse type_schema and param_descriptions
+    # TODO: walk the signature's parameters; reuse type_schema and param_descriptions
     raise NotImplementedError("schema_from_signature")
 
 
@@ -251,7 +261,7 @@ def check_arguments(schema: dict[str, Any], value: Any, path: str = "arguments")
        and ``additionalProperties``: the messages :func:`object_problems` gives;
     4. arrays (lists) only: with ``items``, each element at ``{path}[{index}]``.
     """
-    # TODO: type first (and stop if wrong), then the keyword groups in the docstring's order
+    # TODO: type first (stop if wrong), then the keyword groups in the docstring's order
     raise NotImplementedError("check_arguments")
 
 
@@ -288,7 +298,7 @@ def object_problems(schema: dict[str, Any], value: dict[str, Any], path: str) ->
        properties>, n=1, cutoff=0.6)`` finds a name; if it is a schema, the value is checked
        against it at ``{path}.{key}``. Without ``additionalProperties``, any other key is allowed.
     """
-    # TODO: required first; then one pass over the object's keys, recursing with check_arguments
+    # TODO: required first; then one pass over the keys, recursing with check_arguments
     raise NotImplementedError("object_problems")
 
 
@@ -338,11 +348,12 @@ class ToolRouter:
     """
 
     def __init__(self, separator: str = "__", max_length: int = 64) -> None:
-        # TODO: check the separator; then your state (which server owns which names, in order)
+        # TODO: check the separator; your state: which server owns which names, in order
         raise NotImplementedError("__init__")
 
     def set_tools(self, server: str, tools: list[dict[str, Any]]) -> None:
-        """Add ``server`` with its ``tools``, or replace its tools (names of the tools kept stay)."""
+        """Add ``server`` with its ``tools``, or replace its tools (names of the tools kept
+        stay)."""
         # TODO: check, free the names of the tools gone, keep the rest, name the new ones
         raise NotImplementedError("set_tools")
 
@@ -355,11 +366,12 @@ class ToolRouter:
         raise NotImplementedError("remove_server")
 
     def tools(self) -> list[dict[str, Any]]:
-        """Every tool, servers in the order they were first added, each server's tools in list order:
-        a copy of each tool dict with ``"name"`` replaced by the exposed name (the originals are
-        never changed)."""
+        """Every tool, servers in the order they were first added, each server's tools in list
+        order: a copy of each tool dict with ``"name"`` replaced by the exposed name (the originals
+        are never changed)."""
         raise NotImplementedError("tools")
 
     def resolve(self, exposed: str) -> tuple[str, str]:
-        """``(server, real tool name)`` for an exposed name; ``KeyError`` if the router never gave it."""
+        """``(server, real tool name)`` for an exposed name; ``KeyError`` if the router never gave
+        it."""
         raise NotImplementedError("resolve")

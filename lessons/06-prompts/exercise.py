@@ -12,14 +12,15 @@
 
 1. **A prompt template renderer.** ``minimcp`` writes each prompt as a Python function. Many servers
    keep their prompts as *text* instead, with ``{{argument}}`` placeholders. Write ``placeholders``
-   and ``render``: check the arguments of a ``prompts/get`` the way the spec wants (a missing required
-   argument is -32602, and so is one the prompt does not have), fill in the defaults of the optional
-   ones, and answer spec-shaped ``messages``, without ever letting a value inject a placeholder.
+   and ``render``: check the arguments of a ``prompts/get`` the way the spec wants (a missing
+   required argument is -32602, and so is one the prompt does not have), fill in the defaults of the
+   optional ones, and answer spec-shaped ``messages``, without ever letting a value inject a
+   placeholder.
 2. **Names in, IDs out, and say what went wrong.** The course server's ``course-similar-by-name``
-   finds courses by a plain substring and silently takes every match: "SQL" brings two courses. Write
-   ``normalise``, ``resolve`` and ``instruction``: match by ID, by exact name, by word prefixes and by
-   near-spelling, and tell the model (and so the user) which names were ambiguous and which matched
-   nothing.
+   finds courses by a plain substring and silently takes every match: "SQL" brings two courses.
+   Write ``normalise``, ``resolve`` and ``instruction``: match by ID, by exact name, by word
+   prefixes and by near-spelling, and tell the model (and so the user) which names were ambiguous
+   and which matched nothing.
 3. **The client's side: from a slash command to what the model reads.** The user types
    ``/course-similar-by-name names="SQL Views, Caché"``. Write ``parse_command``, which turns that
    line into the ``params`` of a ``prompts/get`` (checked against the ``prompts/list`` result), and
@@ -85,12 +86,13 @@ def or_list(items: Sequence[str]) -> str:
 #     "description", maybe "arguments", a list of {"name", "description"?, "required"?}. An argument
 #     without "required" is optional (the spec gives no default; absent is read as false, as the
 #     official Python SDK does).
-#   * First the *template* is checked, because a broken template is the server author's bug, whatever
-#     the client sent. ValueError when: a role is not "user" or "assistant" (the only roles of a
-#     PromptMessage; there is no "system"), a placeholder names an argument the prompt does not declare,
-#     or ``defaults`` names an argument the prompt does not declare.
+#   * First the *template* is checked, because a broken template is the server author's bug,
+#     whatever the client sent. ValueError when: a role is not "user" or "assistant" (the only roles
+#     of a PromptMessage; there is no "system"), a placeholder names an argument the prompt does not
+#     declare, or ``defaults`` names an argument the prompt does not declare.
 #   * Then the client's *arguments* (None means none). PromptError (-32602), in this order:
-#       - not a dict whose keys and values are all strings:  '"arguments" must be an object of strings'
+#       - not a dict whose keys and values are all strings:
+#                                              '"arguments" must be an object of strings'
 #       - names the prompt does not declare:   "Unknown argument(s) for prompt NAME: a, b"  (sorted)
 #       - required ones that are absent, or only white space ("" counts as not given):
 #                                              "Missing required argument(s) for prompt NAME: a, b"
@@ -98,9 +100,9 @@ def or_list(items: Sequence[str]) -> str:
 #   * An optional argument that was not given takes its value from ``defaults``, or "" without one.
 #   * Every placeholder is replaced by its argument's value, in ONE pass: a value is inserted as it
 #     is, and a "{{x}}" inside a value stays literally "{{x}}" (no injection of other arguments).
-#   * The result is a GetPromptResult: {"description": ..., "messages": [...]} ("description" only if
-#     the prompt has one), each message {"role": role, "content": {"type": "text", "text": text}}:
-#     ONE content block per message, not a list of them.
+#   * The result is a GetPromptResult: {"description": ..., "messages": [...]} ("description" only
+#     if the prompt has one), each message {"role": role, "content": {"type": "text", "text":
+#     text}}: ONE content block per message, not a list of them.
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}")
 
@@ -127,8 +129,26 @@ def render(
     >>> render(summary, [("user", "Summarize {{topic}}.")], {"topic": "MCP"})
     {'messages': [{'role': 'user', 'content': {'type': 'text', 'text': 'Summarize MCP.'}}]}
     """
-    # TODO: template and defaults (ValueError), then arguments (PromptError), then fill in one pass
+    # TODO: the template (ValueError), the arguments (PromptError), then fill in one pass
     raise NotImplementedError("render")
+
+
+def _check_template(
+    name: str, template: Sequence[tuple[str, str]], declared: list[str], defaults: Mapping[str, str]
+) -> None:
+    """Raise ValueError for a broken template of the prompt ``name`` (see the rules above): a role
+    that is neither "user" nor "assistant", a placeholder or a default for an argument that is not
+    in ``declared``."""
+    # TODO: each role, each placeholder of each text, then each default
+    raise NotImplementedError("_check_template")
+
+
+def _checked_arguments(prompt: Mapping[str, Any], arguments: Any) -> dict[str, str]:
+    """The client's ``arguments`` for ``prompt`` (None: none), or PromptError (see the rules
+    above): not an object of strings, an argument the prompt does not have, a required one
+    missing."""
+    # TODO: the type, then unknown names (sorted), then the required ones not given
+    raise NotImplementedError("_checked_arguments")
 
 
 # =================================================================================================
@@ -142,8 +162,8 @@ def render(
 #
 # resolve(names, catalogue): ``names`` is the prompt's argument, a comma-separated string; the
 # catalogue is a list of {"id", "name"} (what courses://all holds). Split on ",", strip each name,
-# skip empty ones and names whose normalised form was already seen. For each name, the candidates are
-# found by the FIRST of these rules that finds any (everything compared after normalise):
+# skip empty ones and names whose normalised form was already seen. For each name, the candidates
+# are found by the FIRST of these rules that finds any (everything compared after normalise):
 #   1. by ID: the name is a course's ID ("c4ch", "AI101", "ai101");
 #   2. by exact name: the name is a course's name ("sql views");
 #   3. by word prefixes: every word of the name is the beginning of some word of the course's name
@@ -158,14 +178,17 @@ def render(
 # instruction(resolution, catalogue, tool): the text of the prompt's user message, made of these
 # sentences in this order, joined by one space:
 #   * if there are ids:
-#       'Find similar courses using the tool TOOL with these course IDs: v1ws, c4ch (SQL Views, Cache
-#       Strategies).'   (one line: the IDs, then the names in brackets, both joined by ", ")
+#       'Find similar courses using the tool TOOL with these course IDs: v1ws, c4ch
+#       (SQL Views, Cache Strategies).'   (one line: the IDs, then the names in brackets, both
+#       joined by ", ")
 #   * for each ambiguous name, in order:
-#       '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x).'
+#       '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws)
+#       or SQL from Scratch (sq1x).'
 #   * if some names are unknown:
 #       'No course matched "vistas" or "quantum"; say so.'      (or_list of the quoted names)
 # If there are neither ids nor ambiguous names, it is the client's error, not a prompt:
-#   PromptError('No course matches "vistas" or "quantum": the catalogue is the resource courses://all')
+#   PromptError('No course matches "vistas" or "quantum": '
+#               'the catalogue is the resource courses://all')
 
 FUZZY_CUTOFF = 0.8
 
@@ -193,13 +216,23 @@ def normalise(text: str) -> str:
 def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
     """Each comma-separated name of ``names`` resolved against ``catalogue`` (rules above).
 
-    >>> catalogue = [{"id": "v1ws", "name": "SQL Views"}, {"id": "sq1x", "name": "SQL from Scratch"},
-    ...              {"id": "c4ch", "name": "Cache Strategies"}]
+    >>> catalogue = [
+    ...     {"id": "v1ws", "name": "SQL Views"},
+    ...     {"id": "sq1x", "name": "SQL from Scratch"},
+    ...     {"id": "c4ch", "name": "Cache Strategies"},
+    ... ]
     >>> resolve("Caché, SQL, vistas", catalogue)
     Resolution(ids=['c4ch'], ambiguous={'SQL': ['v1ws', 'sq1x']}, unknown=['vistas'])
     """
-    # TODO: split, strip, skip repeats; try the four rules in order; sort into ids/ambiguous/unknown
+    # TODO: split, strip, skip repeats; the rules in order; then ids, ambiguous or unknown
     raise NotImplementedError("resolve")
+
+
+def _candidates(key: str, courses: list[tuple[str, str, str]]) -> list[str]:
+    """The IDs that the first rule that finds anything finds for ``key`` (already normalised), in
+    catalogue order; each course is ``(id, normalised id, normalised name)``."""
+    # TODO: by ID, by exact name, by word prefixes, by spelling: the first that finds any
+    raise NotImplementedError("_candidates")
 
 
 def instruction(
@@ -210,10 +243,10 @@ def instruction(
     """The prompt's text for the model, or PromptError when there is nothing to search for.
 
     >>> catalogue = [{"id": "c4ch", "name": "Cache Strategies"}]
-    >>> instruction(Resolution(ids=["c4ch"]), catalogue)
-    'Find similar courses using the tool find_similar_courses with these course IDs: c4ch (Cache Strategies).'
+    >>> instruction(Resolution(ids=["c4ch"]), catalogue, tool="similar")
+    'Find similar courses using the tool similar with these course IDs: c4ch (Cache Strategies).'
     """
-    # TODO: no ids and nothing ambiguous is a PromptError; else one sentence per finding, in order
+    # TODO: no ids, nothing ambiguous: PromptError; else a sentence per finding, in order
     raise NotImplementedError("instruction")
 
 
@@ -267,7 +300,7 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
     >>> parse_command("/course-overview c4ch", catalogue)
     {'name': 'course-overview', 'arguments': {'id': 'c4ch'}}
     """
-    # TODO: "/" check, shlex.split, find the prompt, sort words into named and positional, check
+    # TODO: check the "/", shlex.split, find the prompt, named vs positional words, check
     raise NotImplementedError("parse_command")
 
 
@@ -277,6 +310,17 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
     >>> to_chat({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi."}}]})
     [{'role': 'user', 'content': 'Hi.'}]
     """
-
-    # TODO: check each role and block, make it text, merge into the previous message of that role
+    # TODO: check roles and blocks, make text, merge into that role's previous message
     raise NotImplementedError("to_chat")
+
+
+def _block_text(block: Mapping[str, Any]) -> str:
+    """One content block as text (see the table above), or ValueError."""
+    # TODO: one branch per type; an embedded resource needs uri, mimeType, text or blob
+    raise NotImplementedError("_block_text")
+
+
+def _size(data: Any) -> int:
+    """How many bytes the base64 text ``data`` decodes to; ValueError if it is not base64."""
+    # TODO: base64.b64decode with validate=True; binascii.Error (or TypeError) is bad
+    raise NotImplementedError("_size")

@@ -104,14 +104,15 @@ def encode_frame(frame: Frame, mask_key: bytes | None = None) -> bytes:
     >>> encode_frame(Frame(TEXT, b"Hello")).hex()
     '810548656c6c6f'
     """
-    # TODO: first byte FIN|opcode; second MASK|length (7 bits, or 126 + 2 bytes, or 127 + 8 bytes)
+    # TODO: byte 1 FIN|opcode; byte 2 MASK|length (7 bits; 126 + 2 bytes; 127 + 8 bytes)
     raise NotImplementedError("encode_frame")
 
 
 def decode_frame(
     buffer: bytes, *, require_mask: bool | None = None, max_size: int | None = None
 ) -> tuple[Frame, int] | None:
-    """The first frame in ``buffer`` and how many bytes it took, or None if it is not all there yet.
+    """The first frame in ``buffer`` and how many bytes it took, or None if it is not all there
+    yet.
 
     Raise ProtocolError (with its close code) for everything the rules above refuse; a frame that
     breaks a rule is refused as soon as its header shows it, even before its payload has arrived.
@@ -123,6 +124,18 @@ def decode_frame(
     """
     # TODO: parse the header step by step (None when short), check each rule, then unmask
     raise NotImplementedError("decode_frame")
+
+
+def _payload_length(buffer: bytes) -> tuple[int, int] | None:
+    """The payload length that the header at the start of ``buffer`` gives, and where the header
+    goes on after it (the masking key, or the payload); None while the length's bytes are missing.
+
+    The 7 bits of the second byte are the length, or 126 (then 2 more bytes hold it) or 127 (then
+    8 more). Raise ProtocolError for a length not encoded in the fewest bytes, and for a 64-bit
+    length whose top bit is set.
+    """
+    # TODO: 126: unpack 2 more bytes ("!H"); 127: 8 more ("!Q"); check each is needed
+    raise NotImplementedError("_payload_length")
 
 
 # A close frame's payload is empty, or a 2-byte code (big-endian) followed by a UTF-8 reason.
@@ -156,7 +169,7 @@ def parse_close(payload: bytes) -> tuple[int, str]:
     >>> parse_close(bytes.fromhex("03e8627965"))
     (1000, 'bye')
     """
-    # TODO: empty → 1005; one byte → error; else unpack the code, check it, decode the reason
+    # TODO: empty → 1005; one byte → error; else unpack, check the code; decode the reason
     raise NotImplementedError("parse_close")
 
 
@@ -209,7 +222,7 @@ class Reassembler:
 #
 # `check_upgrade` checks them in this order, and raises HandshakeError with the first failure:
 #
-#   1. the method is GET ....................................... 405, with the header ("Allow", "GET")
+#   1. the method is GET ....................................... 405, with ("Allow", "GET")
 #   2. the path, without any query string, is the endpoint ..... 404
 #   3. at most one Origin header ............................... 400
 #      and if there is one, it is allowed ...................... 403
@@ -217,7 +230,8 @@ class Reassembler:
 #        http:// or https:// with the host localhost, 127.0.0.1 or [::1], on any port
 #   4. the Upgrade values include "websocket" (any case) ....... 426, with ("Upgrade", "websocket")
 #   5. the Connection values include "upgrade" (any case) ...... 426, with ("Upgrade", "websocket")
-#   6. exactly one Sec-WebSocket-Version, and it is "13" ....... 426, with ("Sec-WebSocket-Version", "13")
+#   6. exactly one Sec-WebSocket-Version, and it is "13" ....... 426,
+#                                                    with ("Sec-WebSocket-Version", "13")
 #   7. exactly one Sec-WebSocket-Key, and it is base64 for 16 bytes ... 400
 #   8. the Sec-WebSocket-Protocol values include the subprotocol ....... 400
 #
@@ -308,7 +322,7 @@ class Member:
     """One client of a Hub: its queue and the state the hub keeps about it."""
 
     def __init__(self, name: str, limit: int) -> None:
-        # TODO: a name, a queue (a deque), flags for "dropped" and "gone", a way to wake a reader
+        # TODO: a name, a deque, flags for "dropped" and "gone", a way to wake a reader
         raise NotImplementedError("__init__")
 
     @property

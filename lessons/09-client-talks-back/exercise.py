@@ -17,12 +17,12 @@
    changing the request it was given.
 2. **Check a form's answer by hand.** minimcp checks an elicitation answer with the jsonschema
    library. Write the check yourself, for the spec's restricted schema (one flat object of strings,
-   numbers, integers, booleans and single-choice enums), with one plain sentence per problem, so that
-   a host could show the user what to fix before anything is sent.
-3. **A cancellable task registry.** Either side may cancel a request it sent (notifications/cancelled).
-   The receiver must stop the work and send no answer; an unknown or finished id is ignored;
-   ``initialize`` may never be cancelled. Write the registry that runs each request's work in a task
-   and keeps those rules.
+   numbers, integers, booleans and single-choice enums), with one plain sentence per problem, so
+   that a host could show the user what to fix before anything is sent.
+3. **A cancellable task registry.** Either side may cancel a request it sent
+   (notifications/cancelled). The receiver must stop the work and send no answer; an unknown or
+   finished id is ignored; ``initialize`` may never be cancelled. Write the registry that runs each
+   request's work in a task and keeps those rules.
 
 Check your work with ``python tools/check.py 09``. Only the standard library is needed.
 """
@@ -69,12 +69,14 @@ def review(
 #   * each name in "required" is present ........................ "name: required"
 #   * no field the schema does not name ......................... "colour: not in the form"
 #   * the type: "string" a str; "integer" an int; "number" an int or a float; "boolean" a bool.
-#     Careful: in Python, True is an int; a bool is never a number here ... "age: must be an integer"
+#     Careful: in Python, True is an int; a bool is never a number here
+#     ............................................................ "age: must be an integer"
 #     (the words are "a string", "an integer", "a number", "a boolean")
 #   * "enum": the value is one of them ........................... "plan: must be one of free, pro"
 #   * "minLength" / "maxLength" (strings) ........................ "name: at least 3 characters"
 #                                                                   "name: at most 10 characters"
-#   * "minimum" / "maximum" (numbers) ............................ "age: at least 18", "age: at most 99"
+#   * "minimum" / "maximum" (numbers) ............................ "age: at least 18"
+#                                                                   "age: at most 99"
 #
 # A value of the wrong type gets only the type sentence (its length or size means nothing then).
 

@@ -10,16 +10,17 @@
 # ----------------------------------------------------------------------------------------
 """Lesson 10 exercise: three of the rules that make MCP authorization safe, written by hand.
 
-1. **PKCE, both ends** (RFC 7636). The client makes a secret verifier and sends only its S256 hash with
-   the authorization request; the authorization server later checks that the token request's verifier
-   hashes to it. Write the verifier's rules, the hash, and the server's check, refusing what downgrades
-   the protection (``plain``, or no challenge at all).
+1. **PKCE, both ends** (RFC 7636). The client makes a secret verifier and sends only its S256 hash
+   with the authorization request; the authorization server later checks that the token request's
+   verifier hashes to it. Write the verifier's rules, the hash, and the server's check, refusing
+   what downgrades the protection (``plain``, or no challenge at all).
 2. **What does the client do next?** A protected server answers ``401`` or ``403`` with a
-   ``WWW-Authenticate`` challenge. Read it (several challenges, quoted strings, escapes) and decide the
-   client's next step: authorize, step up to more scopes, or give up.
+   ``WWW-Authenticate`` challenge. Read it (several challenges, quoted strings, escapes) and decide
+   the client's next step: authorize, step up to more scopes, or give up.
 3. **Is this token for me?** A resource server must refuse a token issued for another resource (the
-   confused deputy). Compare a token's ``aud`` with this server's canonical URI the way RFC 8707 and the
-   spec describe: case-insensitive scheme and host, default ports, no trailing slash, never a fragment.
+   confused deputy). Compare a token's ``aud`` with this server's canonical URI the way RFC 8707 and
+   the spec describe: case-insensitive scheme and host, default ports, no trailing slash, never a
+   fragment.
 
 Check your work with ``python tools/check.py 10``. Only the standard library is needed.
 """
@@ -36,11 +37,11 @@ from urllib.parse import urlsplit
 # =================================================================================================
 #
 #   * a verifier is 43 to 128 characters of [A-Z] [a-z] [0-9] "-" "." "_" "~" (section 4.1)
-#   * make_verifier(secret): the base64url encoding of the secret bytes, without "=" padding; at least
-#     32 bytes of secret (else ValueError: the verifier must carry enough randomness)
+#   * make_verifier(secret): the base64url encoding of the secret bytes, without "=" padding; at
+#     least 32 bytes of secret (else ValueError: the verifier must carry enough randomness)
 #   * s256(verifier) = BASE64URL(SHA256(ASCII(verifier))), without padding (section 4.2)
-#   * check_pkce(verifier, challenge, method): what the token endpoint decides, raising PkceError with
-#     the reason, word for word:
+#   * check_pkce(verifier, challenge, method): what the token endpoint decides, raising PkceError
+#     with the reason, word for word:
 #       - no challenge was sent ..................... "PKCE is required"
 #       - method is not "S256" ("plain", "", ...) ... "only S256 is accepted"
 #       - the verifier breaks section 4.1 ........... "malformed code_verifier"
@@ -66,7 +67,8 @@ def s256(verifier: str) -> str:
 
 
 def check_pkce(verifier: str, challenge: str | None, method: str | None) -> None:
-    """Raise PkceError unless ``verifier`` proves the request that sent ``challenge`` with ``method``."""
+    """Raise PkceError unless ``verifier`` proves the request that sent ``challenge`` with
+    ``method``."""
     # TODO: the four checks, in the order of the comment above
     raise NotImplementedError("check_pkce")
 
@@ -76,13 +78,15 @@ def check_pkce(verifier: str, challenge: str | None, method: str | None) -> None
 # =================================================================================================
 #
 # parse_challenges(header) -> {scheme (lower case): {param (lower case): value}}
-#   A header holds one or more challenges: a scheme, then "name=value" parameters separated by commas;
-#   a value is a token or a "quoted string" in which \x stands for x. A new scheme starts a new challenge.
+#   A header holds one or more challenges: a scheme, then "name=value" parameters separated by
+#   commas; a value is a token or a "quoted string" in which \x stands for x. A new scheme starts a
+#   new challenge.
 #     'Basic realm="x", Bearer scope="a b", error="insufficient_scope"'
 #       -> {"basic": {"realm": "x"}, "bearer": {"scope": "a b", "error": "insufficient_scope"}}
 #
 # next_step(status, header) -> a string:
-#   * status 401 ................................. "authorize"  (no token yet, or a bad one: start over)
+#   * status 401 ................................. "authorize"  (no token yet, or a bad one:
+#                                                                start over)
 #   * status 403 with Bearer error insufficient_scope and a scope ... "step-up:" + the scope
 #   * anything else (403 for other reasons, 500, 200...) ......... "give-up"
 
@@ -92,13 +96,13 @@ SCHEME = re.compile(r"\s*,?\s*([A-Za-z0-9_\-.]+)(?=\s|,|$)")
 
 def parse_challenges(header: str) -> dict[str, dict[str, str]]:
     """The challenges of a WWW-Authenticate header."""
-    # TODO: alternate: a parameter if one starts here (and a challenge is open), else a scheme
+    # TODO: alternate: a parameter if one starts here (in an open challenge), or a scheme
     raise NotImplementedError("parse_challenges")
 
 
 def next_step(status: int, header: str) -> str:
     """What the client does with a protected server's answer."""
-    # TODO: 401 authorizes; 403 insufficient_scope with a scope steps up; the rest gives up
+    # TODO: 401 authorizes; 403 insufficient_scope with a scope steps up; else give up
     raise NotImplementedError("next_step")
 
 
@@ -107,13 +111,15 @@ def next_step(status: int, header: str) -> str:
 # =================================================================================================
 #
 # canonical(uri): the form two URIs are compared in; ValueError for what is no canonical URI at all
-#   * it must have a scheme and a host ("mcp.example.com" alone: ValueError), and no fragment (ValueError)
+#   * it must have a scheme and a host ("mcp.example.com" alone: ValueError), and no fragment
+#     (ValueError)
 #   * scheme and host in lower case; the path keeps its case
 #   * a default port is dropped (":443" for https, ":80" for http)
 #   * a trailing "/" is dropped ("https://x.com/" and "https://x.com" are the same resource)
 #   canonical("HTTPS://MCP.Example.com:443/Tools/") == "https://mcp.example.com/Tools"
 #
-# audience_ok(aud, resource): the token's aud claim (a string, or a list of strings) names this resource.
+# audience_ok(aud, resource): the token's aud claim (a string, or a list of strings) names this
+# resource.
 #   Compare canonical forms; an aud that is not a canonical URI simply does not match (no error).
 
 DEFAULT_PORTS = {"https": 443, "http": 80}
@@ -121,11 +127,11 @@ DEFAULT_PORTS = {"https": 443, "http": 80}
 
 def canonical(uri: str) -> str:
     """A URI in the form resources are compared in."""
-    # TODO: split, refuse what is not a URI with a host or has a fragment, rebuild in canonical form
+    # TODO: split; refuse no scheme, no host or a fragment; rebuild in canonical form
     raise NotImplementedError("canonical")
 
 
 def audience_ok(aud: str | list[str] | None, resource: str) -> bool:
     """Whether a token with this ``aud`` claim is meant for ``resource``."""
-    # TODO: every aud value, canonical, against the resource, canonical; bad values never match
+    # TODO: canonical aud values against the canonical resource; bad values never match
     raise NotImplementedError("audience_ok")

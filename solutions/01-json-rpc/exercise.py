@@ -23,7 +23,7 @@ import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from minimcp.rpc import (
     ConnectionClosed,
@@ -187,8 +187,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_id(value: Any) -> bool:
-    """An MCP request id: a string or an integer, never null."""
+def _is_id(value: Any) -> TypeGuard[RequestId]:
+    """An MCP request id: a string or an integer, never null. (``TypeGuard``: where it returns
+    True, a type checker knows ``value`` is a :data:`~minimcp.rpc.RequestId`.)"""
     return isinstance(value, str) or _is_int(value)
 
 
@@ -198,7 +199,8 @@ def _is_id(value: Any) -> bool:
 
 
 class UnknownAnswer(Exception):
-    """An answer whose id matches no request in flight: never sent, already answered, or given up."""
+    """An answer whose id matches no request in flight: never sent, already answered, or given
+    up."""
 
 
 class PendingRequests:
@@ -240,7 +242,8 @@ class PendingRequests:
         # END SOLUTION
 
     def open(self) -> tuple[int, asyncio.Future[Any]]:
-        """Issue the next id and a fresh future for its answer (call it inside a running event loop).
+        """Issue the next id and a fresh future for its answer (call it inside a running event
+        loop).
 
         Raise :class:`~minimcp.rpc.connection.ConnectionClosed` once :meth:`close` has been called.
         """
@@ -262,7 +265,7 @@ class PendingRequests:
         * an answer whose id is not waiting (unknown, answered already, given up with
           :meth:`forget`, or ``None``) raises :class:`UnknownAnswer` and changes nothing.
         """
-        # BEGIN SOLUTION: find the future by id (mind true vs 1), remove it, then set its result or exception
+        # BEGIN SOLUTION: pop the future by id (mind true vs 1); set its result or its exception
         answer_id = answer.id
         # Only strings and integers are ids. Checking first matters: in a dict, True and 1.0 would
         # find the future of request 1 (they compare and hash equal to 1).
@@ -342,11 +345,12 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     Return the text to send back, or ``None`` when nothing must be sent.
 
     This function decodes the text and puts the answers together; :func:`answer_one` (below)
-    answers each message, calling ``handler``. The rules (https://www.jsonrpc.org/specification#batch):
+    answers each message, calling ``handler``. The rules
+    (https://www.jsonrpc.org/specification#batch):
 
     * not JSON at all -> a single error object, ``-32700`` (``PARSE_ERROR``), id ``null``;
-    * an empty array ``[]`` -> a single error object (not an array), ``-32600`` (``INVALID_REQUEST``),
-      id ``null``;
+    * an empty array ``[]`` -> a single error object (not an array), ``-32600``
+      (``INVALID_REQUEST``), id ``null``;
     * one object (not an array) -> handled on its own: its answer as a single object, or ``None``;
     * a non-empty array -> every element is handled as if it had arrived on its own, and their
       answers go back together in **one JSON array**, in the order of the elements. An element
@@ -358,7 +362,7 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
     the whole reply with ``json.dumps``.
     """
 
-    # BEGIN SOLUTION: json.loads (mind ValueError); then answer_one for the lone message or each element
+    # BEGIN SOLUTION: json.loads (mind ValueError); then answer_one for the message or each element
     def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -382,7 +386,8 @@ async def answer_batch(text: str | bytes, handler: Handler) -> str | None:
 
 
 async def answer_one(element: Any, handler: Handler) -> Message | None:
-    """The answer to one message (a lone one, or one element of a batch), or ``None`` if it gets none.
+    """The answer to one message (a lone one, or one element of a batch), or ``None`` if it gets
+    none.
 
     ``element`` is already decoded from JSON. What it gets:
 
@@ -399,7 +404,7 @@ async def answer_one(element: Any, handler: Handler) -> Message | None:
     * a response (``Response``/``ErrorResponse``): this exercise plays the server's side, so it
       is ignored (``None``).
     """
-    # BEGIN SOLUTION: not a dict; then from_dict (mind RpcError); then one branch per kind of message
+    # BEGIN SOLUTION: not a dict; then from_dict (mind RpcError); then a branch per kind of message
     if not isinstance(element, dict):
         return ErrorResponse(None, INVALID_REQUEST, "A JSON-RPC message must be a JSON object")
     try:

@@ -1,8 +1,8 @@
 """Lesson 02 exercise: frame a byte stream, and drain one without ever blocking.
 
 minimcp cuts MCP's stdio stream into messages with newlines (``minimcp/transports/framing.py``) and
-keeps reading a child's stderr so that the child never blocks (``minimcp/transports/process.py``). You
-build three variations on those two ideas:
+keeps reading a child's stderr so that the child never blocks (``minimcp/transports/process.py``).
+You build three variations on those two ideas:
 
 1. **Length-prefixed frames**: a 4-byte big-endian length, then exactly that many bytes. Binary
    safe, and the framing of many binary protocols. What does it do with a frame that is too large,
@@ -76,13 +76,14 @@ class LengthPrefixDecoder:
         #: One message per refused frame, in order.
         self.errors: list[str] = []
         self._buffer = bytearray()  # bytes received and not yet returned: keep all state in here
-        # BEGIN SOLUTION: your state (e.g. bytes of a refused frame left to skip); then delete this raise
+        # BEGIN SOLUTION: your state (e.g. bytes of a refused frame to skip); then delete this raise
         self._skip = 0  # bytes of a refused frame still to throw away
         # END SOLUTION
 
     @property
     def buffered(self) -> int:
-        """How many bytes the decoder is holding right now (never much more than ``max_frame + 4``)."""
+        """How many bytes the decoder is holding right now (never much more than ``max_frame +
+        4``)."""
         return len(self._buffer)
 
     def feed(self, data: bytes) -> list[bytes]:
@@ -112,8 +113,9 @@ class LengthPrefixDecoder:
         # END SOLUTION
 
     def finish(self) -> None:
-        """The stream has ended. Raise :class:`TruncatedFrame` unless it ended between two frames."""
-        # BEGIN SOLUTION: anything still buffered, or still to skip, means the stream stopped mid-frame
+        """The stream has ended. Raise :class:`TruncatedFrame` unless it ended between two
+        frames."""
+        # BEGIN SOLUTION: anything still buffered, or to skip, means the stream stopped mid-frame
         if self._buffer or self._skip:
             raise TruncatedFrame(
                 f"the stream ended inside a frame ({len(self._buffer)} bytes pending)"
@@ -175,7 +177,7 @@ class JsonSeqDecoder:
         #: One word per dropped piece of the stream, in order.
         self.errors: list[str] = []
         self._buffer = bytearray()  # the current text (after its RS), as far as it has arrived
-        # BEGIN SOLUTION: your state (before any RS? in a text? after one? skipping?); then delete this raise
+        # BEGIN SOLUTION: state: before any RS? in a text? after one? skipping? Then drop this raise
         # Where we are: "start" (no RS seen yet), "text" (inside a text), "after" (the text was
         # complete; only whitespace may follow), "skip" (dropping a text that is too large).
         self._state = "start"
@@ -190,7 +192,7 @@ class JsonSeqDecoder:
 
     def feed(self, data: bytes) -> list[Any]:
         """Take the next bytes of the stream; return the values of the texts they complete."""
-        # BEGIN SOLUTION: split the data at each RS; handle the bytes before an RS according to your state
+        # BEGIN SOLUTION: split the data at each RS; handle the bytes before each RS by your state
         values: list[Any] = []
         pieces = bytes(data).split(RS)
         for index, piece in enumerate(pieces):
@@ -307,7 +309,7 @@ class StderrTail:
         self.chunk_size = chunk_size
         #: How many times ``on_line`` raised.
         self.callback_errors = 0
-        # BEGIN SOLUTION: your state: kept lines (a deque with maxlen), the partial line, was it cut?
+        # BEGIN SOLUTION: your state: kept lines (a deque with maxlen), the partial line, cut or not
         self._lines: collections.deque[str] = collections.deque(maxlen=max_lines)
         self._partial = bytearray()  # the current line so far, at most max_line_bytes of it
         self._cut = False  # the current line was longer than max_line_bytes
@@ -322,7 +324,7 @@ class StderrTail:
 
     async def drain(self, reader: ByteReader) -> None:
         """Read ``reader`` to its end, line by line, following the rules above."""
-        # BEGIN SOLUTION: loop on read(chunk_size) until b""; split each chunk at LF; cap the partial line
+        # BEGIN SOLUTION: read(chunk_size) until b""; split each chunk at LF; cap the partial line
         while True:
             chunk = await reader.read(self.chunk_size)
             if not chunk:

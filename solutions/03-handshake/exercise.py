@@ -59,7 +59,7 @@ def parse_version(version: object) -> datetime.date:
     ``" 2025-03-26"``, ``"2025-03-26\\n"``, ``"2025-02-30"``, ``"2025-13-01"``, ``"1.0.0"``,
     ``"latest"``, ``""``, and anything that is not a string (``None``, ``20251125``).
     """
-    # BEGIN SOLUTION: check the shape (re.fullmatch with [0-9]), then let datetime.date check the calendar
+    # BEGIN SOLUTION: the shape by re.fullmatch with [0-9], then the calendar by datetime.date
     if not isinstance(version, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", version):
         raise MalformedVersion(f"not a protocol version (YYYY-MM-DD): {version!r}")
     try:
@@ -78,7 +78,7 @@ def latest(versions: Iterable[object]) -> str:
         latest(["2024-11-05", "2025-11-25", "2025-06-18"])   ->  "2025-11-25"
         latest(["2025-11-25", "2099-1-1", "draft"])          ->  "2025-11-25"
     """
-    # BEGIN SOLUTION: keep the entries parse_version accepts, then take the one with the greatest date
+    # BEGIN SOLUTION: keep the entries parse_version accepts, then take the one with the latest date
     best: str | None = None
     best_date: datetime.date | None = None
     for version in versions:
@@ -104,7 +104,7 @@ def server_choice(requested: object, server_versions: Iterable[object]) -> str:
         server_choice("2024-11-05", ["2025-11-25", "2024-11-05"])  ->  "2024-11-05"
         server_choice("2099-01-01", ["2024-11-05", "2025-11-25"])  ->  "2025-11-25"
     """
-    # BEGIN SOLUTION: the server's latest (it raises for you); then is requested well-formed and listed?
+    # BEGIN SOLUTION: the server's latest (it raises for you); is requested well-formed and listed?
     versions = list(server_versions)
     newest = latest(versions)
     try:
@@ -116,7 +116,8 @@ def server_choice(requested: object, server_versions: Iterable[object]) -> str:
 
 
 def negotiate(client_versions: Iterable[object], server_versions: Iterable[object]) -> str | None:
-    """Play one whole negotiation; return the agreed version, or None when the client must disconnect.
+    """Play one whole negotiation; return the agreed version, or None when the client must
+    disconnect.
 
     1. The client asks for its latest well-formed version (``latest``; ValueError if it has none).
     2. The server answers with ``server_choice``.
@@ -126,7 +127,7 @@ def negotiate(client_versions: Iterable[object], server_versions: Iterable[objec
     can still fail: a client speaking 2025-06-18 and 2024-11-05 asks for 2025-06-18; a server
     speaking 2025-11-25 and 2024-11-05 answers 2025-11-25; the client cannot speak it -> None.
     """
-    # BEGIN SOLUTION: ask latest(client); answer server_choice(ask, server); accept it if the client speaks it
+    # BEGIN SOLUTION: ask latest(client), answer server_choice(ask, server); client must speak it
     mine = list(client_versions)
     ask = latest(mine)
     answer = server_choice(ask, server_versions)
@@ -186,7 +187,8 @@ class LifecycleGuard:
     **Server role**, ``receive`` (what the client sends), in the order the rules apply:
 
     * state ``closed``: everything → DROP;
-    * request ``ping`` → ALLOW, in every other state (ping works before, during and after the handshake);
+    * request ``ping`` → ALLOW, in every other state (ping works before, during and after the
+      handshake);
     * request ``initialize``: in ``new`` → ALLOW, and the state becomes ``initializing``;
       in any later state → refuse(-32600, ALREADY_INITIALIZED);
     * any other request: in ``new`` → refuse(-32600, BEFORE_INITIALIZE.format(method=method));
@@ -219,7 +221,8 @@ class LifecycleGuard:
 
     * state ``closed``: everything → DROP;
     * request ``ping`` → ALLOW;
-    * any other request: in ``ready`` → ALLOW; otherwise → refuse(-32600, NOT_READY.format(method=method));
+    * any other request: in ``ready`` → ALLOW; otherwise → refuse(-32600,
+      NOT_READY.format(method=method));
     * notification ``notifications/message`` (logging): in ``initializing`` or ``ready`` → ALLOW;
       in ``new`` → DROP;
     * any other notification: in ``ready`` → ALLOW; otherwise → DROP.
@@ -238,7 +241,7 @@ class LifecycleGuard:
 
     def receive(self, kind: str, method: str) -> Verdict:
         """Judge one message the peer sent us; move the state on when the rules say so."""
-        # BEGIN SOLUTION: check kind; closed drops everything; then the rules of self.role, top to bottom
+        # BEGIN SOLUTION: check kind; closed drops everything; then self.role's rules, top to bottom
         _check_kind(kind)
         if self.state == CLOSED:
             return DROP
@@ -271,8 +274,9 @@ class LifecycleGuard:
         # END SOLUTION
 
     def send(self, kind: str, method: str) -> bool:
-        """May we send this message now? True (and the state moves on when the rules say so) or False."""
-        # BEGIN SOLUTION: check kind; closed sends nothing; then the rules of self.role, top to bottom
+        """May we send this message now? True (and the state moves on when the rules say so) or
+        False."""
+        # BEGIN SOLUTION: check kind; closed sends nothing; then self.role's rules, top to bottom
         _check_kind(kind)
         if self.state == CLOSED:
             return False
@@ -341,9 +345,9 @@ def _check_kind(kind: str) -> None:
 # ``notifications/cancelled`` and ``notifications/progress`` both ways.
 #
 # A capability is declared only when its value is a JSON object (a dict): ``"tools": {}`` declares
-# tools, ``"tools": true`` or ``"tools": null`` does not. A flag (listChanged, subscribe) counts only
-# when it is exactly ``true``. Capabilities nobody knows (``experimental``, ``tasks``, ``x-foo``) open
-# nothing here.
+# tools, ``"tools": true`` or ``"tools": null`` does not. A flag (listChanged, subscribe) counts
+# only when it is exactly ``true``. Capabilities nobody knows (``experimental``, ``tasks``,
+# ``x-foo``) open nothing here.
 #
 # Elicitation has *modes*: ``elicitation.form`` and ``elicitation.url``, each declared by an object.
 # An elicitation object that declares no mode, such as ``"elicitation": {}``, means form mode only
@@ -361,9 +365,8 @@ class Permissions:
     server_requests: frozenset[str]  # requests the server may send to the client
     client_notifications: frozenset[str]  # notifications the client may send
     server_notifications: frozenset[str]  # notifications the server may send
-    elicitation_modes: frozenset[
-        str
-    ]  # "form" and/or "url"; empty when elicitation was not declared
+    # "form" and/or "url"; empty when elicitation was not declared
+    elicitation_modes: frozenset[str]
 
 
 def negotiated(
@@ -374,63 +377,73 @@ def negotiated(
     Both arguments must be dicts (anything else: ``TypeError``). Every set includes what is always
     open (``ALWAYS_REQUESTS`` / ``ALWAYS_NOTIFICATIONS``), except ``elicitation_modes``.
     """
-    # BEGIN SOLUTION: check both are dicts; start from the ALWAYS sets; add what each declared object opens
+    # BEGIN SOLUTION: check both are dicts; add what each side opens to the ALWAYS sets
     if not isinstance(client_capabilities, dict) or not isinstance(server_capabilities, dict):
         raise TypeError("capabilities must be JSON objects (dicts)")
+    client_requests, server_notes = _opened_by_server(server_capabilities)
+    server_requests, client_notes, modes = _opened_by_client(client_capabilities)
+    if "url" in modes:  # the server says when a URL elicitation is complete
+        server_notes.add("notifications/elicitation/complete")
+    return Permissions(
+        frozenset(ALWAYS_REQUESTS | client_requests),
+        frozenset(ALWAYS_REQUESTS | server_requests),
+        frozenset(ALWAYS_NOTIFICATIONS | client_notes),
+        frozenset(ALWAYS_NOTIFICATIONS | server_notes),
+        frozenset(modes),
+    )
+    # END SOLUTION
 
-    def declared(capabilities: dict[str, Any], name: str) -> dict[str, Any] | None:
-        value = capabilities.get(name)
-        return value if isinstance(value, dict) else None
 
-    def flag(options: dict[str, Any], name: str) -> bool:
-        return options.get(name) is True
+def _opened_by_server(capabilities: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """What the server's ``capabilities`` open, besides what is always open: the requests the
+    client may send, and the notifications the server may send."""
+    # BEGIN SOLUTION: one `if` per capability declared (a dict), one per flag (exactly true)
+    requests: set[str] = set()
+    notes: set[str] = set()
+    if isinstance(tools := capabilities.get("tools"), dict):
+        requests |= {"tools/list", "tools/call"}
+        if tools.get("listChanged") is True:
+            notes.add("notifications/tools/list_changed")
+    if isinstance(resources := capabilities.get("resources"), dict):
+        requests |= {"resources/list", "resources/read", "resources/templates/list"}
+        if resources.get("subscribe") is True:
+            requests |= {"resources/subscribe", "resources/unsubscribe"}
+            notes.add("notifications/resources/updated")
+        if resources.get("listChanged") is True:
+            notes.add("notifications/resources/list_changed")
+    if isinstance(prompts := capabilities.get("prompts"), dict):
+        requests |= {"prompts/list", "prompts/get"}
+        if prompts.get("listChanged") is True:
+            notes.add("notifications/prompts/list_changed")
+    if isinstance(capabilities.get("logging"), dict):
+        requests.add("logging/setLevel")
+        notes.add("notifications/message")
+    if isinstance(capabilities.get("completions"), dict):
+        requests.add("completion/complete")
+    return requests, notes
+    # END SOLUTION
 
-    client_requests, server_requests = set(ALWAYS_REQUESTS), set(ALWAYS_REQUESTS)
-    client_notes, server_notes = set(ALWAYS_NOTIFICATIONS), set(ALWAYS_NOTIFICATIONS)
+
+def _opened_by_client(capabilities: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+    """What the client's ``capabilities`` open, besides what is always open: the requests the
+    server may send, the notifications the client may send, and the elicitation modes (what a
+    mode opens for the server is for :func:`negotiated` to add)."""
+    # BEGIN SOLUTION: roots, sampling, elicitation (its modes: {} alone means form)
+    requests: set[str] = set()
+    notes: set[str] = set()
     modes: set[str] = set()
-
-    if (tools := declared(server_capabilities, "tools")) is not None:
-        client_requests |= {"tools/list", "tools/call"}
-        if flag(tools, "listChanged"):
-            server_notes.add("notifications/tools/list_changed")
-    if (resources := declared(server_capabilities, "resources")) is not None:
-        client_requests |= {"resources/list", "resources/read", "resources/templates/list"}
-        if flag(resources, "subscribe"):
-            client_requests |= {"resources/subscribe", "resources/unsubscribe"}
-            server_notes.add("notifications/resources/updated")
-        if flag(resources, "listChanged"):
-            server_notes.add("notifications/resources/list_changed")
-    if (prompts := declared(server_capabilities, "prompts")) is not None:
-        client_requests |= {"prompts/list", "prompts/get"}
-        if flag(prompts, "listChanged"):
-            server_notes.add("notifications/prompts/list_changed")
-    if declared(server_capabilities, "logging") is not None:
-        client_requests.add("logging/setLevel")
-        server_notes.add("notifications/message")
-    if declared(server_capabilities, "completions") is not None:
-        client_requests.add("completion/complete")
-
-    if (roots := declared(client_capabilities, "roots")) is not None:
-        server_requests.add("roots/list")
-        if flag(roots, "listChanged"):
-            client_notes.add("notifications/roots/list_changed")
-    if declared(client_capabilities, "sampling") is not None:
-        server_requests.add("sampling/createMessage")
-    if (elicitation := declared(client_capabilities, "elicitation")) is not None:
-        server_requests.add("elicitation/create")
+    if isinstance(roots := capabilities.get("roots"), dict):
+        requests.add("roots/list")
+        if roots.get("listChanged") is True:
+            notes.add("notifications/roots/list_changed")
+    if isinstance(capabilities.get("sampling"), dict):
+        requests.add("sampling/createMessage")
+    if isinstance(elicitation := capabilities.get("elicitation"), dict):
+        requests.add("elicitation/create")
         modes = {mode for mode in ("form", "url") if isinstance(elicitation.get(mode), dict)}
         if not modes:
             modes = {"form"}  # "elicitation": {} means form mode
-        if "url" in modes:
-            server_notes.add("notifications/elicitation/complete")
-
-    return Permissions(
-        frozenset(client_requests),
-        frozenset(server_requests),
-        frozenset(client_notes),
-        frozenset(server_notes),
-        frozenset(modes),
-    )
+    return requests, notes, modes
     # END SOLUTION
 
 

@@ -141,8 +141,9 @@ def container_schema(annotation: Any) -> dict[str, Any]:
       ``{"type": "array"}``; ``tuple[T, ...]`` is a ``list[T]``;
     * ``tuple[A, B, ...]`` (fixed length n) → ``{"type": "array", "prefixItems": [<A>, <B>, ...],
       "minItems": n, "maxItems": n}`` (``prefixItems`` is how draft 2020-12 describes a tuple);
-    * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare ``dict``
-      → ``{"type": "object"}``. JSON object keys are strings: another key type is a ``TypeError``.
+    * ``dict[str, T]`` → ``{"type": "object", "additionalProperties": <schema of T>}``; bare
+      ``dict`` → ``{"type": "object"}``. JSON object keys are strings: another key type is a
+      ``TypeError``.
     """
     # BEGIN SOLUTION: get_origin and get_args tell the four apart; one branch each
     origin, args = get_origin(annotation), get_args(annotation)
@@ -189,7 +190,7 @@ def object_schema(cls: type) -> dict[str, Any]:
     * a dataclass field whose default is a JSON scalar (str, int, float, bool, None) or an enum
       member gets ``"default"`` (an enum member's value) in its property.
     """
-    # BEGIN SOLUTION: one property per field from get_type_hints; required and defaults differ by kind
+    # BEGIN SOLUTION: a property per field from get_type_hints; required and defaults differ by kind
     hints = get_type_hints(cls, include_extras=True)
     properties: dict[str, Any] = {}
     required: list[str] = []
@@ -206,7 +207,7 @@ def object_schema(cls: type) -> dict[str, Any]:
                 if is_json_scalar(default):
                     properties[field.name]["default"] = default
     else:
-        required_keys = getattr(cls, "__required_keys__", frozenset())
+        required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset())
         for name, hint in hints.items():
             properties[name] = type_schema(hint)
             if name in required_keys:
@@ -236,35 +237,20 @@ def param_descriptions(docstring: str | None) -> dict[str, str]:
 
     gives ``{"date": "The day to read, as YYYY-MM-DD.", "limit": "At most this many events."}``.
 
-    The rules:
+    The rules, for the lines of the section (:func:`_args_section` finds them):
 
-    * clean the docstring first with ``inspect.cleandoc`` (it removes the common indentation);
-    * the section starts at a line that is exactly ``Args:``, ``Arguments:`` or ``Parameters:``
-      (surrounding white space aside) and ends at the first non-blank line indented no deeper than
-      that header. Blank lines inside it are skipped;
-    * in the section, a line indented like the section's first entry starts an entry:
-      ``name: text`` or ``name (type): text``; the type is ignored;
+    * a line indented like the section's first entry starts an entry: ``name: text`` or
+      ``name (type): text``; the type is ignored;
     * a line indented deeper continues the current entry: add it with a single space between;
     * descriptions are stripped; an entry with no text after the colon maps to ``""``;
     * no docstring or no section → ``{}``.
     """
-    # BEGIN SOLUTION: find the header, learn the entries' indentation from the first one, then collect
-    if not docstring:
-        return {}
-    lines = inspect.cleandoc(docstring).splitlines()
-    start = next((i for i, line in enumerate(lines) if SECTION_HEADER.match(line.strip())), None)
-    if start is None:
-        return {}
-    header_indent = len(lines[start]) - len(lines[start].lstrip())
+    # BEGIN SOLUTION: learn the entries' indentation from the first one, then collect
     entry_indent: int | None = None
     descriptions: dict[str, str] = {}
     current: str | None = None
-    for line in lines[start + 1 :]:
-        if not line.strip():
-            continue
+    for line in _args_section(docstring):
         indent = len(line) - len(line.lstrip())
-        if indent <= header_indent:
-            break
         if entry_indent is None:
             entry_indent = indent
         if indent <= entry_indent:
@@ -275,11 +261,36 @@ def param_descriptions(docstring: str | None) -> dict[str, str]:
             current = match.group(1)
             descriptions[current] = match.group(2).strip()
         elif current is not None:
-            text = line.strip()
-            descriptions[current] = (
-                f"{descriptions[current]} {text}" if descriptions[current] else text
-            )
+            descriptions[current] = f"{descriptions[current]} {line.strip()}".strip()
     return descriptions
+    # END SOLUTION
+
+
+def _args_section(docstring: str | None) -> list[str]:
+    """The lines of a docstring's ``Args:`` section after its header, blank ones left out; ``[]``
+    when there is no docstring or no such section.
+
+    * clean the docstring first with ``inspect.cleandoc`` (it removes the common indentation);
+    * the section starts at a line that is exactly ``Args:``, ``Arguments:`` or ``Parameters:``
+      (surrounding white space aside) and ends at the first non-blank line indented no deeper than
+      that header.
+    """
+    # BEGIN SOLUTION: cleandoc; find the header; keep the lines indented deeper, up to the first not
+    if not docstring:
+        return []
+    lines = inspect.cleandoc(docstring).splitlines()
+    start = next((i for i, line in enumerate(lines) if SECTION_HEADER.match(line.strip())), None)
+    if start is None:
+        return []
+    header_indent = len(lines[start]) - len(lines[start].lstrip())
+    section: list[str] = []
+    for line in lines[start + 1 :]:
+        if not line.strip():
+            continue
+        if len(line) - len(line.lstrip()) <= header_indent:
+            break
+        section.append(line)
+    return section
     # END SOLUTION
 
 
@@ -299,7 +310,7 @@ def schema_from_signature(function: Callable[..., Any]) -> dict[str, Any]:
       None) or an enum member becomes ``"default"`` (an enum member's value); other defaults are
       not shown.
     """
-    # BEGIN SOLUTION: walk inspect.signature(function).parameters; reuse type_schema and param_descriptions
+    # BEGIN SOLUTION: walk the signature's parameters; reuse type_schema and param_descriptions
     hints = get_type_hints(function, include_extras=True)
     documented = param_descriptions(inspect.getdoc(function))
     properties: dict[str, Any] = {}
@@ -402,7 +413,7 @@ def check_arguments(schema: dict[str, Any], value: Any, path: str = "arguments")
        and ``additionalProperties``: the messages :func:`object_problems` gives;
     4. arrays (lists) only: with ``items``, each element at ``{path}[{index}]``.
     """
-    # BEGIN SOLUTION: type first (and stop if wrong), then the keyword groups in the docstring's order
+    # BEGIN SOLUTION: type first (stop if wrong), then the keyword groups in the docstring's order
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(is_type(value, name) for name in names):
@@ -468,7 +479,7 @@ def object_problems(schema: dict[str, Any], value: dict[str, Any], path: str) ->
        properties>, n=1, cutoff=0.6)`` finds a name; if it is a schema, the value is checked
        against it at ``{path}.{key}``. Without ``additionalProperties``, any other key is allowed.
     """
-    # BEGIN SOLUTION: required first; then one pass over the object's keys, recursing with check_arguments
+    # BEGIN SOLUTION: required first; then one pass over the keys, recursing with check_arguments
     problems: list[str] = []
     properties = schema.get("properties", {})
     for name in schema.get("required", []):
@@ -537,19 +548,19 @@ class ToolRouter:
     """
 
     def __init__(self, separator: str = "__", max_length: int = 64) -> None:
-        # BEGIN SOLUTION: check the separator; then your state (which server owns which names, in order)
+        # BEGIN SOLUTION: check the separator; your state: which server owns which names, in order
         if not SAFE_NAME.fullmatch(separator):
             raise ValueError(f"separator {separator!r}: use letters, digits, '_' or '-'")
         self.separator = separator
         self.max_length = max_length
-        self._servers: dict[
-            str, list[tuple[str, dict[str, Any]]]
-        ] = {}  # server → [(exposed, tool)]
+        # server → [(exposed, tool)]
+        self._servers: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self._routes: dict[str, tuple[str, str]] = {}  # exposed → (server, real name)
         # END SOLUTION
 
     def set_tools(self, server: str, tools: list[dict[str, Any]]) -> None:
-        """Add ``server`` with its ``tools``, or replace its tools (names of the tools kept stay)."""
+        """Add ``server`` with its ``tools``, or replace its tools (names of the tools kept
+        stay)."""
         # BEGIN SOLUTION: check, free the names of the tools gone, keep the rest, name the new ones
         if not server:
             raise ValueError("a server name must not be empty")
@@ -596,9 +607,9 @@ class ToolRouter:
         # END SOLUTION
 
     def tools(self) -> list[dict[str, Any]]:
-        """Every tool, servers in the order they were first added, each server's tools in list order:
-        a copy of each tool dict with ``"name"`` replaced by the exposed name (the originals are
-        never changed)."""
+        """Every tool, servers in the order they were first added, each server's tools in list
+        order: a copy of each tool dict with ``"name"`` replaced by the exposed name (the originals
+        are never changed)."""
         # BEGIN SOLUTION
         return [
             {**tool, "name": exposed}
@@ -608,7 +619,8 @@ class ToolRouter:
         # END SOLUTION
 
     def resolve(self, exposed: str) -> tuple[str, str]:
-        """``(server, real tool name)`` for an exposed name; ``KeyError`` if the router never gave it."""
+        """``(server, real tool name)`` for an exposed name; ``KeyError`` if the router never gave
+        it."""
         # BEGIN SOLUTION
         return self._routes[exposed]
         # END SOLUTION

@@ -4,10 +4,10 @@
    servers want ``file:///{+path}`` (a value that may contain ``/``) and
    ``search://courses{?q,level}`` (optional query parameters). Write ``expand`` (values → URI, as
    RFC 6570 says) and ``match`` (URI → values, the same rules run backwards).
-2. **A safe resolver for a virtual ``file://`` tree.** The spec says ``file://`` resources "do not need
-   to map to an actual physical filesystem". Here ``file:///notes/a.txt`` means ``<root>/notes/a.txt``:
-   the URI's path is *relative to a root folder*. Write ``safe_join`` so that no URI, however
-   encoded, ever reaches a file outside that root.
+2. **A safe resolver for a virtual ``file://`` tree.** The spec says ``file://`` resources "do not
+   need to map to an actual physical filesystem". Here ``file:///notes/a.txt`` means
+   ``<root>/notes/a.txt``: the URI's path is *relative to a root folder*. Write ``safe_join`` so
+   that no URI, however encoded, ever reaches a file outside that root.
 3. **A router that scores.** The host's keyword "if" pastes ``courses://all`` whenever a message
    *contains* "curso", so "what is a cursor?" gets the whole catalogue. Write a router that compares
    whole words with each resource's metadata (name, title, description), scores them, and picks the
@@ -54,10 +54,10 @@ from urllib.parse import quote, unquote, urlsplit
 #     the query ("?", "?a", "?a=1&&b=2", "?zzz=1", "?a=1&a=2", a space) means no match;
 #   * literal text must match exactly; a value whose "%XX" bytes are not valid UTF-8 means no match.
 #
-# Templates `expand` and `match` refuse with ValueError: a "{" or "}" outside an expression, an empty
-# expression, any other operator ("{#x}", "{/x}", "{.x}", "{;x}", "{&x}"), a modifier ("{x*}",
-# "{x:3}"), a name that is not a Python-style identifier, the same name twice in a template, more than
-# one name in {name} or {+name}, and a {?...} that is not the very end of the template.
+# Templates `expand` and `match` refuse with ValueError: a "{" or "}" outside an expression, an
+# empty expression, any other operator ("{#x}", "{/x}", "{.x}", "{;x}", "{&x}"), a modifier ("{x*}",
+# "{x:3}"), a name that is not a Python-style identifier, the same name twice in a template, more
+# than one name in {name} or {+name}, and a {?...} that is not the very end of the template.
 
 UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
 GEN_DELIMS = ":/?#[]@"
@@ -79,7 +79,7 @@ def parse_template(template: str) -> list[str | tuple[str, list[str]]]:
     >>> parse_template("courses://{id}{?level}")
     ['courses://', ('', ['id']), ('?', ['level'])]
     """
-    # BEGIN SOLUTION: split on {...}; check the literal text, the operator, the names, the place of {?...}
+    # BEGIN SOLUTION: split on {...}; check literals, operator, names, and where {?...} stands
     parts: list[str | tuple[str, list[str]]] = []
     seen: set[str] = set()
 
@@ -125,7 +125,7 @@ def expand(template: str, values: Mapping[str, str | None]) -> str:
     >>> expand("search://courses{?q,level}", {"q": "sql", "level": None})
     'search://courses?q=sql'
     """
-    # BEGIN SOLUTION: literals as they are; {x} quote everything but UNRESERVED; {+x} keep RESERVED and %XX
+    # BEGIN SOLUTION: literals as is; {x} quotes all but UNRESERVED; {+x} keeps RESERVED and %XX
     out = []
     for part in parse_template(template):
         if isinstance(part, str):
@@ -165,7 +165,7 @@ def match(template: str, uri: str) -> dict[str, str] | None:
     >>> match("courses://{id}", "courses://a/b") is None
     True
     """
-    # BEGIN SOLUTION: one regex group per {x}/{+x}, one for the whole query; then check and decode the pairs
+    # BEGIN SOLUTION: a group per {x}/{+x}, one for the whole query; then check and decode the pairs
     pattern, names, query_names = "", [], None
     for part in parse_template(template):
         if isinstance(part, str):
@@ -185,9 +185,8 @@ def match(template: str, uri: str) -> dict[str, str] | None:
         for pair in groups[-1][1:].split("&"):  # [1:]: after the "?"
             name, equals, value = pair.partition("=")
             well_formed = equals and re.fullmatch(f"{_SIMPLE_VALUE}*", value)
-            if (
-                not well_formed or name not in query_names or name in raw
-            ):  # unknown or repeated name
+            # Malformed, unknown or repeated: no match.
+            if not well_formed or name not in query_names or name in raw:
                 return None
             raw[name] = value
     try:
@@ -224,8 +223,9 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
 def safe_join(root: str | Path, uri: str) -> Path:
-    """The real path of the regular file ``uri`` names under ``root``; ValueError or FileNotFoundError."""
-    # BEGIN SOLUTION: vet the URI's parts; decode each segment once and vet it; resolve; compare with the root
+    """The real path of the regular file ``uri`` names under ``root``; ValueError or
+    FileNotFoundError."""
+    # BEGIN SOLUTION: vet the URI; decode and vet each segment once; resolve; compare with the root
     real_root = Path(root).resolve(strict=True)
     parts = urlsplit(uri)
     if parts.scheme.lower() != "file":
@@ -301,7 +301,7 @@ def words(text: str) -> list[str]:
     >>> words("Which COURSES are there? Courses, please!")
     ['course']
     """
-    # BEGIN SOLUTION: casefold, strip accents, [a-z0-9]+, drop stopwords, fold plurals, keep first occurrences
+    # BEGIN SOLUTION: casefold, strip accents, [a-z0-9]+, drop stopwords, fold plurals, no repeats
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(char for char in decomposed if not unicodedata.combining(char))
     out: list[str] = []
@@ -319,10 +319,11 @@ def words(text: str) -> list[str]:
 def score(message: str, resource: Mapping[str, Any]) -> int:
     """How well ``resource`` (a ``resources/list`` entry) fits ``message``.
 
-    >>> score("Which courses are there?", {"uri": "courses://all", "name": "courses", "title": "All Courses"})
+    >>> courses = {"uri": "courses://all", "name": "courses", "title": "All Courses"}
+    >>> score("Which courses are there?", courses)
     3
     """
-    # BEGIN SOLUTION: the words of each field; for each message word the best weight of a field holding it
+    # BEGIN SOLUTION: each field's words; per message word, the best weight of a field holding it
     fields = {field: set(words(str(resource.get(field) or ""))) for field in WEIGHTS}
     return sum(
         max((WEIGHTS[field] for field in WEIGHTS if word in fields[field]), default=0)
@@ -341,13 +342,16 @@ def route(
 ) -> list[str]:
     """The URIs of the resources worth pasting before ``message``: best first, at most ``limit``.
 
-    >>> catalogue = [{"uri": "courses://all", "name": "courses"}, {"uri": "users://all", "name": "users"}]
+    >>> catalogue = [
+    ...     {"uri": "courses://all", "name": "courses"},
+    ...     {"uri": "users://all", "name": "users"},
+    ... ]
     >>> route("Which courses are there?", catalogue)
     ['courses://all']
     >>> route("What is a cursor?", catalogue)
     []
     """
-    # BEGIN SOLUTION: score each new URI once, keep those at the threshold, sort by (-score, uri), cut
+    # BEGIN SOLUTION: score each new URI once, keep those at threshold, sort by (-score, uri), cut
     if limit < 0:
         raise ValueError(f"limit must be 0 or more, not {limit}")
     skip = set(exclude)

@@ -2,14 +2,15 @@
 
 1. **A prompt template renderer.** ``minimcp`` writes each prompt as a Python function. Many servers
    keep their prompts as *text* instead, with ``{{argument}}`` placeholders. Write ``placeholders``
-   and ``render``: check the arguments of a ``prompts/get`` the way the spec wants (a missing required
-   argument is -32602, and so is one the prompt does not have), fill in the defaults of the optional
-   ones, and answer spec-shaped ``messages``, without ever letting a value inject a placeholder.
+   and ``render``: check the arguments of a ``prompts/get`` the way the spec wants (a missing
+   required argument is -32602, and so is one the prompt does not have), fill in the defaults of the
+   optional ones, and answer spec-shaped ``messages``, without ever letting a value inject a
+   placeholder.
 2. **Names in, IDs out, and say what went wrong.** The course server's ``course-similar-by-name``
-   finds courses by a plain substring and silently takes every match: "SQL" brings two courses. Write
-   ``normalise``, ``resolve`` and ``instruction``: match by ID, by exact name, by word prefixes and by
-   near-spelling, and tell the model (and so the user) which names were ambiguous and which matched
-   nothing.
+   finds courses by a plain substring and silently takes every match: "SQL" brings two courses.
+   Write ``normalise``, ``resolve`` and ``instruction``: match by ID, by exact name, by word
+   prefixes and by near-spelling, and tell the model (and so the user) which names were ambiguous
+   and which matched nothing.
 3. **The client's side: from a slash command to what the model reads.** The user types
    ``/course-similar-by-name names="SQL Views, Caché"``. Write ``parse_command``, which turns that
    line into the ``params`` of a ``prompts/get`` (checked against the ``prompts/list`` result), and
@@ -75,12 +76,13 @@ def or_list(items: Sequence[str]) -> str:
 #     "description", maybe "arguments", a list of {"name", "description"?, "required"?}. An argument
 #     without "required" is optional (the spec gives no default; absent is read as false, as the
 #     official Python SDK does).
-#   * First the *template* is checked, because a broken template is the server author's bug, whatever
-#     the client sent. ValueError when: a role is not "user" or "assistant" (the only roles of a
-#     PromptMessage; there is no "system"), a placeholder names an argument the prompt does not declare,
-#     or ``defaults`` names an argument the prompt does not declare.
+#   * First the *template* is checked, because a broken template is the server author's bug,
+#     whatever the client sent. ValueError when: a role is not "user" or "assistant" (the only roles
+#     of a PromptMessage; there is no "system"), a placeholder names an argument the prompt does not
+#     declare, or ``defaults`` names an argument the prompt does not declare.
 #   * Then the client's *arguments* (None means none). PromptError (-32602), in this order:
-#       - not a dict whose keys and values are all strings:  '"arguments" must be an object of strings'
+#       - not a dict whose keys and values are all strings:
+#                                              '"arguments" must be an object of strings'
 #       - names the prompt does not declare:   "Unknown argument(s) for prompt NAME: a, b"  (sorted)
 #       - required ones that are absent, or only white space ("" counts as not given):
 #                                              "Missing required argument(s) for prompt NAME: a, b"
@@ -88,9 +90,9 @@ def or_list(items: Sequence[str]) -> str:
 #   * An optional argument that was not given takes its value from ``defaults``, or "" without one.
 #   * Every placeholder is replaced by its argument's value, in ONE pass: a value is inserted as it
 #     is, and a "{{x}}" inside a value stays literally "{{x}}" (no injection of other arguments).
-#   * The result is a GetPromptResult: {"description": ..., "messages": [...]} ("description" only if
-#     the prompt has one), each message {"role": role, "content": {"type": "text", "text": text}}:
-#     ONE content block per message, not a list of them.
+#   * The result is a GetPromptResult: {"description": ..., "messages": [...]} ("description" only
+#     if the prompt has one), each message {"role": role, "content": {"type": "text", "text":
+#     text}}: ONE content block per message, not a list of them.
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}")
 
@@ -124,42 +126,12 @@ def render(
     >>> render(summary, [("user", "Summarize {{topic}}.")], {"topic": "MCP"})
     {'messages': [{'role': 'user', 'content': {'type': 'text', 'text': 'Summarize MCP.'}}]}
     """
-    # BEGIN SOLUTION: template and defaults (ValueError), then arguments (PromptError), then fill in one pass
-    name = prompt["name"]
+    # BEGIN SOLUTION: the template (ValueError), the arguments (PromptError), then fill in one pass
     declared = [argument["name"] for argument in prompt.get("arguments") or []]
-    required = [
-        argument["name"] for argument in prompt.get("arguments") or [] if argument.get("required")
-    ]
     defaults = dict(defaults or {})
-
-    for role, text in template:
-        if role not in ("user", "assistant"):
-            raise ValueError(f"prompt {name}: role {role!r} is neither 'user' nor 'assistant'")
-        for used in placeholders(text):
-            if used not in declared:
-                raise ValueError(
-                    f"prompt {name}: the placeholder {{{{{used}}}}} is not an argument"
-                )
-    for default in defaults:
-        if default not in declared:
-            raise ValueError(f"prompt {name}: a default for {default!r}, which is not an argument")
-
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict) or not all(
-        isinstance(key, str) and isinstance(value, str) for key, value in arguments.items()
-    ):
-        raise PromptError('"arguments" must be an object of strings')
-    unknown = sorted(set(arguments) - set(declared))
-    if unknown:
-        raise PromptError(f"Unknown argument(s) for prompt {name}: {', '.join(unknown)}")
-    missing = [argument for argument in required if not arguments.get(argument, "").strip()]
-    if missing:
-        raise PromptError(f"Missing required argument(s) for prompt {name}: {', '.join(missing)}")
-
-    values = {
-        argument: arguments.get(argument, defaults.get(argument, "")) for argument in declared
-    }
+    _check_template(prompt["name"], template, declared, defaults)
+    given = _checked_arguments(prompt, arguments)
+    values = {argument: given.get(argument, defaults.get(argument, "")) for argument in declared}
     messages = [
         {
             "role": role,
@@ -176,6 +148,53 @@ def render(
     # END SOLUTION
 
 
+def _check_template(
+    name: str, template: Sequence[tuple[str, str]], declared: list[str], defaults: Mapping[str, str]
+) -> None:
+    """Raise ValueError for a broken template of the prompt ``name`` (see the rules above): a role
+    that is neither "user" nor "assistant", a placeholder or a default for an argument that is not
+    in ``declared``."""
+    # BEGIN SOLUTION: each role, each placeholder of each text, then each default
+    for role, text in template:
+        if role not in ("user", "assistant"):
+            raise ValueError(f"prompt {name}: role {role!r} is neither 'user' nor 'assistant'")
+        for used in placeholders(text):
+            if used not in declared:
+                raise ValueError(
+                    f"prompt {name}: the placeholder {{{{{used}}}}} is not an argument"
+                )
+    for default in defaults:
+        if default not in declared:
+            raise ValueError(f"prompt {name}: a default for {default!r}, which is not an argument")
+    # END SOLUTION
+
+
+def _checked_arguments(prompt: Mapping[str, Any], arguments: Any) -> dict[str, str]:
+    """The client's ``arguments`` for ``prompt`` (None: none), or PromptError (see the rules
+    above): not an object of strings, an argument the prompt does not have, a required one
+    missing."""
+    # BEGIN SOLUTION: the type, then unknown names (sorted), then the required ones not given
+    name = prompt["name"]
+    declared = [argument["name"] for argument in prompt.get("arguments") or []]
+    required = [
+        argument["name"] for argument in prompt.get("arguments") or [] if argument.get("required")
+    ]
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in arguments.items()
+    ):
+        raise PromptError('"arguments" must be an object of strings')
+    unknown = sorted(set(arguments) - set(declared))
+    if unknown:
+        raise PromptError(f"Unknown argument(s) for prompt {name}: {', '.join(unknown)}")
+    missing = [argument for argument in required if not arguments.get(argument, "").strip()]
+    if missing:
+        raise PromptError(f"Missing required argument(s) for prompt {name}: {', '.join(missing)}")
+    return arguments
+    # END SOLUTION
+
+
 # =================================================================================================
 # Part 2 · Names in, IDs out: resolving course names the way a server should
 # =================================================================================================
@@ -187,8 +206,8 @@ def render(
 #
 # resolve(names, catalogue): ``names`` is the prompt's argument, a comma-separated string; the
 # catalogue is a list of {"id", "name"} (what courses://all holds). Split on ",", strip each name,
-# skip empty ones and names whose normalised form was already seen. For each name, the candidates are
-# found by the FIRST of these rules that finds any (everything compared after normalise):
+# skip empty ones and names whose normalised form was already seen. For each name, the candidates
+# are found by the FIRST of these rules that finds any (everything compared after normalise):
 #   1. by ID: the name is a course's ID ("c4ch", "AI101", "ai101");
 #   2. by exact name: the name is a course's name ("sql views");
 #   3. by word prefixes: every word of the name is the beginning of some word of the course's name
@@ -203,14 +222,17 @@ def render(
 # instruction(resolution, catalogue, tool): the text of the prompt's user message, made of these
 # sentences in this order, joined by one space:
 #   * if there are ids:
-#       'Find similar courses using the tool TOOL with these course IDs: v1ws, c4ch (SQL Views, Cache
-#       Strategies).'   (one line: the IDs, then the names in brackets, both joined by ", ")
+#       'Find similar courses using the tool TOOL with these course IDs: v1ws, c4ch
+#       (SQL Views, Cache Strategies).'   (one line: the IDs, then the names in brackets, both
+#       joined by ", ")
 #   * for each ambiguous name, in order:
-#       '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x).'
+#       '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws)
+#       or SQL from Scratch (sq1x).'
 #   * if some names are unknown:
 #       'No course matched "vistas" or "quantum"; say so.'      (or_list of the quoted names)
 # If there are neither ids nor ambiguous names, it is the client's error, not a prompt:
-#   PromptError('No course matches "vistas" or "quantum": the catalogue is the resource courses://all')
+#   PromptError('No course matches "vistas" or "quantum": '
+#               'the catalogue is the resource courses://all')
 
 FUZZY_CUTOFF = 0.8
 
@@ -241,39 +263,18 @@ def normalise(text: str) -> str:
 def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
     """Each comma-separated name of ``names`` resolved against ``catalogue`` (rules above).
 
-    >>> catalogue = [{"id": "v1ws", "name": "SQL Views"}, {"id": "sq1x", "name": "SQL from Scratch"},
-    ...              {"id": "c4ch", "name": "Cache Strategies"}]
+    >>> catalogue = [
+    ...     {"id": "v1ws", "name": "SQL Views"},
+    ...     {"id": "sq1x", "name": "SQL from Scratch"},
+    ...     {"id": "c4ch", "name": "Cache Strategies"},
+    ... ]
     >>> resolve("Caché, SQL, vistas", catalogue)
     Resolution(ids=['c4ch'], ambiguous={'SQL': ['v1ws', 'sq1x']}, unknown=['vistas'])
     """
-    # BEGIN SOLUTION: split, strip, skip repeats; try the four rules in order; sort into ids/ambiguous/unknown
+    # BEGIN SOLUTION: split, strip, skip repeats; the rules in order; then ids, ambiguous or unknown
     courses = [
         (course["id"], normalise(course["id"]), normalise(course["name"])) for course in catalogue
     ]
-
-    def candidates(key: str) -> list[str]:
-        """The IDs the first rule that finds anything finds for ``key`` (already normalised)."""
-        if not key:
-            return []
-        words = key.split()
-
-        def by_prefixes(course_name: str) -> bool:
-            return all(any(part.startswith(word) for part in course_name.split()) for word in words)
-
-        rules = (
-            lambda course_id, course_name: course_id == key,
-            lambda course_id, course_name: course_name == key,
-            lambda course_id, course_name: by_prefixes(course_name),
-            lambda course_id, course_name: (
-                difflib.SequenceMatcher(None, key, course_name).ratio() >= FUZZY_CUTOFF
-            ),
-        )
-        for rule in rules:
-            found = [course[0] for course in courses if rule(course[1], course[2])]
-            if found:
-                return found
-        return []
-
     result = Resolution()
     seen: set[str] = set()
     for name in (part.strip() for part in names.split(",")):
@@ -281,7 +282,7 @@ def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
         if not name or key in seen:
             continue
         seen.add(key)
-        found = candidates(key)
+        found = _candidates(key, courses)
         if not found:
             result.unknown.append(name)
         elif len(found) == 1:
@@ -293,6 +294,33 @@ def resolve(names: str, catalogue: Iterable[Mapping[str, str]]) -> Resolution:
     # END SOLUTION
 
 
+def _candidates(key: str, courses: list[tuple[str, str, str]]) -> list[str]:
+    """The IDs that the first rule that finds anything finds for ``key`` (already normalised), in
+    catalogue order; each course is ``(id, normalised id, normalised name)``."""
+    # BEGIN SOLUTION: by ID, by exact name, by word prefixes, by spelling: the first that finds any
+    if not key:
+        return []
+    words = key.split()
+
+    def by_prefixes(course_name: str) -> bool:
+        return all(any(part.startswith(word) for part in course_name.split()) for word in words)
+
+    rules = (
+        lambda course_id, course_name: course_id == key,
+        lambda course_id, course_name: course_name == key,
+        lambda course_id, course_name: by_prefixes(course_name),
+        lambda course_id, course_name: (
+            difflib.SequenceMatcher(None, key, course_name).ratio() >= FUZZY_CUTOFF
+        ),
+    )
+    for rule in rules:
+        found = [course[0] for course in courses if rule(course[1], course[2])]
+        if found:
+            return found
+    return []
+    # END SOLUTION
+
+
 def instruction(
     resolution: Resolution,
     catalogue: Iterable[Mapping[str, str]],
@@ -301,10 +329,10 @@ def instruction(
     """The prompt's text for the model, or PromptError when there is nothing to search for.
 
     >>> catalogue = [{"id": "c4ch", "name": "Cache Strategies"}]
-    >>> instruction(Resolution(ids=["c4ch"]), catalogue)
-    'Find similar courses using the tool find_similar_courses with these course IDs: c4ch (Cache Strategies).'
+    >>> instruction(Resolution(ids=["c4ch"]), catalogue, tool="similar")
+    'Find similar courses using the tool similar with these course IDs: c4ch (Cache Strategies).'
     """
-    # BEGIN SOLUTION: no ids and nothing ambiguous is a PromptError; else one sentence per finding, in order
+    # BEGIN SOLUTION: no ids, nothing ambiguous: PromptError; else a sentence per finding, in order
     names = {course["id"]: course["name"] for course in catalogue}
     quoted = [f'"{name}"' for name in resolution.unknown]
     if not resolution.ids and not resolution.ambiguous:
@@ -378,7 +406,7 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
     >>> parse_command("/course-overview c4ch", catalogue)
     {'name': 'course-overview', 'arguments': {'id': 'c4ch'}}
     """
-    # BEGIN SOLUTION: "/" check, shlex.split, find the prompt, sort words into named and positional, check
+    # BEGIN SOLUTION: check the "/", shlex.split, find the prompt, named vs positional words, check
     line = line.strip()
     if not line.startswith("/"):
         raise SlashError(f"not a command (it starts with '/'): {line!r}")
@@ -392,9 +420,8 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
     by_name = {prompt["name"]: prompt for prompt in prompts}
     if name not in by_name:
         close = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
-        raise SlashError(
-            f"Unknown prompt: /{name}" + (f" (did you mean /{close[0]}?)" if close else "")
-        )
+        hint = f" (did you mean /{close[0]}?)" if close else ""
+        raise SlashError(f"Unknown prompt: /{name}{hint}")
     declared = by_name[name].get("arguments") or []
     order = [argument["name"] for argument in declared]
 
@@ -407,10 +434,8 @@ def parse_command(line: str, prompts: Sequence[Mapping[str, Any]]) -> dict[str, 
         raise SlashError(f"/{name} takes at most {len(order)} argument(s)")
 
     arguments: dict[str, str] = {}
-    for key, value in [
-        *zip(order, positional, strict=False),
-        *((key, value) for key, _, value in named),
-    ]:
+    given = [*zip(order, positional, strict=False), *((key, value) for key, _, value in named)]
+    for key, value in given:
         if key in arguments:
             raise SlashError(f"Argument given twice: {key}")
         arguments[key] = value
@@ -431,39 +456,7 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
     >>> to_chat({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi."}}]})
     [{'role': 'user', 'content': 'Hi.'}]
     """
-
-    # BEGIN SOLUTION: check each role and block, make it text, merge into the previous message of that role
-    def size(data: Any) -> int:
-        try:
-            return len(base64.b64decode(data, validate=True))
-        except (binascii.Error, TypeError):
-            raise ValueError(f"not base64: {data!r:.40}") from None
-
-    def block_text(block: Mapping[str, Any]) -> str:
-        kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            return block["text"]
-        if kind == "resource":
-            inner = block.get("resource") or {}
-            if (
-                "uri" not in inner
-                or "mimeType" not in inner
-                or ("text" not in inner and "blob" not in inner)
-            ):
-                raise ValueError(
-                    f"an embedded resource needs uri, mimeType and text or blob: {inner!r}"
-                )
-            if "text" in inner:
-                return f"[resource {inner['uri']} ({inner['mimeType']})]\n{inner['text']}"
-            return f"[resource {inner['uri']} ({inner['mimeType']}), {size(inner['blob'])} bytes]"
-        if kind in ("image", "audio"):
-            if "mimeType" not in block or "data" not in block:
-                raise ValueError(f"an {kind} block needs data and mimeType: {block!r:.80}")
-            return f"[{kind} {block['mimeType']}, {size(block['data'])} bytes]"
-        if kind == "resource_link" and "uri" in block:
-            return f"[resource link {block['uri']}]"
-        raise ValueError(f"not a content block this client knows: {block!r:.80}")
-
+    # BEGIN SOLUTION: check roles and blocks, make text, merge into that role's previous message
     chat: list[dict[str, str]] = []
     for message in result.get("messages", []):
         role, content = message.get("role"), message.get("content")
@@ -473,10 +466,49 @@ def to_chat(result: Mapping[str, Any]) -> list[dict[str, str]]:
             raise ValueError(
                 f"a prompt message has ONE content block (a dict), not {type(content).__name__}"
             )
-        text = block_text(content)
+        text = _block_text(content)
         if chat and chat[-1]["role"] == role:
             chat[-1]["content"] += "\n\n" + text
         else:
             chat.append({"role": role, "content": text})
     return chat
+    # END SOLUTION
+
+
+def _block_text(block: Mapping[str, Any]) -> str:
+    """One content block as text (see the table above), or ValueError."""
+    # BEGIN SOLUTION: one branch per type; an embedded resource needs uri, mimeType, text or blob
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        return block["text"]
+    if kind == "resource":
+        inner = block.get("resource") or {}
+        if (
+            "uri" not in inner
+            or "mimeType" not in inner
+            or ("text" not in inner and "blob" not in inner)
+        ):
+            raise ValueError(
+                f"an embedded resource needs uri, mimeType and text or blob: {inner!r}"
+            )
+        if "text" in inner:
+            return f"[resource {inner['uri']} ({inner['mimeType']})]\n{inner['text']}"
+        return f"[resource {inner['uri']} ({inner['mimeType']}), {_size(inner['blob'])} bytes]"
+    if kind in ("image", "audio"):
+        if "mimeType" not in block or "data" not in block:
+            raise ValueError(f"an {kind} block needs data and mimeType: {block!r:.80}")
+        return f"[{kind} {block['mimeType']}, {_size(block['data'])} bytes]"
+    if kind == "resource_link" and "uri" in block:
+        return f"[resource link {block['uri']}]"
+    raise ValueError(f"not a content block this client knows: {block!r:.80}")
+    # END SOLUTION
+
+
+def _size(data: Any) -> int:
+    """How many bytes the base64 text ``data`` decodes to; ValueError if it is not base64."""
+    # BEGIN SOLUTION: base64.b64decode with validate=True; binascii.Error (or TypeError) is bad
+    try:
+        return len(base64.b64decode(data, validate=True))
+    except (binascii.Error, TypeError):
+        raise ValueError(f"not base64: {data!r:.40}") from None
     # END SOLUTION

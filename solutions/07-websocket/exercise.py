@@ -95,7 +95,7 @@ def encode_frame(frame: Frame, mask_key: bytes | None = None) -> bytes:
     >>> encode_frame(Frame(TEXT, b"Hello")).hex()
     '810548656c6c6f'
     """
-    # BEGIN SOLUTION: first byte FIN|opcode; second MASK|length (7 bits, or 126 + 2 bytes, or 127 + 8 bytes)
+    # BEGIN SOLUTION: byte 1 FIN|opcode; byte 2 MASK|length (7 bits; 126 + 2 bytes; 127 + 8 bytes)
     if frame.opcode not in OPCODES:
         raise ValueError(f"unknown opcode {frame.opcode:#x}")
     if frame.opcode in CONTROL and (not frame.fin or len(frame.payload) > 125):
@@ -120,7 +120,8 @@ def encode_frame(frame: Frame, mask_key: bytes | None = None) -> bytes:
 def decode_frame(
     buffer: bytes, *, require_mask: bool | None = None, max_size: int | None = None
 ) -> tuple[Frame, int] | None:
-    """The first frame in ``buffer`` and how many bytes it took, or None if it is not all there yet.
+    """The first frame in ``buffer`` and how many bytes it took, or None if it is not all there
+    yet.
 
     Raise ProtocolError (with its close code) for everything the rules above refuse; a frame that
     breaks a rule is refused as soon as its header shows it, even before its payload has arrived.
@@ -134,12 +135,10 @@ def decode_frame(
     if len(buffer) < 2:
         return None
     first, second = buffer[0], buffer[1]
-    fin, opcode, masked, length = (
-        bool(first & 0x80),
-        first & 0x0F,
-        bool(second & 0x80),
-        second & 0x7F,
-    )
+    fin = bool(first & 0x80)
+    opcode = first & 0x0F
+    masked = bool(second & 0x80)
+    length = second & 0x7F
     if first & 0x70:
         raise ProtocolError("reserved bits set, but no extension was negotiated")
     if opcode not in OPCODES:
@@ -150,23 +149,10 @@ def decode_frame(
         raise ProtocolError("a client's frames must be masked")
     if require_mask is False and masked:
         raise ProtocolError("a server's frames must not be masked")
-    position = 2
-    if length == 126:
-        if len(buffer) < 4:
-            return None
-        (length,) = struct.unpack("!H", buffer[2:4])
-        position = 4
-        if length < 126:
-            raise ProtocolError("the length must be encoded in the fewest bytes")
-    elif length == 127:
-        if len(buffer) < 10:
-            return None
-        (length,) = struct.unpack("!Q", buffer[2:10])
-        position = 10
-        if length >> 63:
-            raise ProtocolError("the top bit of a 64-bit length must be 0")
-        if length < 1 << 16:
-            raise ProtocolError("the length must be encoded in the fewest bytes")
+    found = _payload_length(buffer)
+    if found is None:
+        return None
+    length, position = found
     if max_size is not None and length > max_size:
         raise ProtocolError(f"frame of {length} bytes exceeds the limit of {max_size}", code=1009)
     key = b""
@@ -181,6 +167,36 @@ def decode_frame(
     if masked:
         payload = apply_mask(payload, key)
     return Frame(opcode, bytes(payload), fin), position + length
+    # END SOLUTION
+
+
+def _payload_length(buffer: bytes) -> tuple[int, int] | None:
+    """The payload length that the header at the start of ``buffer`` gives, and where the header
+    goes on after it (the masking key, or the payload); None while the length's bytes are missing.
+
+    The 7 bits of the second byte are the length, or 126 (then 2 more bytes hold it) or 127 (then
+    8 more). Raise ProtocolError for a length not encoded in the fewest bytes, and for a 64-bit
+    length whose top bit is set.
+    """
+    # BEGIN SOLUTION: 126: unpack 2 more bytes ("!H"); 127: 8 more ("!Q"); check each is needed
+    length = buffer[1] & 0x7F
+    if length == 126:
+        if len(buffer) < 4:
+            return None
+        (length,) = struct.unpack("!H", buffer[2:4])
+        if length < 126:
+            raise ProtocolError("the length must be encoded in the fewest bytes")
+        return length, 4
+    if length == 127:
+        if len(buffer) < 10:
+            return None
+        (length,) = struct.unpack("!Q", buffer[2:10])
+        if length >> 63:
+            raise ProtocolError("the top bit of a 64-bit length must be 0")
+        if length < 1 << 16:
+            raise ProtocolError("the length must be encoded in the fewest bytes")
+        return length, 10
+    return length, 2
     # END SOLUTION
 
 
@@ -221,7 +237,7 @@ def parse_close(payload: bytes) -> tuple[int, str]:
     >>> parse_close(bytes.fromhex("03e8627965"))
     (1000, 'bye')
     """
-    # BEGIN SOLUTION: empty → 1005; one byte → error; else unpack the code, check it, decode the reason
+    # BEGIN SOLUTION: empty → 1005; one byte → error; else unpack, check the code; decode the reason
     if not payload:
         return 1005, ""
     if len(payload) == 1:
@@ -321,7 +337,7 @@ class Reassembler:
 #
 # `check_upgrade` checks them in this order, and raises HandshakeError with the first failure:
 #
-#   1. the method is GET ....................................... 405, with the header ("Allow", "GET")
+#   1. the method is GET ....................................... 405, with ("Allow", "GET")
 #   2. the path, without any query string, is the endpoint ..... 404
 #   3. at most one Origin header ............................... 400
 #      and if there is one, it is allowed ...................... 403
@@ -329,7 +345,8 @@ class Reassembler:
 #        http:// or https:// with the host localhost, 127.0.0.1 or [::1], on any port
 #   4. the Upgrade values include "websocket" (any case) ....... 426, with ("Upgrade", "websocket")
 #   5. the Connection values include "upgrade" (any case) ...... 426, with ("Upgrade", "websocket")
-#   6. exactly one Sec-WebSocket-Version, and it is "13" ....... 426, with ("Sec-WebSocket-Version", "13")
+#   6. exactly one Sec-WebSocket-Version, and it is "13" ....... 426,
+#                                                    with ("Sec-WebSocket-Version", "13")
 #   7. exactly one Sec-WebSocket-Key, and it is base64 for 16 bytes ... 400
 #   8. the Sec-WebSocket-Protocol values include the subprotocol ....... 400
 #
@@ -466,7 +483,7 @@ class Member:
     """One client of a Hub: its queue and the state the hub keeps about it."""
 
     def __init__(self, name: str, limit: int) -> None:
-        # BEGIN SOLUTION: a name, a queue (a deque), flags for "dropped" and "gone", a way to wake a reader
+        # BEGIN SOLUTION: a name, a deque, flags for "dropped" and "gone", a way to wake a reader
         self.name = name
         self.limit = limit
         self.dropped = False

@@ -92,7 +92,7 @@ class ResumableStream:
         max_fruitless: int = 3,
         max_wait_ms: int = 30_000,
     ) -> None:
-        # BEGIN SOLUTION: the settings; last_event_id, done; the ids delivered; the per-connection state
+        # BEGIN SOLUTION: settings; last_event_id, done; the ids delivered; the per-connection state
         self.request_id = request_id
         self.retry_ms = retry_ms  # the reconnection time: the server's `retry` replaces it
         self.max_fruitless = max_fruitless
@@ -105,8 +105,9 @@ class ResumableStream:
         # END SOLUTION
 
     def _start_connection(self) -> None:
-        """A new connection: new decoder, new BOM check, nothing half-read; the id buffer is last_event_id."""
-        # BEGIN SOLUTION: reset what belongs to one connection; remember last_event_id, to tell a fruitful one
+        """A new connection: new decoder, new BOM check, nothing half-read; the id buffer is
+        last_event_id."""
+        # BEGIN SOLUTION: reset the per-connection state; remember last_event_id (was it fruitful?)
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._started = False  # the first character of a connection may be a BOM
         self._text = ""  # decoded, not yet cut into lines
@@ -118,7 +119,7 @@ class ResumableStream:
 
     def feed(self, chunk: bytes) -> list[str]:
         """The next bytes of the current connection; the messages they complete, in order."""
-        # BEGIN SOLUTION: decode, skip a first BOM, cut whole lines ("\r" at the end waits), handle each
+        # BEGIN SOLUTION: decode, skip a first BOM, cut whole lines (a last "\r" waits), handle each
         text = self._decoder.decode(chunk)
         if not self._started and text:
             self._started = True
@@ -157,8 +158,9 @@ class ResumableStream:
         # END SOLUTION
 
     def _dispatch(self) -> str | None:
-        """A blank line: the event is complete. Its message, unless it has none or was delivered already."""
-        # BEGIN SOLUTION: last_event_id ← id buffer; no data or "" → None; own id seen → None; else keep it
+        """A blank line: the event is complete. Its message, unless it has none or was delivered
+        already."""
+        # BEGIN SOLUTION: last_event_id ← id buffer; no data, "" or its id seen → None; else keep it
         data, own_id = self._data, self._own_id
         self._data, self._own_id = [], False
         self.last_event_id = self._id_buffer
@@ -189,8 +191,9 @@ class ResumableStream:
         # END SOLUTION
 
     def connection_ended(self) -> int | None:
-        """The connection ended (cut, or closed by the server): milliseconds to wait, or None: stop."""
-        # BEGIN SOLUTION: drop the unfinished event; done or no id → None; count fruitless; back off; give up
+        """The connection ended (cut, or closed by the server): milliseconds to wait, or None:
+        stop."""
+        # BEGIN SOLUTION: drop the half event; done/no id → None; count fruitless; back off; give up
         fruitful = self.last_event_id != self._id_at_start
         self._start_connection()
         if self.done or not self.last_event_id:
@@ -207,9 +210,8 @@ class Followed:
     """What following a stream over several connections gave."""
 
     messages: list[str]  # every message, once, in order
-    resumptions: list[
-        tuple[str, int]
-    ]  # for each reconnection: (the Last-Event-ID to send, the wait in ms)
+    # for each reconnection: (the Last-Event-ID to send, the wait in ms)
+    resumptions: list[tuple[str, int]]
     done: bool  # the stream is complete
 
 
@@ -222,7 +224,7 @@ def follow(
     left); a wait means "reconnect": record ``(last_event_id, wait)`` and read the next connection.
     ``options`` go to ResumableStream.
     """
-    # BEGIN SOLUTION: one ResumableStream; feed the chunks; after each connection, stop or note a resumption
+    # BEGIN SOLUTION: a ResumableStream; feed the chunks; per connection: stop, or note a resumption
     stream = ResumableStream(request_id, **options)
     messages: list[str] = []
     resumptions: list[tuple[str, int]] = []
@@ -245,9 +247,9 @@ def follow(
 # The server stores every event before it sends it, so that a client can ask for it again. Here the
 # memory is counted in bytes: an event costs len(data.encode("utf-8")) (its id is not counted).
 #
-#   * event ids are "<stream id>-<n>", n = 0, 1, 2... per stream. A stream id is not empty and has no
-#     "-" (ValueError otherwise). A stream belongs to the session that first appended to it; another
-#     session appending to it is a ValueError.
+#   * event ids are "<stream id>-<n>", n = 0, 1, 2... per stream. A stream id is not empty and has
+#     no "-" (ValueError otherwise). A stream belongs to the session that first appended to it;
+#     another session appending to it is a ValueError.
 #   * the budgets, checked in __init__ (ValueError unless 0 < stream_bytes <= session_bytes <=
 #     total_bytes and ttl > 0):
 #       - one event larger than `stream_bytes` is refused (ValueError), and nothing is stored;
@@ -257,8 +259,8 @@ def follow(
 #       - then, while the store holds more than `total_bytes`, the least recently used *other*
 #         session is forgotten, whole.
 #   * a session is *used* by an append, and by an `events_after` that succeeds. A session unused for
-#     more than `ttl` seconds (now - last use > ttl, by `clock()`) is forgotten, whole: check that at
-#     the start of `append` and of `events_after`.
+#     more than `ttl` seconds (now - last use > ttl, by `clock()`) is forgotten, whole: check that
+#     at the start of `append` and of `events_after`.
 #   * a stream whose events were all dropped is still known (so that the store can say "forgotten").
 #   * `events_after(session, event_id)` returns the (id, data) pairs after that event, in order, or
 #     raises CannotReplay with one of three reasons:
@@ -269,11 +271,13 @@ def follow(
 #   * `forget_session` drops a session (the client sent DELETE); `size()` is the bytes kept in all,
 #     `size(session)` in one session (0 for one the store does not know).
 #
-# As in part 1, the "_" methods and the small classes after the store are a suggestion, yours to change.
+# As in part 1, the "_" methods and the small classes after the store are a suggestion, yours to
+# change.
 
 
 class CannotReplay(LookupError):
-    """An exact replay after ``event_id`` is impossible, for ``reason``: malformed, unknown or forgotten."""
+    """An exact replay after ``event_id`` is impossible, for ``reason``: malformed, unknown or
+    forgotten."""
 
     def __init__(self, reason: str, event_id: str) -> None:
         super().__init__(f"cannot replay after {event_id!r}: {reason}")
@@ -282,7 +286,8 @@ class CannotReplay(LookupError):
 
 
 class BudgetEventStore:
-    """Events kept per session and per stream, within byte budgets, least recently used session first out."""
+    """Events kept per session and per stream, within byte budgets, least recently used session
+    first out."""
 
     def __init__(
         self,
@@ -293,7 +298,7 @@ class BudgetEventStore:
         ttl: float,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        # BEGIN SOLUTION: check the budgets; keep them, the clock, the sessions (LRU order), a global counter
+        # BEGIN SOLUTION: check budgets; keep them, clock, sessions (LRU order), a global counter
         if not 0 < stream_bytes <= session_bytes <= total_bytes or ttl <= 0:
             raise ValueError(
                 "budgets must be 0 < stream_bytes <= session_bytes <= total_bytes, and ttl > 0"
@@ -310,7 +315,7 @@ class BudgetEventStore:
 
     def append(self, session_id: str, stream_id: str, data: str) -> str:
         """Store the next event of ``stream_id`` (in ``session_id``); return its id."""
-        # BEGIN SOLUTION: expire; check; store; trim the stream, then the session; evict other sessions
+        # BEGIN SOLUTION: expire; check; store; trim the stream, then the session; evict others
         now = self._clock()
         self._expire(now)
         if not stream_id or "-" in stream_id:
@@ -342,15 +347,14 @@ class BudgetEventStore:
         session.last_used = now
         self._sessions.move_to_end(session_id)
         while self.size() > self.total_bytes:
-            self._forget(
-                next(iter(self._sessions))
-            )  # the front is never this session: it was just moved
+            # The front is never this session: it was just moved.
+            self._forget(next(iter(self._sessions)))
         return event_id
         # END SOLUTION
 
     def events_after(self, session_id: str, event_id: str) -> list[tuple[str, str]]:
         """The (id, data) of every event after ``event_id`` on its stream, or CannotReplay."""
-        # BEGIN SOLUTION: expire; parse; find the stream in this session; check nothing after it was dropped
+        # BEGIN SOLUTION: expire; parse; find the stream in this session; nothing after it dropped?
         now = self._clock()
         self._expire(now)
         stream_id, _, number = event_id.rpartition("-")
@@ -359,7 +363,7 @@ class BudgetEventStore:
         after = int(number)
         session = self._sessions.get(session_id)
         stream = session.streams.get(stream_id) if session is not None else None
-        if stream is None or after >= stream.next_number:
+        if session is None or stream is None or after >= stream.next_number:
             raise CannotReplay("unknown", event_id)
         first_kept = stream.events[0].number if stream.events else stream.next_number
         if after + 1 < first_kept:
@@ -455,22 +459,23 @@ class _Session:
 #     ('"a\"b"' is a"b); store it unquoted, as it is (case kept). A parameter without "=" or with an
 #     empty value is an error;
 #   * the first parameter named "q" (any case) is the weight: "0", "0." and up to three decimals
-#     ("0.5", "0.125"), or "1", "1." and up to three zeros ("1.000"). Anything else ("1.5", "0.1234",
-#     ".5", "-1") is an error, and so is any parameter after the weight. No weight means 1.0;
+#     ("0.5", "0.125"), or "1", "1." and up to three zeros ("1.000"). Anything else ("1.5",
+#     "0.1234", ".5", "-1") is an error, and so is any parameter after the weight. No weight means
+#     1.0;
 #   * errors raise ValueError.
 #
 # `quality(ranges, media_type)`: how much the client wants `media_type` ("type/subtype", perhaps
 # with parameters, never a weight). A range *matches* it if its type and subtype are equal or "*",
 # and each of the range's parameters is among the media type's, with an equal value (names without
 # case, values exactly). Of the matching ranges, the most specific decides: "type/subtype" beats
-# "type/*", which beats "*/*"; between two of the same kind, more parameters beats fewer; between two
-# equally specific ones, the first listed. None matches: 0.0.
+# "type/*", which beats "*/*"; between two of the same kind, more parameters beats fewer; between
+# two equally specific ones, the first listed. None matches: 0.0.
 #
 # `negotiate(method, accept, streaming)`: what minimcp should answer.
 #   * "POST": a client must accept both application/json and text/event-stream (a weight above 0 for
-#     each): else 406. Then `streaming` decides: True (the answer will stream) → "text/event-stream";
-#     False → "application/json"; None (either will do) → the one with the higher weight, and
-#     "application/json" on a tie;
+#     each): else 406. Then `streaming` decides: True (the answer will stream) →
+#     "text/event-stream"; False → "application/json"; None (either will do) → the one with the
+#     higher weight, and "application/json" on a tie;
 #   * "GET": text/event-stream with a weight above 0 → "text/event-stream"; else 406;
 #   * an Accept header that does not parse: 400 (for POST and GET);
 #   * any other method: None (nothing is negotiated: DELETE's answer has no body).
@@ -484,9 +489,8 @@ TCHAR = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 class MediaRange:
     type: str
     subtype: str
-    params: tuple[
-        tuple[str, str], ...
-    ] = ()  # (name, value) pairs, names in lower case, the weight left out
+    # (name, value) pairs, names in lower case, the weight left out
+    params: tuple[tuple[str, str], ...] = ()
     q: float = 1.0
 
 
@@ -496,7 +500,7 @@ def parse_accept(header: str | None) -> list[MediaRange]:
     >>> parse_accept('text/event-stream;q=0.5')
     [MediaRange(type='text', subtype='event-stream', params=(), q=0.5)]
     """
-    # BEGIN SOLUTION: split on "," outside quotes; per element: type/subtype, then parameters, the weight last
+    # BEGIN SOLUTION: split on "," outside quotes; each: type/subtype, parameters, the weight last
     if header is None:
         return [MediaRange("*", "*")]
     ranges = []
@@ -529,9 +533,12 @@ def parse_accept(header: str | None) -> list[MediaRange]:
 
 
 def _split(text: str, separator: str) -> list[str]:
-    """``text`` cut at every ``separator`` outside quoted strings (ValueError if one is left open)."""
+    """``text`` cut at every ``separator`` outside quoted strings (ValueError if one is left
+    open)."""
     # BEGIN SOLUTION: walk the characters, remembering "inside quotes" and "after a backslash"
-    pieces, current, quoted, escaped = [], [], False, False
+    pieces: list[str] = []
+    current: list[str] = []
+    quoted, escaped = False, False
     for char in text:
         if escaped:
             escaped = False
@@ -559,7 +566,8 @@ def _is_token(text: str) -> bool:
 
 
 def _parameter(text: str) -> tuple[str, str]:
-    """``' Name="v"'`` → ``("name", "v")``: a token, "=", a token or a quoted string; ValueError otherwise."""
+    """``' Name="v"'`` → ``("name", "v")``: a token, "=", a token or a quoted string; ValueError
+    otherwise."""
     # BEGIN SOLUTION
     name, equals, value = text.strip(" \t").partition("=")
     if not equals or not _is_token(name):
@@ -573,7 +581,8 @@ def _parameter(text: str) -> tuple[str, str]:
 
 
 def _unquote(value: str) -> str:
-    """'"a\\"b"' → 'a"b': the quotes off, each backslash escape replaced by the character it escapes."""
+    """'"a\\"b"' → 'a"b': the quotes off, each backslash escape replaced by the character it
+    escapes."""
     # BEGIN SOLUTION: a closing quote, no bare quote inside, no backslash left dangling
     if len(value) < 2 or not value.endswith('"'):
         raise ValueError(f"bad quoted string {value!r}")
@@ -595,12 +604,14 @@ def _unquote(value: str) -> str:
 
 
 def quality(ranges: list[MediaRange], media_type: str) -> float:
-    """The weight the client gives ``media_type``: that of the most specific matching range, else 0.0.
+    """The weight the client gives ``media_type``: that of the most specific matching range, else
+    0.0.
 
-    >>> quality(parse_accept("text/*;q=0.3, text/event-stream;q=0.8, */*;q=0.1"), "text/event-stream")
+    >>> ranges = parse_accept("text/*;q=0.3, text/event-stream;q=0.8, */*;q=0.1")
+    >>> quality(ranges, "text/event-stream")
     0.8
     """
-    # BEGIN SOLUTION: parse the media type; keep the matching ranges; the most specific (first on a tie) wins
+    # BEGIN SOLUTION: parse the type; of matching ranges, the most specific (first on a tie) wins
     (wanted,) = parse_accept(media_type)
     offered = dict(wanted.params)
     best: tuple[tuple[int, int, int], MediaRange] | None = None
@@ -627,7 +638,7 @@ def negotiate(method: str, accept: str | None, streaming: bool | None = None) ->
     >>> negotiate("POST", "application/json;q=0, text/event-stream")
     406
     """
-    # BEGIN SOLUTION: only POST and GET; parse (400); the weights of both types; 406; then the choice
+    # BEGIN SOLUTION: only POST and GET; parse (400); both types' weights; 406; then the choice
     if method not in ("POST", "GET"):
         return None
     try:

@@ -2,12 +2,14 @@
 
 1. **An event store on Redis Streams.** Lesson 08's event store keeps a stream's events in one
    process's memory; on several workers it must live where every worker reads it. Write its three
-   methods on one Redis Stream per SSE stream: ``append`` (XADD, with a bounded length and an expiry),
-   ``events_after`` (XRANGE after the client's last event, exactly or not at all) and ``forget`` (DEL).
-   The tests run your store on :class:`FakeRedis` below and on a real ``redis-server``.
+   methods on one Redis Stream per SSE stream: ``append`` (XADD, with a bounded length and an
+   expiry), ``events_after`` (XRANGE after the client's last event, exactly or not at all) and
+   ``forget`` (DEL). The tests run your store on :class:`FakeRedis` below and on a real
+   ``redis-server``.
 2. **A session-to-worker router.** The other answer to "which worker runs this session?": pin each
-   session to a worker by hashing its ``Mcp-Session-Id``, as a load balancer with affinity does. Write
-   it with rendezvous hashing, so that a worker coming or going moves only the sessions it must.
+   session to a worker by hashing its ``Mcp-Session-Id``, as a load balancer with affinity does.
+   Write it with rendezvous hashing, so that a worker coming or going moves only the sessions it
+   must.
 
 Check your work with ``python tools/check.py 11``. Only the standard library is needed (and, for the
 real-Redis tests, ``redis-server`` on your PATH: they are skipped without it).
@@ -23,26 +25,28 @@ from typing import Any
 # =================================================================================================
 #
 # One Redis Stream per SSE stream, under the key "mcp:events:<stream id>"; each entry has one field,
-# "data", the event's data. Ask Redis to number the entries 0-1, 0-2, 0-3... with the id "0-*" (Redis 7:
-# "the next sequence number", atomically, whichever worker appends). Entry 0-k is the event
-# "<stream id>-<k - 1>", so event ids look as in lesson 08: "<stream id>-0", "<stream id>-1"...
+# "data", the event's data. Ask Redis to number the entries 0-1, 0-2, 0-3... with the id "0-*"
+# (Redis 7: "the next sequence number", atomically, whichever worker appends). Entry 0-k is the
+# event "<stream id>-<k - 1>", so event ids look as in lesson 08: "<stream id>-0",
+# "<stream id>-1"...
 #
 #   * append(stream_id, data) -> the new event's id
 #       XADD key MAXLEN max_events (exactly: approximate=False) 0-* data <data>; then EXPIRE key ttl
 #   * events_after(event_id) -> [(event id, data), ...]: every event after event_id, in order
 #       - event_id is "<stream id>-<n>" (split at the last "-"; n a whole number >= 0);
-#         anything else ........................................... UnknownEventId("malformed event id")
+#         anything else ........................... UnknownEventId("malformed event id")
 #       - the stream holds no event n (the key is gone, or n is past its last entry)
-#                                                                    UnknownEventId("unknown event id")
+#                                                    UnknownEventId("unknown event id")
 #       - the event right after n was trimmed (MAXLEN): a replay would skip events
-#                                                                    UnknownEventId("event id too old")
+#                                                    UnknownEventId("event id too old")
 #       - otherwise the events after n (none, if n is the last), and the expiry pushed back (EXPIRE)
 #   * forget(stream_id): DEL key
 #
-# The Redis client is redis.asyncio.Redis (decode_responses=True), or FakeRedis: the same five commands.
+# The Redis client is redis.asyncio.Redis (decode_responses=True), or FakeRedis: the same five
+# commands.
 #   await redis.xadd(key, {"data": data}, id="0-*", maxlen=n, approximate=False) -> "0-k"
 #   await redis.xrange(key, "(0-3", "+")   -> [("0-4", {"data": ...}), ...]   "(" excludes the bound
-#   await redis.xrevrange(key, "+", "-", count=1) -> [the last entry], or [] if the key does not exist
+#   await redis.xrevrange(key, "+", "-", count=1) -> [the last entry], or [] without the key
 #   await redis.expire(key, seconds);  await redis.delete(key)
 
 PREFIX = "mcp:events:"
@@ -62,7 +66,7 @@ class RedisStreamStore:
 
     async def append(self, stream_id: str, data: str) -> str:
         """Store one event at the end of ``stream_id``; its event id."""
-        # BEGIN SOLUTION: XADD with id "0-*" and an exact MAXLEN, EXPIRE, then entry 0-k is event k - 1
+        # BEGIN SOLUTION: XADD with id "0-*", exact MAXLEN; EXPIRE; then entry 0-k is event k - 1
         key = PREFIX + stream_id
         entry_id = await self.redis.xadd(
             key, {"data": data}, id="0-*", maxlen=self.max_events, approximate=False
@@ -73,7 +77,7 @@ class RedisStreamStore:
 
     async def events_after(self, event_id: str) -> list[tuple[str, str]]:
         """Every event after ``event_id`` in its stream, exactly: ``(event id, data)`` pairs."""
-        # BEGIN SOLUTION: parse; the last entry says whether n exists; XRANGE from (0-(n+1); check no gap
+        # BEGIN SOLUTION: parse; the last entry says if n exists; XRANGE from (0-(n+1); check no gap
         stream_id, _, number = event_id.rpartition("-")
         if not stream_id or not (number.isascii() and number.isdigit()):
             raise UnknownEventId("malformed event id")
@@ -106,8 +110,8 @@ def sequence(entry_id: str) -> int:
 class FakeRedis:
     """A stand-in for ``redis.asyncio.Redis`` that knows only the five commands above, in memory.
 
-    Enough to try your store in a notebook or a test without a server; the real Redis is the authority
-    (the tests run both). ``ttls`` shows what EXPIRE set, as Redis's TTL would.
+    Enough to try your store in a notebook or a test without a server; the real Redis is the
+    authority (the tests run both). ``ttls`` shows what EXPIRE set, as Redis's TTL would.
     """
 
     def __init__(self) -> None:
@@ -173,17 +177,18 @@ class FakeRedis:
 #
 # A load balancer with affinity sends every request of a session to the same worker, from the
 # Mcp-Session-Id alone. "hash(session) % number of workers" does that, but when a worker is added or
-# removed, almost every session moves (and loses its state). Rendezvous hashing moves only what it must:
+# removed, almost every session moves (and loses its state). Rendezvous hashing moves only what
+# it must:
 #
-#   * score(worker, session_id): the first 8 bytes of SHA-256 of "<worker>/<session id>" (UTF-8), as a
-#     big-endian unsigned integer
+#   * score(worker, session_id): the first 8 bytes of SHA-256 of "<worker>/<session id>" (UTF-8), as
+#     a big-endian unsigned integer
 #   * route(session_id, workers): the worker with the highest score; on a tie, the greatest name.
 #     No workers at all: ValueError("no workers")
-#   * moves(session_ids, before, after): {session id: (old worker, new worker)} for every session that
-#     route() sends to another worker once the workers change from `before` to `after`
+#   * moves(session_ids, before, after): {session id: (old worker, new worker)} for every session
+#     that route() sends to another worker once the workers change from `before` to `after`
 #
-# So a new worker takes only the sessions it now wins (about 1/N of them); a removed worker's sessions
-# spread over the others, and nobody else's move.
+# So a new worker takes only the sessions it now wins (about 1/N of them); a removed worker's
+# sessions spread over the others, and nobody else's move.
 
 
 def score(worker: str, session_id: str) -> int:

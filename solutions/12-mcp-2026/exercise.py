@@ -1,12 +1,13 @@
 """Lesson 12 exercise: three rules of MCP 2026-07-28, written by hand.
 
-1. **Every request stands alone.** Read a request's ``_meta`` envelope, refusing what the spec refuses
-   with its exact error; and check, as a Streamable HTTP server must, that the standard headers say what
-   the body says.
+1. **Every request stands alone.** Read a request's ``_meta`` envelope, refusing what the spec
+   refuses with its exact error; and check, as a Streamable HTTP server must, that the standard
+   headers say what the body says.
 2. **A state the client carries, and cannot forge.** Seal a multi round-trip ``requestState`` with
    HMAC-SHA256, bound to the request it belongs to and to an expiry, and open only what you sealed.
 3. **Which era is this server?** The decision a dual-era client makes from the answer to its
-   ``server/discover`` probe: stay modern, try another version, fall back to ``initialize``, or give up.
+   ``server/discover`` probe: stay modern, try another version, fall back to ``initialize``, or
+   give up.
 
 Check your work with ``python tools/check.py 12``. Only the standard library is needed.
 """
@@ -40,26 +41,36 @@ class ProtocolError(Exception):
 
 
 # =================================================================================================
-# Part 1 · Every request stands alone (basic/index "Request metadata"; transports "Standard headers")
+# Part 1 · Every request stands alone
+#          (basic/index "Request metadata"; transports "Standard headers")
 # =================================================================================================
 #
 # read_envelope(params, supported) -> {"version", "capabilities", "client_info", "log_level"}
 #   in this order, raising ProtocolError:
-#   * params is not a dict, or its "_meta" is not a dict ... INVALID_PARAMS, 'every request needs "_meta"'
-#   * _meta[PROTOCOL_VERSION] missing or not a string ...... INVALID_PARAMS, '"_meta" needs a protocolVersion'
-#   * _meta[CLIENT_CAPABILITIES] missing or not a dict ...... INVALID_PARAMS, '"_meta" needs clientCapabilities'
-#   * the version is not in supported ...................... UNSUPPORTED_PROTOCOL_VERSION,
-#       "Unsupported protocol version", data {"supported": list(supported), "requested": version}
+#   * params is not a dict, or its "_meta" is not a dict ...
+#                                       INVALID_PARAMS, 'every request needs "_meta"'
+#   * _meta[PROTOCOL_VERSION] missing or not a string ......
+#                                       INVALID_PARAMS, '"_meta" needs a protocolVersion'
+#   * _meta[CLIENT_CAPABILITIES] missing or not a dict ......
+#                                       INVALID_PARAMS, '"_meta" needs clientCapabilities'
+#   * the version is not in supported ......................
+#                                       UNSUPPORTED_PROTOCOL_VERSION,
+#                                       "Unsupported protocol version",
+#                                       data {"supported": list(supported), "requested": version}
 #   client_info is _meta[CLIENT_INFO] (default {}), log_level _meta[LOG_LEVEL] (default None)
 #
-# check_headers(headers, message): headers have lower-case names; message is the JSON-RPC request (a dict).
-#   Each failure is HEADER_MISMATCH with the message "Header mismatch: <name>", in this order:
-#   * "mcp-protocol-version" missing, or not the envelope's version ...... "Header mismatch: MCP-Protocol-Version"
-#   * "mcp-method" missing, or not exactly the method ...................... "Header mismatch: Mcp-Method"
-#   * for tools/call and prompts/get (params.name) and resources/read (params.uri): "mcp-name" missing,
-#     or, once decoded, not exactly that value ............................ "Header mismatch: Mcp-Name"
-#   A header value is compared after trimming surrounding spaces; "=?base64?<b64>?=" carries the UTF-8
-#   text <b64> encodes (strict Base64: bad padding or characters are a mismatch too).
+# check_headers(headers, message): headers have lower-case names; message is the JSON-RPC request
+# (a dict). Each failure is HEADER_MISMATCH with the message "Header mismatch: <name>", in this
+# order:
+#   * "mcp-protocol-version" missing, or not the envelope's version ......
+#                                       "Header mismatch: MCP-Protocol-Version"
+#   * "mcp-method" missing, or not exactly the method ......................
+#                                       "Header mismatch: Mcp-Method"
+#   * for tools/call and prompts/get (params.name) and resources/read (params.uri): "mcp-name"
+#     missing, or, once decoded, not exactly that value ....................
+#                                       "Header mismatch: Mcp-Name"
+#   A header value is compared after trimming surrounding spaces; "=?base64?<b64>?=" carries the
+#   UTF-8 text <b64> encodes (strict Base64: bad padding or characters are a mismatch too).
 
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
@@ -129,17 +140,20 @@ def check_headers(headers: dict[str, str], message: dict[str, Any]) -> None:
 # Part 2 · A state the client carries, and cannot forge (basic/patterns/mrtr, "requestState")
 # =================================================================================================
 #
-# digest(method, params): what a state is bound to. SHA-256 (hex) of the JSON text of [method, salient],
-#   salient being params without "_meta", "inputResponses" and "requestState", written with
-#   json.dumps(..., sort_keys=True, separators=(",", ":")): the same request always gives the same digest.
+# digest(method, params): what a state is bound to. SHA-256 (hex) of the JSON text of
+#   [method, salient], salient being params without "_meta", "inputResponses" and "requestState",
+#   written with json.dumps(..., sort_keys=True, separators=(",", ":")): the same request always
+#   gives the same digest.
 #
 # seal(key, payload, method, params, now, ttl) -> a token "<body>.<tag>":
-#   body = the JSON of {"payload": payload, "for": digest(method, params), "exp": now + ttl} (sort_keys,
-#   compact separators), tag = HMAC-SHA256(key, body); both urlsafe Base64 without "=" padding.
+#   body = the JSON of {"payload": payload, "for": digest(method, params), "exp": now + ttl}
+#   (sort_keys, compact separators), tag = HMAC-SHA256(key, body); both urlsafe Base64 without "="
+#   padding.
 #
 # open_state(key, token, method, params, now) -> the payload, or StateRefused with the reason:
 #   * not two Base64 parts joined by "." ................. "malformed"
-#   * the tag is not HMAC-SHA256(key, body) .............. "tampered"   (compare with hmac.compare_digest)
+#   * the tag is not HMAC-SHA256(key, body) .............. "tampered"
+#                                                          (compare with hmac.compare_digest)
 #   * "exp" is before now ................................ "expired"
 #   * "for" is not digest(method, params) ................ "another request"
 
@@ -153,7 +167,8 @@ def b64(data: bytes) -> str:
 
 
 def unb64(text: str) -> bytes:
-    """Strict: a character outside the urlsafe alphabet is an error (binascii.Error), not skipped."""
+    """Strict: a character outside the urlsafe alphabet is an error (binascii.Error), not
+    skipped."""
     return base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
 
 
@@ -212,12 +227,15 @@ def open_state(key: bytes, token: str, method: str, params: dict[str, Any], now:
 #   answer is {"result": {...}}, {"error": {"code": ..., "data": ...}}, or None (no answer in time);
 #   modern and legacy are the versions this client speaks in each era, newest first.
 #   * a result ................................................ "modern"
-#   * error -32022 whose data.supported names a modern version we speak .... "retry:<the first such>"
-#   * error -32022 naming only versions of the handshake era, one we speak . "initialize"
-#   * error -32022 naming nothing we speak ................................ raise NoCommonVersion
-#   * any other error of 2026-07-28's own (-32020, -32021) ................ raise NoCommonVersion: the server
+#   * error -32022 whose data.supported names a modern version we speak ....
+#                                                               "retry:<the first such>"
+#   * error -32022 naming only versions of the handshake era, one we speak .
+#                                                               "initialize"
+#   * error -32022 naming nothing we speak .................... raise NoCommonVersion
+#   * any other error of 2026-07-28's own (-32020, -32021) .... raise NoCommonVersion: the server
 #     is modern, and initialize would not help
-#   * any other error at all (-32601, -32602, -32600...), or no answer ..... "initialize": an older server.
+#   * any other error at all (-32601, -32602, -32600...), or no answer ....
+#                                                               "initialize": an older server.
 #     Never one specific code: older servers answer an unknown method in different ways.
 
 MODERN_ERRORS = (-32020, -32021, -32022)
@@ -231,7 +249,7 @@ def after_probe(
     answer: dict[str, Any] | None, modern: tuple[str, ...], legacy: tuple[str, ...]
 ) -> str:
     """What a dual-era client does next."""
-    # BEGIN SOLUTION: a result; then the unsupported-version error and its supported list; then the rest
+    # BEGIN SOLUTION: a result; the unsupported-version error and data.supported; then the rest
     if answer is not None and "result" in answer:
         return "modern"
     error = (answer or {}).get("error") or {}
