@@ -25,9 +25,12 @@ one-tool server (``echo``, bench/servers.py) built with each stack:
    (bench/workers.py; needs ``redis-server``).
 
 Which measurements make each row: bench/plan.py. With ``--baseline REF``, the servers' and
-workers' tables gain a column: the same measurement of minimcp as it was at commit REF (its own
-tree, benchmark included, unpacked with ``git archive``), run interleaved with today's, so that a
-change is measured before and after on the same machine at once.
+workers' tables gain a column: the same measurement of minimcp as it was at commit REF, run
+interleaved with today's, so that a change is measured before and after on the same machine at
+once. The tree at REF (unpacked with ``git archive``) provides only the server measured, its own
+bench/servers.py with its own minimcp; the load, the client and the figures are today's, so the
+two columns are measured alike even where the benchmark itself changed since. (A tree from before
+lesson 11 has no workers to start: measure it with ``--tables servers``.)
 
 Every figure is measured in a fresh process. The machine is noisy, so the runs of one row are
 interleaved (floor, minimcp, SDK, floor, minimcp …) and each figure is the median of the rounds.
@@ -62,15 +65,16 @@ ROOT = Path(__file__).resolve().parent.parent
 def measure(job: Job) -> dict[str, float]:
     """Run one measurement in a process of its own; the figures it printed as JSON."""
     module, args, tree = job
-    tree = tree or ROOT
     command = [sys.executable, "-m", module, *args]
+    # This tree measures; ``tree`` (a baseline's) only provides the server measured.
+    server_tree = {"BENCH_SERVER_TREE": str(tree)} if tree else {}
     done = subprocess.run(
         command,
-        cwd=tree,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=900,
-        env={**os.environ, "PYTHONPATH": str(tree)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **server_tree},
     )
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr[-2000:]}")

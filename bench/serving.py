@@ -8,11 +8,15 @@ that a full pipe never blocks it (lesson 02's deadlock).
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Whose servers are measured: this tree's, or, with ``--baseline`` (bench/bench.py), an earlier
+#: tree's, unpacked elsewhere; the measuring code is always this tree's.
+SERVER_TREE = Path(os.environ.get("BENCH_SERVER_TREE", ROOT))
 
 #: The tasks reading the servers' stderr: asyncio keeps only a weak reference to a task.
 _draining: set[asyncio.Future[None]] = set()
@@ -39,7 +43,11 @@ async def spawn(args: list[str], name: str) -> asyncio.subprocess.Process:
     """``python -m bench.servers ARGS`` in a child process, once it says it is ready (``name``
     says which server failed to start, if it does not)."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.servers", *args, cwd=str(ROOT), stderr=asyncio.subprocess.PIPE
+        sys.executable,
+        *("-m", "bench.servers", *args),
+        cwd=str(SERVER_TREE),
+        env={**os.environ, "PYTHONPATH": str(SERVER_TREE)},
+        stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None
     try:
