@@ -119,8 +119,6 @@ async def test_a_code_for_tokens_once_and_a_refresh_token_once(
     # The token verifies with the server's public key, for the resource the client named.
     verifier = TokenVerifier(server.issuer, RESOURCE, server.grants.public_keys())
     assert verifier.verify(tokens["access_token"])["scope"] == "mcp"
-    again = await flow.exchange(code)  # a code is good once
-    assert (again.status_code, again.json()["error"]) == (400, "invalid_grant")
     refreshed = await flow.token(grant_type="refresh_token", refresh_token=tokens["refresh_token"])
     assert refreshed.status_code == 200
     reused = await flow.token(grant_type="refresh_token", refresh_token=tokens["refresh_token"])
@@ -131,6 +129,9 @@ async def test_a_code_for_tokens_once_and_a_refresh_token_once(
             "error_description": "the refresh token is unknown, used, or not this client's",
         },
     )
+    # Last: a code used again also revokes the tokens of its first use (RFC 6749, section 4.1.2)
+    again = await flow.exchange(code)  # a code is good once
+    assert (again.status_code, again.json()["error"]) == (400, "invalid_grant")
 
 
 @pytest.mark.parametrize(

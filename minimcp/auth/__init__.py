@@ -9,7 +9,10 @@
 * :mod:`~minimcp.auth.browser`: the person's step: a browser there and back, or a script's request;
 * :mod:`~minimcp.auth.client`: the client's whole flow, on httpx's ``Auth`` hook (``OAuth``);
 * :mod:`~minimcp.auth.grants`, :mod:`~minimcp.auth.authorization_server`: the course's own
-  authorization server.
+  authorization server, with its parts: :mod:`~minimcp.auth.validation` (the checks on a request),
+  :mod:`~minimcp.auth.documents` (Client ID Metadata Documents, fetched with care),
+  :mod:`~minimcp.auth.consent` (the person's page) and :mod:`~minimcp.auth.expiring` (what it keeps
+  for strangers, bounded and expiring).
 
 It sits beside :mod:`minimcp.session`, above the transports whose HTTP plumbing it uses, and knows
 nothing of JSON-RPC sessions: authorization happens at the transport level, before any MCP message.

@@ -12,7 +12,11 @@ which is what MCP clients use. Every rule here is a check that stops an attack:
   ``resource``;
 * **audience-bound tokens**: the access token's ``aud`` is the ``resource`` the client named (RFC
   8707), so a token for one MCP server is refused by every other;
-* **refresh tokens rotate**: each is good once; using one again means it leaked, and it fails.
+* **refresh tokens rotate**: each is good once; using one again means it leaked: it fails, and
+  the grant's newer refresh token is revoked too (RFC 9700, section 4.14.2); a code used twice
+  revokes the refresh token of its first use in the same way (RFC 6749, section 4.1.2);
+* **bounded memory**: codes, refresh tokens and registrations are capped in number and size, and
+  what is pending expires (:mod:`minimcp.auth.expiring`): anyone may call these endpoints.
 
 :mod:`minimcp.auth.authorization_server` serves these over HTTP.
 """
@@ -22,25 +26,31 @@ from __future__ import annotations
 import base64
 import secrets
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode, urlsplit
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from minimcp.auth.discovery import s256
+from minimcp.auth.expiring import Expiring
+from minimcp.auth.validation import (
+    AUTH_METHODS,
+    OAuthError,
+    authorization_problem,
+    back,
+    check_resource,
+    checked_name,
+    checked_redirect_uris,
+)
 
 KID = "course-key-1"
-
-
-class OAuthError(Exception):
-    """An error answer: an RFC 6749 ``error`` code, a description, an HTTP status."""
-
-    def __init__(self, error: str, description: str, status: int = 400) -> None:
-        super().__init__(description)
-        self.error, self.status = error, status
+#: How many of each a server keeps, at most: enough for a class, not for an attacker's script.
+MAX_CODES = 1_000
+MAX_REFRESH_TOKENS = 5_000
+MAX_REGISTERED = 1_000
 
 
 @dataclass
@@ -61,7 +71,8 @@ class Grant:
     resource: str | None
     subject: str
     code_challenge: str = ""
-    expires: float = 0.0
+    #: One id for a code and every refresh token that descends from it: revoked together.
+    family: str = field(default_factory=lambda: secrets.token_hex(8))
 
 
 @dataclass
@@ -72,13 +83,20 @@ class Grants:
     subject: str = "ada"  # who is signed in: the course's one user
     code_lifetime: float = 60.0
     token_lifetime: float = 300.0
-    clients: dict[str, Client] = field(default_factory=dict)
-    codes: dict[str, Grant] = field(default_factory=dict)
-    refresh_tokens: dict[str, Grant] = field(default_factory=dict)
+    refresh_lifetime: float = 24 * 3600.0
+    clients: dict[str, Client] = field(default_factory=dict)  # pre-registered, and registered
 
     def __post_init__(self) -> None:
         # The signing key: in memory, a new one each run
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.codes: Expiring[str, Grant] = Expiring(self.code_lifetime, MAX_CODES)
+        self.refresh_tokens: Expiring[str, Grant] = Expiring(
+            self.refresh_lifetime, MAX_REFRESH_TOKENS
+        )
+        # Codes and refresh tokens already used → their family: to know a replay when it comes
+        self.spent: Expiring[str, str] = Expiring(self.refresh_lifetime, MAX_REFRESH_TOKENS)
+        self.registered: deque[str] = deque()  # the registered clients' ids, oldest first
+        self.max_registered = MAX_REGISTERED
 
     def public_keys(self) -> dict[str, Any]:
         """kid → public key: what a resource server verifies tokens with."""
@@ -91,24 +109,28 @@ class Grants:
     # --8<-- [start:register]
     def register(self, metadata: Mapping[str, Any]) -> Client:
         """Dynamic client registration (RFC 7591): a public client (``token_endpoint_auth_method``
-        ``none``) or a confidential one (it gets a secret), with https or loopback redirect URIs."""
-        uris = metadata.get("redirect_uris")
-        if not (
-            isinstance(uris, list)
-            and uris
-            and all(isinstance(u, str) and allowed_redirect(u) for u in uris)
-        ):
+        ``none``) or a confidential one (it gets a secret), with https or loopback redirect URIs.
+
+        Anyone may register, so a registration is bounded in size, and the oldest registered client
+        is forgotten past :data:`MAX_REGISTERED` (it registers again).
+        """
+        uris = checked_redirect_uris(metadata.get("redirect_uris"))
+        method = metadata.get("token_endpoint_auth_method", "client_secret_basic")
+        if method not in AUTH_METHODS:  # RFC 7591, section 3.2.2
             raise OAuthError(
-                "invalid_redirect_uri", "redirect_uris must be a list of https or loopback URLs"
+                "invalid_client_metadata",
+                f"token_endpoint_auth_method must be one of {', '.join(AUTH_METHODS)}",
             )
-        confidential = metadata.get("token_endpoint_auth_method", "client_secret_basic") != "none"
         client = Client(
             f"client-{secrets.token_hex(8)}",
-            list(uris),
-            secrets.token_urlsafe(24) if confidential else None,
-            str(metadata.get("client_name", "")),
+            uris,
+            secrets.token_urlsafe(24) if method != "none" else None,
+            checked_name(metadata.get("client_name", "")),
         )
         self.clients[client.client_id] = client
+        self.registered.append(client.client_id)
+        while len(self.registered) > self.max_registered:
+            self.clients.pop(self.registered.popleft(), None)
         return client
 
     # --8<-- [end:register]
@@ -152,15 +174,17 @@ class Grants:
                 },
             )
         code = secrets.token_urlsafe(24)
-        self.codes[code] = Grant(
-            client.client_id,
-            redirect_uri,
-            query.get("scope", ""),
-            query.get("resource"),
-            self.subject,
-            query["code_challenge"],
-            time.time() + self.code_lifetime,
-        )
+        self.codes.put(
+            code,
+            Grant(
+                client.client_id,
+                redirect_uri,
+                query.get("scope", ""),
+                query.get("resource"),
+                self.subject,
+                query["code_challenge"],
+            ),
+        )  # forgotten unused after code_lifetime
         return back(redirect_uri, {"code": code, **answer, "iss": self.issuer})
 
     # --8<-- [end:authorize]
@@ -169,33 +193,63 @@ class Grants:
     def token(self, form: Mapping[str, str], client: Client) -> dict[str, Any]:
         """The token endpoint, for an authenticated client: a code or a refresh token for tokens."""
         if form.get("grant_type") == "authorization_code":
-            grant = self.codes.pop(form.get("code", ""), None)  # popped: a code is good once
-            if grant is None or grant.expires < time.time() or grant.client_id != client.client_id:
-                raise OAuthError(
-                    "invalid_grant", "the code is unknown, used, expired, or not this client's"
-                )
-            if form.get("redirect_uri") != grant.redirect_uri:
-                raise OAuthError(
-                    "invalid_grant", "redirect_uri differs from the authorization request's"
-                )
-            if s256(form.get("code_verifier", "")) != grant.code_challenge:
-                raise OAuthError(
-                    "invalid_grant", "the code_verifier does not match the code_challenge"
-                )
+            grant = self.redeem(form, client)
         elif form.get("grant_type") == "refresh_token":
-            # Popped: a refresh token is good once (rotation)
-            grant = self.refresh_tokens.pop(form.get("refresh_token", ""), None)
-            if grant is None or grant.client_id != client.client_id:
-                raise OAuthError(
-                    "invalid_grant", "the refresh token is unknown, used, or not this client's"
-                )
+            grant = self.rotate(form, client)
         else:
             raise OAuthError(
                 "unsupported_grant_type", f"grant_type {form.get('grant_type')!r} is not supported"
             )
-        if form.get("resource", grant.resource) != grant.resource:
-            raise OAuthError("invalid_target", "resource differs from the one authorized")
         return self.issue(grant)
+
+    def redeem(self, form: Mapping[str, str], client: Client) -> Grant:
+        """The grant a code stands for. A code is good once, whatever happens next; one used again
+        revokes the tokens of its first use (RFC 6749, section 4.1.2): it was stolen."""
+        code = form.get("code", "")
+        grant = self.codes.pop(code)
+        if grant is not None:
+            self.spent.put(code, grant.family)
+        else:
+            self.revoke(self.spent.get(code))  # None for a code never issued: nothing to revoke
+        if grant is None or grant.client_id != client.client_id:
+            raise OAuthError(
+                "invalid_grant", "the code is unknown, used, expired, or not this client's"
+            )
+        if form.get("redirect_uri") != grant.redirect_uri:
+            raise OAuthError(
+                "invalid_grant", "redirect_uri differs from the authorization request's"
+            )
+        verifier = form.get("code_verifier", "")
+        if not verifier.isascii() or s256(verifier) != grant.code_challenge:
+            raise OAuthError("invalid_grant", "the code_verifier does not match the code_challenge")
+        check_resource(form, grant.resource)
+        return grant
+
+    def rotate(self, form: Mapping[str, str], client: Client) -> Grant:
+        """The grant a refresh token stands for; the token is spent only once every check passed.
+
+        A spent one coming back means it leaked: the attacker and the client both hold it, and the
+        server cannot tell which is which, so the grant's newer refresh token is revoked too
+        (RFC 9700, section 4.14.2). Both must ask the person again.
+        """
+        token = form.get("refresh_token", "")
+        grant = self.refresh_tokens.get(token)
+        if grant is None or grant.client_id != client.client_id:
+            self.revoke(self.spent.get(token))
+            raise OAuthError(
+                "invalid_grant", "the refresh token is unknown, used, or not this client's"
+            )
+        check_resource(form, grant.resource)  # a refusal does not spend the token
+        self.refresh_tokens.pop(token)
+        self.spent.put(token, grant.family)
+        return grant
+
+    def revoke(self, family: str | None) -> None:
+        """Forget every refresh token of a family. Its access tokens cannot be recalled: a resource
+        server checks them on its own, so they live on until they expire (``token_lifetime``)."""
+        for token, grant in list(self.refresh_tokens.items()):
+            if grant.family == family:
+                self.refresh_tokens.pop(token)
 
     def issue(self, grant: Grant) -> dict[str, Any]:
         now = int(time.time())
@@ -211,7 +265,7 @@ class Grants:
         if grant.resource:
             claims["aud"] = grant.resource
         refresh = secrets.token_urlsafe(32)
-        self.refresh_tokens[refresh] = grant
+        self.refresh_tokens.put(refresh, grant)
         answer = {
             "access_token": jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": KID}),
             "token_type": "Bearer",
@@ -232,29 +286,9 @@ class Grants:
                 raise OAuthError("invalid_client", "malformed Basic credentials", 401) from None
         client = self.clients.get(client_id or "")
         if client is None or (
-            client.secret is not None and not secrets.compare_digest(secret or "", client.secret)
+            client.secret is not None
+            # As bytes: compare_digest refuses a str with non-ASCII characters (a TypeError)
+            and not secrets.compare_digest((secret or "").encode(), client.secret.encode())
         ):
             raise OAuthError("invalid_client", "unknown client, or wrong secret", 401)
         return client
-
-
-def authorization_problem(query: Mapping[str, str]) -> tuple[str, str] | None:
-    """What is wrong with an authorization request from a known client, as (error, description)."""
-    if query.get("response_type") != "code":
-        return "unsupported_response_type", "only response_type=code is supported"
-    if not query.get("code_challenge"):
-        return "invalid_request", "PKCE is required: send code_challenge"
-    if query.get("code_challenge_method") != "S256":
-        return "invalid_request", "code_challenge_method must be S256 (plain is not accepted)"
-    return None
-
-
-def allowed_redirect(uri: str) -> bool:
-    """https, or http on this machine only (a native client's loopback listener); no fragment."""
-    parts = urlsplit(uri)
-    loopback = parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1")
-    return (parts.scheme == "https" or loopback) and not parts.fragment
-
-
-def back(redirect_uri: str, params: Mapping[str, str]) -> str:
-    return f"{redirect_uri}{'&' if '?' in redirect_uri else '?'}{urlencode(params)}"

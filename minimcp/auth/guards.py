@@ -141,7 +141,7 @@ def tool_called(body: bytes) -> str | None:
     """The tool a ``tools/call`` body names; None for any other message, or one that is not JSON."""
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep: the endpoint says so
         return None
     if (
         isinstance(message, dict)

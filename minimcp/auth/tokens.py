@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import jwt
+from cryptography.hazmat.primitives.asymmetric.ec import EllipticCurvePublicKey
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 #: Asymmetric algorithms only: a resource server holds public keys, and can never mint a token.
 ALGORITHMS = ("RS256", "ES256")
@@ -40,10 +42,9 @@ class TokenVerifier:
     ) -> None:
         self.issuer = issuer
         self.audience = audience  # this server's canonical URI
-        # kid → a public key: a key object, or a JWK (a dict), as authorization servers publish it
-        self.keys = {
-            kid: jwt.PyJWK(key).key if isinstance(key, dict) else key for kid, key in keys.items()
-        }
+        # kid → (a public key, the one algorithm it signs with). A key is a key object, or a JWK
+        # (a dict), as authorization servers publish it.
+        self.keys = {kid: with_algorithm(key) for kid, key in keys.items()}
         self.leeway = leeway  # seconds of clock difference forgiven around exp and nbf
 
     def verify(self, token: str) -> dict[str, Any]:
@@ -54,14 +55,17 @@ class TokenVerifier:
             raise InvalidToken("The token is not a JWT") from None
         if header.get("alg") not in ALGORITHMS:
             raise InvalidToken(f"The token's algorithm {header.get('alg')!r} is not accepted")
-        key = self.keys.get(header.get("kid", ""))
-        if key is None:
+        if header.get("kid") not in self.keys:
             raise InvalidToken("The token is signed with a key this server does not know")
+        key, algorithm = self.keys[header["kid"]]
+        # A key signs with one algorithm: an RSA key named by an ES256 token is a forgery
+        if header["alg"] != algorithm:
+            raise InvalidToken(f"The token's algorithm {header['alg']!r} is not its key's")
         try:
             claims: dict[str, Any] = jwt.decode(
                 token,
                 key,
-                algorithms=list(ALGORITHMS),
+                algorithms=[algorithm],
                 audience=self.audience,
                 issuer=self.issuer,
                 leeway=self.leeway,
@@ -87,6 +91,17 @@ class TokenVerifier:
 
 
 # --8<-- [end:verify]
+
+
+def with_algorithm(key: Any) -> tuple[Any, str]:
+    """A public key (an object, or a JWK) and the algorithm of :data:`ALGORITHMS` it verifies."""
+    if isinstance(key, dict):
+        key = jwt.PyJWK(key).key
+    if isinstance(key, RSAPublicKey):
+        return key, "RS256"
+    if isinstance(key, EllipticCurvePublicKey) and key.curve.name == "secp256r1":
+        return key, "ES256"
+    raise ValueError(f"a {type(key).__name__} is not a key this server verifies with")
 
 
 def scopes_of(claims: Mapping[str, Any]) -> set[str]:
