@@ -2,8 +2,8 @@
 
 :mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.transport` (what a cable is, and
 the base of every cable whose edge is text),
-:mod:`.connection` (the :class:`Connection` over a cable), :mod:`.cables` (an in-memory cable and a tracing tap),
-:mod:`.aio` (two asyncio habits the whole stack shares).
+:mod:`.connection` (the :class:`Connection` over a cable), :mod:`.cables` (an in-memory cable and a
+tracing tap), :mod:`.aio` (two asyncio habits the whole stack shares).
 """
 
 from minimcp.rpc.cables import MemoryTransport, TracingTransport, memory_pair

@@ -12,9 +12,9 @@ one :class:`Connection` that does five jobs:
 4. **fail cleanly**: when the other side goes away, every pending request fails with
    :class:`ConnectionClosed` instead of waiting forever.
 5. **give up cleanly**: a request whose caller stops waiting (a timeout, a cancelled task) is
-   *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its answer, if
-   it still comes, is dropped quietly. The other half is the peer's to ask: a request being answered
-   (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
+   *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its
+   answer, if it still comes, is dropped quietly. The other half is the peer's to ask: a request
+   being answered (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
 
 The connection moves *messages* through a :class:`Transport` and never looks at how they travel: the
 cable turns them into text (or bytes) and back at its own edge. That is the course's one idea: the
@@ -22,8 +22,9 @@ messages stay, only the cable changes.
 
 Every message the connection sends says which incoming request, if any, it belongs to
 (``related_request_id``): an answer belongs to its request, and so does a progress notice sent while
-answering it. Most cables ignore that; lesson 08's Streamable HTTP uses it to put each message on the
-right stream. ``python -m minimcp demo connection`` shows two connections talking over an in-memory cable.
+answering it. Most cables ignore that; lesson 08's Streamable HTTP uses it to put each message on
+the right stream. ``python -m minimcp demo connection`` shows two connections talking over an
+in-memory cable.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class Connection:
         self._transport_closed = False
         #: how long requests already received may still run once the other side stops sending
         self.grace_period = 1.0
-        #: the flood limit (:mod:`minimcp.rpc.limits`): which of the other side's requests are refused
+        #: the flood limit (:mod:`minimcp.rpc.limits`): which of the peer's requests are refused
         self.admission: Admission = at_most(DEFAULT_MAX_IN_FLIGHT)
         #: called (in a task of its own) when a request of ours is given up; None: nobody is told
         self.on_abandon: AbandonHandler | None = None
@@ -149,24 +150,23 @@ class Connection:
                 return await future
         except TimeoutError:
             self._abandon(request)
-            if (
-                self.on_abandon is not None and not self.closed.is_set()
-            ):  # the peer hears before our caller
+            # The peer hears before our caller
+            if self.on_abandon is not None and not self.closed.is_set():
                 await self.on_abandon(request, f"no answer within {timeout:g} s")
             raise
         except asyncio.CancelledError:
             self._abandon(request)
-            if (
-                self.on_abandon is not None and not self.closed.is_set()
-            ):  # a task: we are being cancelled
+            # In a task of its own: we are being cancelled
+            if self.on_abandon is not None and not self.closed.is_set():
                 self._spawn(self.on_abandon(request, "the caller stopped waiting"))
             raise
         finally:
             self._pending.pop(request.id, None)
 
     def _abandon(self, request: Request) -> None:
-        """We stop waiting for ``request``: remember its id, so that its answer, if it still comes, is
-        dropped quietly. ``on_abandon`` is then told why (MCP's session tells the peer, lesson 09)."""
+        """We stop waiting for ``request``: remember its id, so that its answer, if it still comes,
+        is dropped quietly, and tell ``on_abandon`` why (MCP's session tells the peer, lesson 09).
+        """
         self._abandoned[request.id] = None
         if len(self._abandoned) > ABANDONED_MEMORY:
             del self._abandoned[next(iter(self._abandoned))]
@@ -204,9 +204,10 @@ class Connection:
                     await self._finish_answers()
                     break
                 if isinstance(message, Notification):
-                    # Delivered in the reading loop itself, so notifications keep their order (progress
-                    # 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be quick, and must
-                    # never wait for an answer on this same connection: start a task for that.
+                    # Delivered in the reading loop itself, so notifications keep their order
+                    # (progress 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be
+                    # quick, and must never wait for an answer on this same connection: start a task
+                    # for that.
                     await self._deliver(message)
                 else:
                     self._dispatch(message)
@@ -288,7 +289,7 @@ class Connection:
 
     # -- lifetime --------------------------------------------------------------------------------
     def start(self) -> asyncio.Task[None]:
-        """Run the reading loop in the background (a client does this; a server usually awaits run)."""
+        """Run the reading loop in the background (a client does; a server usually awaits run)."""
         if self._reader is None:
             self._reader = asyncio.create_task(self.run())
         return self._reader

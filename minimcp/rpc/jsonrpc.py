@@ -134,10 +134,10 @@ def to_dict(message: Message) -> dict[str, Any]:
 def encode(message: Message) -> str:
     """One message as compact JSON text on a single line (newlines inside strings are escaped).
 
-    ``ensure_ascii=False`` keeps non-English text readable. One thing it cannot write as UTF-8: a lone
-    surrogate such as ``"\\ud800"``, which JSON allows as an escape and a hostile peer may put in an id
-    or a method. Such a message is written with every non-ASCII character escaped instead: still the
-    same JSON, now plain ASCII, so the answer names the very id the peer sent.
+    ``ensure_ascii=False`` keeps non-English text readable. One thing it cannot write as UTF-8: a
+    lone surrogate such as ``"\\ud800"``, which JSON allows as an escape and a hostile peer may put
+    in an id or a method. Such a message is written with every non-ASCII character escaped instead:
+    still the same JSON, now plain ASCII, so the answer names the very id the peer sent.
     """
     text = json.dumps(to_dict(message), separators=(",", ":"), ensure_ascii=False)
     if not text.isascii():
@@ -229,9 +229,8 @@ def from_dict(obj: dict[str, Any]) -> Message:
                 answerable=has_id,
             )
         if has_id:
-            return Request(
-                cast(RequestId, msg_id), method, params
-            )  # has_id, so id_ok: checked above
+            # has_id, so id_ok too: checked above
+            return Request(cast(RequestId, msg_id), method, params)
         return Notification(method, params)
 
     # No method: this must be a response, which is never answered, whatever is wrong with it.
@@ -272,7 +271,7 @@ def from_dict(obj: dict[str, Any]) -> Message:
 
 
 def is_int(value: Any) -> bool:
-    """True for JSON integers. ``bool`` is a subclass of ``int`` in Python, but ``true`` is no id."""
+    """True for JSON integers. ``bool`` is a subclass of ``int`` in Python; ``true`` is no id."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

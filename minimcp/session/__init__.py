@@ -2,7 +2,8 @@
 
 * :mod:`minimcp.session.lifecycle`: versions, negotiation and the handshake's states, with no I/O;
 * :mod:`minimcp.session.cancellation`: ``notifications/cancelled``, both ways (lesson 09, planned);
-* :mod:`minimcp.session.server`: :class:`ServerSession` and the :class:`RequestContext` handlers get;
+* :mod:`minimcp.session.server`: :class:`ServerSession`, and the :class:`RequestContext` of a
+  handler;
 * :mod:`minimcp.session.client`: :class:`ClientSession`.
 """
 

@@ -89,7 +89,7 @@ class Peer(Protocol):
 # --8<-- [start:context]
 @dataclass
 class RequestContext:
-    """What a server handler knows about the request it is answering, and how it speaks meanwhile."""
+    """What a server handler knows of the request it is answering, and how it speaks meanwhile."""
 
     session: Peer  # the ServerSession it arrived in (lesson 12: or the request alone)
     request: Request
@@ -147,9 +147,9 @@ class RequestContext:
     ) -> dict[str, Any]:
         """Ask the client several things at once; their answers, by key.
 
-        ``questions`` maps a key of your choice to ``{"method": "elicitation/create", "params": {...}}``
-        (or ``sampling/createMessage``, ``roots/list``). In a session they are sent as requests,
-        together. (Lesson 12's context answers them from the request itself instead.)
+        ``questions`` maps a key of your choice to ``{"method": "elicitation/create", "params":
+        {...}}`` (or ``sampling/createMessage``, ``roots/list``). In a session they are sent as
+        requests, together. (Lesson 12's context answers them from the request itself instead.)
         """
         asking = [
             self.send_request(question["method"], question.get("params"), timeout)
@@ -164,10 +164,11 @@ class RequestContext:
     def close_sse_stream(self, retry_ms: int | None = None) -> bool:
         """End the HTTP connection carrying this request's SSE stream, without ending the stream.
 
-        The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the response
-        included (the spec's "polling", SEP-1699). A server does this to avoid holding a connection
-        open for a long task. False when the request did not arrive over a cable with such streams
-        (the cable declares its :class:`~minimcp.rpc.abilities.RequestStreams`, if it has them).
+        The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the
+        response included (the spec's "polling", SEP-1699). A server does this to avoid holding a
+        connection open for a long task. False when the request did not arrive over a cable with
+        such streams (the cable declares its :class:`~minimcp.rpc.abilities.RequestStreams`, if it
+        has them).
         """
         streams = self.session.request_streams
         return streams is not None and streams.close_request_stream(self.request.id, retry_ms)
@@ -247,7 +248,7 @@ class ServerSession:
 
     @property
     def state(self) -> str:
-        """``new``, ``initializing`` or ``ready``: see :class:`~minimcp.session.lifecycle.Lifecycle`."""
+        """``new``, ``initializing`` or ``ready``: :class:`~minimcp.session.lifecycle.Lifecycle`."""
         return self.lifecycle.state
 
     async def run(self) -> None:
@@ -324,8 +325,8 @@ class ServerSession:
         params: dict[str, Any] | None = None,
         related_request_id: RequestId | None = None,
     ) -> None:
-        """A notification of the server's own (``list_changed``), or, with ``related_request_id``, one
-        that belongs to a request being answered."""
+        """A notification of the server's own (``list_changed``), or, with ``related_request_id``,
+        one that belongs to a request being answered."""
         await self.connection.notify(method, params, related_request_id)
 
     async def request(

@@ -142,11 +142,11 @@ def describe_close(exc: SocketClosed) -> str:
     return "1006 (connection closed abnormally): no close frame"
 
 
-# -- the HTTP upgrade, checked before any session exists ---------------------------------------------
+# -- the HTTP upgrade, checked before any session exists -------------------------------------------
 Guard = Callable[[ServerConnection, Request], "HttpResponse | None"]
-#: ``authorize(url, path, headers, query)``: None to let the request go on, or the answer to send instead:
-#: (status, headers, body). Lesson 10's ``minimcp.auth.websocket_guard`` checks a bearer token, and answers
-#: the metadata's plain GETs.
+#: ``authorize(url, path, headers, query)``: None to let the request go on, or the answer to send
+#: instead: (status, headers, body). Lesson 10's ``minimcp.auth.websocket_guard`` checks a bearer
+#: token, and answers the metadata's plain GETs.
 Authorize = Callable[[str, str, Mapping[str, str], bytes], "tuple[int, dict[str, str], str] | None"]
 
 
@@ -184,9 +184,8 @@ def handshake_guard(
             )
         if origin is not None and not origin_allowed(origin, allowed):
             return connection.respond(403, f"Forbidden: origin {origin!r} is not allowed\n")
-        if (
-            authorize is not None
-        ):  # lesson 10: a token, checked once, on the upgrade (and the metadata)
+        # Lesson 10: a token, checked once, on the upgrade (and the metadata)
+        if authorize is not None:
             answer = check_authorization(authorize, connection, request, path)
             if answer is not None:
                 return answer
@@ -217,7 +216,7 @@ def check_authorization(
     return response
 
 
-# -- the server --------------------------------------------------------------------------------------
+# -- the server ------------------------------------------------------------------------------------
 # --8<-- [start:server]
 class WebSocketServer:
     """A listening WebSocket server (in this event loop): its ``url``, and ``close()``."""
@@ -229,7 +228,7 @@ class WebSocketServer:
         self.url = f"ws://{shown}:{self.port}{path}"
 
     async def close(self) -> None:
-        """Stop listening and close every connection with 1001 (going away); wait for the sessions."""
+        """Stop listening, close every connection with 1001 (going away), wait for the sessions."""
         self.listening.close()
         await asyncio.wait_for(self.listening.wait_closed(), 15)
 
@@ -259,8 +258,8 @@ async def start_websocket(
 ) -> WebSocketServer:
     """Serve ``server`` at ``ws://host:port/path`` (port 0: any free port) and return at once.
 
-    Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The ``Host``
-    header must name this machine, or ``host`` itself, or one of ``allowed_hosts``.
+    Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The
+    ``Host`` header must name this machine, or ``host`` itself, or one of ``allowed_hosts``.
     """
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # as Streamable HTTP does
         allowed_hosts = [*allowed_hosts, host]
@@ -287,7 +286,7 @@ async def start_websocket(
 # --8<-- [end:server]
 
 
-# -- the client --------------------------------------------------------------------------------------
+# -- the client ------------------------------------------------------------------------------------
 # --8<-- [start:client]
 class HandshakeRefused(ConnectionError):
     """The server answered the upgrade, but not with the subprotocol ``mcp``."""
@@ -303,13 +302,11 @@ async def connect_websocket(url: str, **options: Any) -> WebSocketTransport:
     options.setdefault("max_size", MAX_MESSAGE)
     options.setdefault("user_agent_header", PRODUCT)
     if is_loopback(urlsplit(url).hostname):
-        options.setdefault(
-            "proxy", None
-        )  # this machine: never through a proxy from the environment
+        # This machine: never through a proxy from the environment
+        options.setdefault("proxy", None)
     websocket = await connect(url, subprotocols=[SUBPROTOCOL], **options)
-    if (
-        websocket.subprotocol != SUBPROTOCOL
-    ):  # a server that ignored our offer speaks something else
+    # A server that ignored our offer speaks something else
+    if websocket.subprotocol != SUBPROTOCOL:
         await websocket.close(NORMAL_CLOSURE)
         raise HandshakeRefused(f"{url} did not agree to the subprotocol {SUBPROTOCOL!r}")
     return WebSocketTransport(websocket)

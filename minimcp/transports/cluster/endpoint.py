@@ -1,9 +1,9 @@
-"""Lesson 08's endpoint on several workers that share one Redis, with no sticky sessions (lesson 11).
+"""Lesson 08's endpoint on several workers sharing one Redis, with no sticky sessions (lesson 11).
 
 Any request may reach any worker. A worker serves what it can and hands on the rest:
 
-* ``initialize`` opens a session **here**; its state goes to the session directory (Redis) before the
-  client hears the answer, with this worker as its owner;
+* ``initialize`` opens a session **here**; its state goes to the session directory (Redis) before
+  the client hears the answer, with this worker as its owner;
 * a request for a session this worker runs: exactly lesson 08;
 * a request for a session another *live* worker runs: **forwarded** through Redis to that worker
   (:class:`~minimcp.transports.cluster.relay.Relay`); the answer's events come back through the
@@ -12,7 +12,8 @@ Any request may reach any worker. A worker serves what it can and hands on the r
 * a request for a session whose worker **died**: this worker takes the session over (once, even when
   several try), rebuilds it from its saved state, ends with an error each request that was running
   there, and serves it from now on;
-* ``GET`` and ``DELETE`` the same way: any worker follows any stream, and resumes it with ``Last-Event-ID``.
+* ``GET`` and ``DELETE`` the same way: any worker follows any stream, and resumes it with
+  ``Last-Event-ID``.
 
 Forged or foreign session ids and stream ids get lesson 08's answers (404, 400) on every worker, and
 Redis going away is a 503 that says so.
@@ -87,9 +88,8 @@ class RemoteSession:
     async def end(self) -> None:
         if await self.endpoint.tell(self, {"kind": "delete"}):
             return
-        taken_over = self.endpoint.manager.sessions.get(
-            self.id
-        )  # its worker died: ours now, or another's
+        # Its worker died: ours now, or another's
+        taken_over = self.endpoint.manager.sessions.get(self.id)
         if taken_over is None:
             raise Refusal(
                 503,
@@ -136,9 +136,10 @@ class SharedStreamableHTTP(StreamableHTTP):
         await self.relay.start()
 
     async def close(self) -> None:
-        """Stop this worker. Its sessions are not ended but left: it stops listening first (so others
-        see it gone and forward nothing more), then closes its connections; the clients come back through
-        other workers, which take the sessions over (lesson 08's DELETE still ends a session for good)."""
+        """Stop this worker. Its sessions are not ended but left: it stops listening first (so
+        others see it gone and forward nothing more), then closes its connections; the clients come
+        back through other workers, which take the sessions over (lesson 08's DELETE still ends a
+        session for good)."""
         if self.relay.stopped:
             return
         await self.relay.stop()
@@ -148,9 +149,8 @@ class SharedStreamableHTTP(StreamableHTTP):
     async def serve_request(self, request: HttpRequest, receive: Receive, send: Send) -> None:
         try:
             await super().serve_request(request, receive, send)
-        except (
-            StoreUnavailable
-        ) as error:  # Redis is away: say so (the worker recovers when it returns)
+        except StoreUnavailable as error:
+            # Redis is away: say so (the worker recovers when it returns)
             await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
 
     # --8<-- [start:locate]
@@ -199,13 +199,13 @@ class SharedStreamableHTTP(StreamableHTTP):
 
     # --8<-- [start:take_over]
     async def take_over(self, record: SessionRecord) -> None:
-        """Run a session whose worker died: rebuilt from its saved state, its running requests ended."""
+        """Run a session whose worker died: rebuilt from its saved state, its running requests
+        ended."""
         if not await self.directory.claim(record):
             return  # another worker was quicker: we forward to it from now on
         session = self.manager.restore(record.id, record.announcements, record.state)
-        await self.directory.save(
-            record.id, record.state, record.announcements
-        )  # refreshes its expiry
+        # Saved again: that refreshes its expiry
+        await self.directory.save(record.id, record.state, record.announcements)
         for stream_id, request_id in record.streams.items():
             if stream_id == record.announcements:
                 continue
@@ -242,7 +242,7 @@ class SharedStreamableHTTP(StreamableHTTP):
                 return False
             await send_response(send, 202)
             return True
-        # The answer's stream: registered and followed before the request leaves, so nothing is missed.
+        # The answer's stream: registered and followed before the request leaves: nothing is missed.
         stream = self.follower(remote, None)
         await self.directory.add_stream(remote.id, stream.id, message.id)
         listener = await stream.attach()
@@ -266,15 +266,15 @@ class SharedStreamableHTTP(StreamableHTTP):
         already = [priming]
         if isinstance(first, StoredEvent):
             already.append(first)
-        elif (
-            first is not None
-        ):  # the connection is to close (or the stream to end): after the priming
+        # The connection is to close (or the stream to end): after the priming
+        elif first is not None:
             listener.put_nowait(first)
         await pump(send, receive, stream, listener, already, {}, self.retry_ms, self.keepalive)
         return True
 
     async def first_news(self, listener: Listener, priming: StoredEvent) -> Any:
-        """What the forwarded request's stream said first, past its priming event (None: nothing yet)."""
+        """What the forwarded request's stream said first, after its priming event (None: nothing
+        yet)."""
         try:
             async with asyncio.timeout(self.stream_after):
                 while True:
@@ -304,7 +304,7 @@ class SharedStreamableHTTP(StreamableHTTP):
 
     # --8<-- [start:on_forwarded]
     async def on_forwarded(self, forwarded: dict[str, Any]) -> None:
-        """A message another worker forwarded to a session of ours: as if it had been POSTed here."""
+        """A message another worker forwarded to a session of ours: as if POSTed here."""
         session = self.manager.sessions.get(forwarded.get("session", ""))
         stream_id = forwarded.get("stream")
         if session is None:

@@ -75,7 +75,8 @@ class SharedSessionManager(SessionManager):
         super().forget(session)
 
     async def leave(self) -> None:
-        """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take over."""
+        """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take
+        over."""
         self.forgets_on_end = False
         await self.close()
 

@@ -5,9 +5,9 @@ The methods and what each is for are described in :mod:`minimcp.transports.http`
 The ``initialize`` response carries an ``Mcp-Session-Id`` header; every later request carries it
 back, and ``MCP-Protocol-Version`` too. Behind each session id sits an ordinary session served by
 ``server.serve`` over a :class:`~minimcp.transports.http.sessions.SessionTransport`, exactly as over
-stdio and WebSocket: this module turns HTTP requests into messages on that transport (each body parsed
-once, here), and the session module routes the messages the session sends onto the right SSE stream
-(each encoded once, there). Neither knows anything of tools, resources or prompts.
+stdio and WebSocket: this module turns HTTP requests into messages on that transport (each body
+parsed once, here), and the session module routes the messages the session sends onto the right SSE
+stream (each encoded once, there). Neither knows anything of tools, resources or prompts.
 """
 
 from __future__ import annotations
@@ -92,9 +92,8 @@ class StreamableHTTP:
             handshake_timeout=handshake_timeout,
             max_streams=max_streams,
         )
-        self.allowed_hosts = {
-            host.lower() for host in allowed_hosts
-        }  # besides this machine's names
+        # Names allowed besides this machine's own
+        self.allowed_hosts = {host.lower() for host in allowed_hosts}
         self.allowed_origins = {origin.lower().rstrip("/") for origin in allowed_origins}
         self.max_body = max_body  # bytes in one POST
         self.stream_after = stream_after  # seconds a request may take and still be answered as JSON
@@ -104,7 +103,7 @@ class StreamableHTTP:
     def new_manager(
         self, server: McpServer, event_store: EventStore, **limits: Any
     ) -> SessionManager:
-        """The sessions' keeper: lesson 08's, in this process (lesson 11 shares them through Redis)."""
+        """The sessions' keeper: lesson 08's, in this process (lesson 11 shares them in Redis)."""
         return SessionManager(server, event_store, **limits)
 
     @property
@@ -113,7 +112,7 @@ class StreamableHTTP:
         return self.manager.sessions
 
     async def startup(self) -> None:
-        """Before the first request (ASGI lifespan): nothing to do here; lesson 11's endpoint connects."""
+        """Before the first request (ASGI lifespan): nothing here; lesson 11's endpoint connects."""
 
     async def close(self) -> None:
         """End every session (their open streams close too): the server is going away."""
@@ -161,9 +160,8 @@ class StreamableHTTP:
                 421, f"Misdirected request: host {hostname_of(host)!r} is not served here"
             )
         origin = request.headers.get("origin")
-        if origin is not None and not origin_allowed(
-            origin, self.allowed_origins
-        ):  # lesson 07's rule too
+        # Lesson 07's rule for the Origin, here too
+        if origin is not None and not origin_allowed(origin, self.allowed_origins):
             raise Refusal(403, f"Forbidden: origin {origin!r} is not allowed")
         if request.path != self.path:
             raise Refusal(404, f"Not found: the MCP endpoint is {self.path}")
@@ -176,7 +174,7 @@ class StreamableHTTP:
 
     # --8<-- [start:session_for]
     def session_for(self, request: HttpRequest) -> HttpSession:
-        """The session a request names: 400 without an id, 404 for one we do not (or no longer) know."""
+        """The session a request names: 400 without an id, 404 for one unknown (or no more)."""
         session_id = request.headers.get(SESSION_HEADER)
         if session_id is None:
             raise Refusal(400, "Bad Request: missing Mcp-Session-Id header")
@@ -284,11 +282,13 @@ class StreamableHTTP:
         receive: Receive,
     ) -> None:
         """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
-        # Only the initialize that opened this session may end it (if it fails) or name it (if it works):
-        # a second initialize on a live session is refused by the session, and changes nothing here.
+        # Only the initialize that opened this session may end it (if it fails) or name it (if it
+        # works): a second initialize on a live session is refused by the session, and changes
+        # nothing here.
         initialize = request.method == "initialize" and session.opening
         session.opening = False
-        try:  # initialize is always quick and never streams: its answer must say if a session exists
+        # initialize is always quick and never streams: its answer must say if a session exists
+        try:
             async with asyncio.timeout(None if initialize else self.stream_after):
                 await exchange.arrived
         except TimeoutError:
@@ -322,8 +322,9 @@ class StreamableHTTP:
         receive: Receive,
         request_id: RequestId,
     ) -> None:
-        """A stream. Its first event primes the client with an id to resume from; then comes what the
-        request said while we waited, then (route() sends straight to the stream from now on) the rest."""
+        """A stream. Its first event primes the client with an id to resume from; then comes what
+        the request said while we waited, then (route() sends straight to the stream from now on)
+        the rest."""
         stream = exchange.stream = session.new_stream(request_id)
         closing: list[CloseConnection] = []
         cancelled: list[Cancelled] = []

@@ -1,8 +1,8 @@
 """The client's side of Streamable HTTP (lesson 08), on httpx2.
 
 :class:`HttpClientTransport` is a Transport like the stdio and WebSocket ones: ``send`` one message,
-``receive`` the next. Underneath, every message the client sends is its own POST, and what comes back
-arrives three ways:
+``receive`` the next. Underneath, every message the client sends is its own POST, and what comes
+back arrives three ways:
 
 * a JSON body, for a request answered quickly;
 * an SSE stream on the POST, for a request that takes longer (its progress, then its answer);
@@ -11,9 +11,9 @@ arrives three ways:
 The transport keeps what the spec asks a client to keep (basic/transports): the ``Mcp-Session-Id``
 from the ``initialize`` response, sent back on every request with ``MCP-Protocol-Version``; the last
 event id of every stream, so that a dropped stream is **resumed** with ``GET`` and
-``Last-Event-ID`` after the server's ``retry`` delay, a bounded number of times (a ``502``, ``503`` or
-``504`` on the way, a gateway or a busy server, counts as one more try, not the end); on ``404`` for its
-session id, a **new session** (the handshake again, then the message that failed); and on
+``Last-Event-ID`` after the server's ``retry`` delay, a bounded number of times (a ``502``, ``503``
+or ``504`` on the way, a gateway or a busy server, counts as one more try, not the end); on ``404``
+for its session id, a **new session** (the handshake again, then the message that failed); and on
 ``close()``, a ``DELETE`` that ends the session.
 
 Each message is encoded once, for its POST's body, and each message from the server is parsed once,
@@ -57,7 +57,8 @@ from minimcp.transports.sse import SSEParser
 log = logging.getLogger("minimcp.http_client")
 
 #: Statuses that say "not now" rather than "never": a gateway that found no live server behind it
-#: (502, 504), or a server that cannot serve this moment (503, e.g. lesson 11's workers without Redis).
+#: (502, 504), or a server that cannot serve this moment (503, e.g. lesson 11's workers without
+#: Redis).
 TRY_AGAIN = (502, 503, 504)
 
 
@@ -101,12 +102,12 @@ class HttpClientTransport:
         self.last_event_ids: dict[str, str] = {}  # "get", or a request id → the last event id seen
         # Each request in flight needs a connection of its own (HTTP/1.1); keeping them all alive
         # (the default keeps 20) spares a new TCP connection per request when many are in flight.
-        # httpx2, not httpx 0.28: httpx's pool checks every pooled connection (a poll() each) and scans
-        # them all for every waiting request, at each request's start and end, so 64 in flight cost
-        # more than the requests themselves; httpx2 (the same API, by httpx's authors, and what the
-        # official SDK's client uses) does not.
-        # ``auth``: httpx's hook for credentials (lesson 10's OAuth): it signs every request and, on a 401,
-        # gets a token and sends the request again; this transport never sees the difference.
+        # httpx2, not httpx 0.28: httpx's pool checks every pooled connection (a poll() each) and
+        # scans them all for every waiting request, at each request's start and end, so 64 in flight
+        # cost more than the requests themselves; httpx2 (the same API, by httpx's authors, and what
+        # the official SDK's client uses) does not. ``auth``: httpx's hook for credentials (lesson
+        # 10's OAuth): it signs every request and, on a 401, gets a token and sends the request
+        # again; this transport never sees the difference.
         self._http = http or httpx2.AsyncClient(
             timeout=httpx2.Timeout(timeout, read=None),
             headers=headers,
@@ -116,14 +117,13 @@ class HttpClientTransport:
         self._own_http = http is None
         self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
         self._tasks = TaskKeeper()  # the GET channel, and each answer being read
-        self._reading: dict[
-            RequestId, asyncio.Task[None]
-        ] = {}  # request id → the task reading its stream
+        # Request id → the task reading its stream
+        self._reading: dict[RequestId, asyncio.Task[None]] = {}
         self._closed = False
 
     # --8<-- [end:transport]
 
-    # -- sending ------------------------------------------------------------------------------------
+    # -- sending -----------------------------------------------------------------------------------
     # --8<-- [start:send]
     async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
         body = encode(message).encode("utf-8")  # once, even if a new session means a second POST
@@ -199,7 +199,7 @@ class HttpClientTransport:
             headers["mcp-protocol-version"] = self.handshake.protocol_version
         return headers
 
-    # -- receiving ----------------------------------------------------------------------------------
+    # -- receiving ---------------------------------------------------------------------------------
     async def receive(self) -> Message | None:
         return await self._inbox.get()
 
@@ -213,7 +213,7 @@ class HttpClientTransport:
 
     # --8<-- [start:read_answer]
     async def _read_answer(self, request: Request, response: httpx2.Response) -> None:
-        """Read a POSTed request's answer: one JSON object, or an SSE stream resumed as often as needed."""
+        """Read a POSTed request's answer: one JSON object, or an SSE stream resumed as needed."""
         try:
             if response.status_code >= 400:
                 self._deliver(await self._error_for(request, response))
@@ -232,11 +232,11 @@ class HttpClientTransport:
             finally:
                 self.last_event_ids.pop(key, None)
         except Exception as error:  # the connection failed: the request will never be answered
-            if isinstance(
-                error, (httpx2.HTTPError, RpcError)
-            ):  # the network, or what the server sent
+            # The network failed, or the server sent something broken: to be expected
+            if isinstance(error, (httpx2.HTTPError, RpcError)):
                 log.debug("reading the answer to #%s failed: %s", request.id, error)
-            else:  # anything else is a bug here: say so loudly (the caller still gets its error answer)
+            else:
+                # Anything else is a bug here: say so loudly (the caller still gets an error answer)
                 log.warning("reading the answer to #%s failed", request.id, exc_info=error)
             self._give_up(request, f"{type(error).__name__}: {error}")
         finally:
@@ -257,9 +257,8 @@ class HttpClientTransport:
                 try:
                     async for chunk in response.aiter_bytes():
                         for event in parser.feed(chunk):
-                            failures = (
-                                0  # this connection brought something: the count starts again
-                            )
+                            # This connection brought something: the count starts again
+                            failures = 0
                             if event.id is not None:
                                 self.last_event_ids[key] = event.id
                             if not event.data:  # a priming event: only its id (and retry) matter
@@ -274,9 +273,8 @@ class HttpClientTransport:
                     await response.aclose()
                     response = None
                 retry_ms = parser.retry if parser.retry is not None else retry_ms
-                failures += (
-                    1  # ended without the answer, on purpose or not: come back after retry_ms
-                )
+                # Ended without the answer, on purpose or not: come back after retry_ms
+                failures += 1
             last_event_id = self.last_event_ids.get(key)
             if self._closed or last_event_id is None or failures > self.max_retries:
                 return False
@@ -289,9 +287,8 @@ class HttpClientTransport:
                 log.debug("resuming %s failed: %s", key, error)
                 failures += 1
                 continue
-            if (
-                response.status_code in TRY_AGAIN
-            ):  # a gateway or a busy server: the stream may resume later
+            # A gateway or a busy server: the stream may resume later
+            if response.status_code in TRY_AGAIN:
                 await response.aclose()
                 response = None
                 failures += 1
@@ -317,8 +314,8 @@ class HttpClientTransport:
 
     # --8<-- [start:listen]
     async def _listen(self) -> None:
-        """Open the announcement channel: a GET stream, followed in the background (and resumed after
-        every drop) for the session's life. A server without one (405) is fine."""
+        """Open the announcement channel: a GET stream, followed in the background (and resumed
+        after every drop) for the session's life. A server without one (405) is fine."""
         key = f"get {self.session_id}"  # a new session's channel is a new stream
         try:
             response = await self._get(None)
@@ -333,7 +330,7 @@ class HttpClientTransport:
     # --8<-- [end:listen]
 
     async def _error_for(self, request: Request, response: httpx2.Response) -> ErrorResponse:
-        """An HTTP error as the JSON-RPC error answering ``request`` (the server's own, if it sent one)."""
+        """An HTTP error as the JSON-RPC error answering ``request`` (the server's own, if any)."""
         body = await response.aread()
         try:
             kind = parse(body)
@@ -359,9 +356,9 @@ class HttpClientTransport:
     def _give_up(self, request: Request, why: str) -> None:
         self._inbox.put_nowait(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}"))
 
-    # -- sessions -----------------------------------------------------------------------------------
+    # -- sessions ----------------------------------------------------------------------------------
     async def _new_session(self) -> None:
-        """The old session is gone: the handshake again, quietly, with the first one's parameters."""
+        """The old session is gone: the handshake again, quietly, with the first one's params."""
         initialize, initialized = self.handshake.initialize, self.handshake.initialized
         if initialize is None:
             raise SessionExpired("the session expired before it was initialized")
@@ -384,7 +381,7 @@ class HttpClientTransport:
             if self.listen:
                 await self._listen()
 
-    # -- lifetime -----------------------------------------------------------------------------------
+    # -- lifetime ----------------------------------------------------------------------------------
     def _spawn(self, work: Any) -> asyncio.Task[None]:
         return self._tasks.spawn(work)
 

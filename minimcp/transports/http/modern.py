@@ -8,10 +8,11 @@ nothing to share, nothing to resume (basic/transports/streamable-http):
 
 * POST only: ``GET`` and ``DELETE`` are ``405``, for a client that speaks 2026-07-28;
 * the headers say what the body says, so that a gateway can route without reading the body:
-  ``MCP-Protocol-Version`` (the envelope's version), ``Mcp-Method`` (the method) and ``Mcp-Name`` (the
-  tool, prompt or resource). A header that is missing or says otherwise is ``400``, error ``-32020``;
-* the answer is one JSON body, or, if the request says something first (progress, a log line), an SSE
-  stream with no event ids: a broken stream is not resumed, the client sends the request again;
+  ``MCP-Protocol-Version`` (the envelope's version), ``Mcp-Method`` (the method) and ``Mcp-Name``
+  (the tool, prompt or resource). A header that is missing or says otherwise is ``400``, error
+  ``-32020``;
+* the answer is one JSON body, or, if the request says something first (progress, a log line), an
+  SSE stream with no event ids: a broken stream is not resumed, the client sends the request again;
 * the client closing that stream cancels the request.
 """
 
@@ -100,7 +101,8 @@ def check_headers(request: HttpRequest, message: Request) -> None:
 def check_param_headers(
     request: HttpRequest, message: Request, schema: dict[str, Any] | None
 ) -> None:
-    """A tool's ``x-mcp-header`` arguments must come as ``Mcp-Param-<Name>`` headers, saying the same."""
+    """A tool's ``x-mcp-header`` arguments must come as ``Mcp-Param-<Name>`` headers too, the
+    same."""
     arguments = (message.params or {}).get("arguments")
     for name, header in header_parameters(schema).items():
         value = arguments.get(name) if isinstance(arguments, dict) else None
@@ -120,16 +122,16 @@ def check_param_headers(
             )
 
 
-TCHAR = set(
-    "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-)  # RFC 9110 token
+# The characters of a token (RFC 9110)
+TCHAR = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def header_problem(schema: Any) -> str | None:
-    """Why a tool's ``x-mcp-header`` annotations cannot be honoured (a client then drops the tool), or None.
+    """Why a tool's ``x-mcp-header`` annotations cannot be honoured (the client drops it), or None.
 
-    A header name is a non-empty token, unique whatever its case, on a top-level argument of type string,
-    integer or boolean (a float has no single text form); anywhere else an annotation is refused.
+    A header name is a non-empty token, unique whatever its case, on a top-level argument of type
+    string, integer or boolean (a float has no single text form); anywhere else an annotation is
+    refused.
     """
     properties = schema.get("properties") if isinstance(schema, dict) else None
     seen: set[str] = set()
@@ -143,7 +145,10 @@ def header_problem(schema: Any) -> str | None:
             return f"argument {name!r}: x-mcp-header {header!r} is used twice"
         seen.add(header.lower())
         if spec.get("type") not in ("string", "integer", "boolean"):
-            return f"argument {name!r}: x-mcp-header needs a string, integer or boolean, not {spec.get('type')!r}"
+            return (
+                f"argument {name!r}: x-mcp-header needs a string, integer or boolean, "
+                f"not {spec.get('type')!r}"
+            )
     elsewhere = (
         [value for key, value in schema.items() if key != "properties"]
         if isinstance(schema, dict)
@@ -169,7 +174,7 @@ def annotated(value: Any) -> bool:
 
 
 def header_parameters(schema: dict[str, Any] | None) -> dict[str, str]:
-    """The top-level arguments a tool's input schema asks to mirror in headers: argument → header name."""
+    """The top-level arguments a tool's input schema mirrors in headers: argument → header name."""
     properties = (schema or {}).get("properties")
     if not isinstance(properties, dict):
         return {}
@@ -188,7 +193,7 @@ def header_text(value: Any) -> str:
 
 
 def encoded(text: str) -> str:
-    """A value as a header can carry it: as it is if it is plain visible ASCII, else ``=?base64?...?=``."""
+    """A value as a header carries it: as it is if plain visible ASCII, else ``=?base64?...?=``."""
     plain = text.isascii() and text.isprintable() and text == text.strip()
     if plain and not (text.startswith("=?base64?") and text.endswith("?=")):
         return text
@@ -197,10 +202,10 @@ def encoded(text: str) -> str:
 
 # --8<-- [start:client_headers]
 def request_headers(message: Request, header_params: dict[str, dict[str, str]]) -> dict[str, str]:
-    """The headers a 2026-07-28 client sends with ``message``: what the body says, for gateways to read.
+    """The headers a 2026-07-28 client sends with ``message``: what the body says, for gateways.
 
-    ``header_params``: for each tool, its ``x-mcp-header`` arguments (argument → header name), as its
-    ``tools/list`` entry said.
+    ``header_params``: for each tool, its ``x-mcp-header`` arguments (argument → header name), as
+    its ``tools/list`` entry said.
     """
     params = message.params or {}
     headers = {
@@ -294,7 +299,7 @@ async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue
 
 
 def status_of(answer: Message) -> int:
-    """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
+    """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a wrong request."""
     if not isinstance(answer, ErrorResponse):
         return 200
     if answer.code == METHOD_NOT_FOUND:

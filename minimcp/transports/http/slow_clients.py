@@ -5,7 +5,7 @@ never finishing. Each such connection holds a file descriptor, and a process has
 a few hundred of them starve every honest client, and the server's log fills with "too many open
 files". uvicorn stops waiting for an idle connection between requests (``timeout_keep_alive``), but
 not for a request whose head never ends. :func:`with_header_timeout` gives uvicorn its own HTTP
-protocol with that one rule added: the head of each request must arrive within ``header_timeout`` seconds.
+protocol with one rule added: the head of each request must arrive within ``header_timeout`` s.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def with_header_timeout(seconds: float) -> type:
 
     # --8<-- [start:deadline]
     class HeaderDeadline(HttpToolsProtocol):
-        """uvicorn's HTTP/1.1 protocol (on httptools), dropping a connection whose request head is late."""
+        """uvicorn's HTTP/1.1 protocol, dropping a connection whose request head is late."""
 
         header_timeout = seconds
 
@@ -43,8 +43,9 @@ def with_header_timeout(seconds: float) -> type:
             super().connection_made(transport)
             limit = self.limit_concurrency
             if limit is not None and len(self.connections) > limit:
-                # uvicorn answers 503 only once a request's head is complete, and a slow client never
-                # completes one: refuse the connection itself, before the process runs out of files.
+                # uvicorn answers 503 only once a request's head is complete, and a slow client
+                # never completes one: refuse the connection itself, before the process runs out of
+                # files.
                 transport.close()
                 return
             self._arm()  # the first request's head is due now
