@@ -196,11 +196,8 @@ def parse(text: str | bytes) -> Message:
 
 def from_dict(obj: dict[str, Any]) -> Message:
     """Classify an already-decoded JSON object as one of the four kinds of message."""
-    has_id = "id" in obj
     msg_id = obj.get("id")
-    id_ok = is_valid_id(msg_id)
-    known_id = msg_id if id_ok else None
-
+    known_id = msg_id if is_valid_id(msg_id) else None
     is_response = "method" not in obj and ("result" in obj or "error" in obj)
     if obj.get("jsonrpc") != JSONRPC_VERSION:
         raise RpcError(
@@ -209,65 +206,71 @@ def from_dict(obj: dict[str, Any]) -> Message:
             id=known_id,
             answerable=not is_response,
         )
-
     if "method" in obj:  # a request or a notification
-        method = obj["method"]
-        if not isinstance(method, str):  # not a valid request object: answered, even without an id
-            raise RpcError(INVALID_REQUEST, 'The member "method" must be a string', id=known_id)
-        if has_id and not id_ok:
-            raise RpcError(
-                INVALID_REQUEST, 'The member "id" must be a string or an integer (never null)'
-            )
-        params = obj.get("params")
-        if params is not None and not isinstance(params, dict):
-            # JSON-RPC also allows params by position (an array); MCP only ever uses an object.
-            # A notification stays unanswered even so: nobody is waiting for it.
-            raise RpcError(
-                INVALID_PARAMS,
-                'The member "params" must be an object',
-                id=known_id,
-                answerable=has_id,
-            )
-        if has_id:
-            # has_id, so id_ok too: checked above
-            return Request(cast(RequestId, msg_id), method, params)
-        return Notification(method, params)
-
-    # No method: this must be a response, which is never answered, whatever is wrong with it.
-    if "result" in obj and "error" in obj:
-        raise RpcError(
-            INVALID_REQUEST, "A response has a result or an error, not both", answerable=False
-        )
-    if "result" in obj:
-        if not id_ok:
-            raise RpcError(
-                INVALID_REQUEST, 'A result needs a string or integer "id"', answerable=False
-            )
-        return Response(cast(RequestId, msg_id), obj["result"])
-    if "error" in obj:
-        error = obj["error"]
-        if not (
-            isinstance(error, dict)
-            and is_int(error.get("code"))
-            and isinstance(error.get("message"), str)
-        ):
-            raise RpcError(
-                INVALID_REQUEST,
-                'An error needs an integer "code" and a string "message"',
-                answerable=False,
-            )
-        if msg_id is not None and not id_ok:
-            raise RpcError(
-                INVALID_REQUEST,
-                'An error response needs a string, integer or null "id"',
-                answerable=False,
-            )
-        return ErrorResponse(msg_id, error["code"], error["message"], error.get("data"))
+        return request_from(obj)
+    if "result" in obj or "error" in obj:  # no method: a response
+        return response_from(obj)
     raise RpcError(
         INVALID_REQUEST,
         'A message needs a "method" (request, notification) or a "result" or "error" (response)',
         id=known_id,
     )
+
+
+def request_from(obj: dict[str, Any]) -> Request | Notification:
+    """A message with a ``method``: a request if it has an ``id``, else a notification."""
+    has_id = "id" in obj
+    msg_id = obj.get("id")
+    id_ok = is_valid_id(msg_id)
+    known_id = msg_id if id_ok else None
+    method = obj["method"]
+    if not isinstance(method, str):  # not a valid request object: answered, even without an id
+        raise RpcError(INVALID_REQUEST, 'The member "method" must be a string', id=known_id)
+    if has_id and not id_ok:
+        raise RpcError(
+            INVALID_REQUEST, 'The member "id" must be a string or an integer (never null)'
+        )
+    params = obj.get("params")
+    if params is not None and not isinstance(params, dict):
+        # JSON-RPC also allows params by position (an array); MCP only ever uses an object.
+        # A notification stays unanswered even so: nobody is waiting for it.
+        raise RpcError(
+            INVALID_PARAMS,
+            'The member "params" must be an object',
+            id=known_id,
+            answerable=has_id,
+        )
+    if has_id:
+        # has_id, so id_ok too: checked above
+        return Request(cast(RequestId, msg_id), method, params)
+    return Notification(method, params)
+
+
+def response_from(obj: dict[str, Any]) -> Response | ErrorResponse:
+    """A message with no ``method`` but a ``result`` or an ``error``: an answer."""
+    msg_id = obj.get("id")
+    id_ok = is_valid_id(msg_id)
+    if "result" in obj and "error" in obj:
+        raise broken_response("A response has a result or an error, not both")
+    if "result" in obj:
+        if not id_ok:
+            raise broken_response('A result needs a string or integer "id"')
+        return Response(cast(RequestId, msg_id), obj["result"])
+    error = obj["error"]
+    if not (
+        isinstance(error, dict)
+        and is_int(error.get("code"))
+        and isinstance(error.get("message"), str)
+    ):
+        raise broken_response('An error needs an integer "code" and a string "message"')
+    if msg_id is not None and not id_ok:
+        raise broken_response('An error response needs a string, integer or null "id"')
+    return ErrorResponse(msg_id, error["code"], error["message"], error.get("data"))
+
+
+def broken_response(message: str) -> RpcError:
+    """A response is never answered, whatever is wrong with it: only logged (-32600)."""
+    return RpcError(INVALID_REQUEST, message, answerable=False)
 
 
 def is_int(value: Any) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from minimcp.rpc.abilities import RequestStreams
-from minimcp.rpc.connection import answer_of
+from minimcp.rpc.answering import answer_of
 from minimcp.rpc.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
 from minimcp.session.envelope import Envelope
 from minimcp.session.modern import ModernApp, ModernContext, ModernEra, admit, answer_admitted

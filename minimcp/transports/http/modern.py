@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from minimcp.rpc.connection import internal_error
+from minimcp.rpc.answering import internal_error
 from minimcp.rpc.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
