@@ -14,7 +14,7 @@ and the client sends the *same* request again, with a new id, the answers in ``i
 ``resources/read`` may do this.
 
 How minimcp runs it without changing lesson 09's tools: the handler simply runs again on the retry.
-Each question it asks (:meth:`~minimcp.session.server.RequestContext.ask`) is looked up in this
+Each question it asks (:meth:`~minimcp.session.context.RequestContext.ask`) is looked up in this
 attempt's :class:`Answers`; a missing one stops the handler with :class:`InputRequired`, and the
 dispatcher turns that into the result above. The answers already given travel in ``requestState``,
 so the server keeps nothing.

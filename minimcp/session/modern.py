@@ -31,6 +31,7 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
 )
 from minimcp.rpc.mcp import PROTOCOL_VERSION, SERVER_INFO, has_envelope
+from minimcp.session.context import RequestContext
 from minimcp.session.envelope import (
     Envelope,
     missing_capability,
@@ -44,7 +45,7 @@ from minimcp.session.input_required import (
     StateSeal,
     pick_answers,
 )
-from minimcp.session.server import RequestContext, ServerApp, ServerSession
+from minimcp.session.server import ServerApp, ServerSession
 
 #: Methods of the initialize era that 2026-07-28 removed (changelog): a modern request gets -32601.
 REMOVED = ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe")

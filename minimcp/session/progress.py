@@ -28,7 +28,7 @@ from typing import Any
 
 from minimcp.rpc.aio import call
 from minimcp.rpc.jsonrpc import Notification
-from minimcp.session.server import Peer, RequestContext
+from minimcp.session.context import Peer, RequestContext
 
 log = logging.getLogger("minimcp.progress")
 
