@@ -14,7 +14,8 @@ from minimcp.rpc.abilities import Abilities
 from minimcp.transports.cluster.directory import SessionDirectory
 from minimcp.transports.cluster.redis_store import RedisEventStore
 from minimcp.transports.cluster.streams import SharedStream
-from minimcp.transports.http.sessions import HttpSession, SessionManager, SessionTransport
+from minimcp.transports.http.session_transport import SessionTransport
+from minimcp.transports.http.sessions import HttpSession, SessionManager
 from minimcp.transports.http.streams import Stream
 
 

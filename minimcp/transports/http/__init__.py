@@ -19,6 +19,7 @@ One job a module:
 :mod:`~minimcp.transports.http.asgi` (HTTP in and out), :mod:`~minimcp.transports.http.routing`
 (where each message goes, and JSON or SSE: decisions with no I/O),
 :mod:`~minimcp.transports.http.streams` (SSE streams and their connections),
+:mod:`~minimcp.transports.http.session_transport` (the cable under one session),
 :mod:`~minimcp.transports.http.sessions` (sessions and their expiry),
 :mod:`~minimcp.transports.http.seams` (what the endpoint needs; where later lessons plug in),
 :mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.server` (uvicorn)

@@ -1,8 +1,9 @@
 """The sessions of a Streamable HTTP endpoint: each one a cable to a ServerSession (lesson 08).
 
-Behind each ``Mcp-Session-Id`` sits an :class:`HttpSession`: a :class:`SessionTransport` (a
-Transport like any other, over which the server runs an ordinary session), the SSE streams of that
-session, and the POSTed requests still waiting for their answers. The :class:`SessionManager` opens
+Behind each ``Mcp-Session-Id`` sits an :class:`HttpSession`: a
+:class:`~minimcp.transports.http.session_transport.SessionTransport` (a Transport like any other,
+over which the server runs an ordinary session), the SSE streams of that session, and the POSTed
+requests still waiting for their answers. The :class:`SessionManager` opens
 sessions, finds them by id, caps their number, and ends the ones nobody has used for a while.
 """
 
@@ -15,55 +16,15 @@ import time
 from typing import Any
 
 from minimcp.rpc import Servable
-from minimcp.rpc.abilities import Abilities
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
 from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
+from minimcp.transports.http.session_transport import SessionTransport
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Said, Stream
 
 log = logging.getLogger("minimcp.http")
-
-
-# --8<-- [start:session_transport]
-class SessionTransport:
-    """The cable between one HTTP session and its ServerSession: a Transport like any other.
-
-    ``receive`` returns what clients POSTed, parsed once when the POST was read; ``send`` hands the
-    session's messages, with the id of the request each belongs to, to :meth:`HttpSession.route`,
-    which encodes each once and puts it on the right stream.
-    """
-
-    def __init__(self, session: HttpSession) -> None:
-        self.http_session = session
-        self.inbox: asyncio.Queue[Message | None] = asyncio.Queue()
-
-    @property
-    def abilities(self) -> Abilities:
-        """Besides messages, a stream per request: it can close one, and end a cancelled one."""
-        return Abilities(request_streams=self)
-
-    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
-        await self.http_session.route(message, related_request_id)
-
-    async def receive(self) -> Message | None:
-        return await self.inbox.get()
-
-    async def close(self) -> None:
-        self.inbox.put_nowait(None)
-
-    def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool:
-        """What a handler's ``context.close_sse_stream()`` asks: see
-        :meth:`HttpSession.close_request_connection`."""
-        return self.http_session.close_request_connection(request_id, retry_ms)
-
-    def request_cancelled(self, request_id: RequestId) -> None:
-        """The session cancelled this request (lesson 09): :meth:`HttpSession.end_request`."""
-        self.http_session.end_request(request_id)
-
-
-# --8<-- [end:session_transport]
 
 
 class HttpSession:
