@@ -22,6 +22,8 @@ One job a module:
 :mod:`~minimcp.transports.http.session_transport` (the cable under one session),
 :mod:`~minimcp.transports.http.sessions` (sessions and their expiry),
 :mod:`~minimcp.transports.http.seams` (what the endpoint needs; where later lessons plug in),
-:mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.server` (uvicorn)
+:mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.answers` and
+:mod:`~minimcp.transports.http.get_streams` (what a POST and a GET get back),
+:mod:`~minimcp.transports.http.server` (uvicorn)
 and :mod:`~minimcp.transports.http.client` (the client's side, on httpx2).
 """
