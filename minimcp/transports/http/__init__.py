@@ -25,5 +25,6 @@ One job a module:
 :mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.answers` and
 :mod:`~minimcp.transports.http.get_streams` (what a POST and a GET get back),
 :mod:`~minimcp.transports.http.server` (uvicorn)
-and :mod:`~minimcp.transports.http.client` (the client's side, on httpx2).
+and :mod:`~minimcp.transports.http.client` (the client's side, on httpx2, which reads the server's
+streams with :mod:`~minimcp.transports.http.following`).
 """
