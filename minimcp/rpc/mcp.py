@@ -3,7 +3,7 @@
 Revision 2026-07-28 puts what a session used to remember into each request's ``_meta``, under keys
 of its own, and numbers the errors it adds in the range JSON-RPC leaves to applications. The session
 layer reads the envelope (:mod:`minimcp.session.envelope`); the HTTP cable checks its headers
-against it (:mod:`minimcp.transports.http.modern`); both need the same names.
+against it (:mod:`minimcp.transports.http.modern_headers`); both need the same names.
 """
 
 from __future__ import annotations
