@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -32,12 +31,8 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
-    ErrorResponse,
     Message,
     Request,
-    RpcError,
-    encode,
-    from_dict,
     to_dict,
 )
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
@@ -60,10 +55,6 @@ from minimcp.transports.http.routing import First, answer_as
 from minimcp.transports.http.seams import McpServer, OpenSession
 from minimcp.transports.http.sessions import SessionManager
 from minimcp.transports.http.streams import CloseConnection, Listener, Stream, pump
-
-#: What a request running on a worker that died ends with (spec: basic, "Error handling": -32603).
-GONE = "Session not found: it expired or was ended; initialize a new one"
-WORKER_DIED = "The worker running this request stopped before it answered; send the request again"
 
 
 class RemoteSession:
@@ -127,7 +118,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         store = RedisEventStore(redis_url, ttl=ttl)
         self.directory = SessionDirectory(store, self.worker, ttl)
         super().__init__(server, event_store=store, **options)
-        self.relay = Relay(store.redis, self.worker, self.on_forwarded)
+        self.relay = Relay(store.redis, self.worker, self.manager.on_forwarded)
 
     def new_manager(self, server: McpServer, event_store: Any, **limits: Any) -> SessionManager:
         return SharedSessionManager(server, event_store, self.directory, **limits)
@@ -172,7 +163,7 @@ class SharedStreamableHTTP(StreamableHTTP):
                 return Where.HERE, record
             if await self.owner_alive(record, touch):
                 return Where.ELSEWHERE, record
-            await self.take_over(record)
+            await self.manager.take_over(record)
         return (Where.HERE if session_id in self.manager.sessions else Where.NOWHERE), None
 
     async def owner_alive(self, record: SessionRecord, touch: bool) -> bool:
@@ -196,32 +187,6 @@ class SharedStreamableHTTP(StreamableHTTP):
         return await self.elsewhere(request) or self.session_for(request)
 
     # --8<-- [end:locate]
-
-    # --8<-- [start:take_over]
-    async def take_over(self, record: SessionRecord) -> None:
-        """Run a session whose worker died: rebuilt from its saved state, its running requests
-        ended."""
-        if not await self.directory.claim(record):
-            return  # another worker was quicker: we forward to it from now on
-        session = self.manager.restore(record.id, record.announcements, record.state)
-        # Saved again: that refreshes its expiry
-        await self.directory.save(record.id, record.state, record.announcements)
-        for stream_id, request_id in record.streams.items():
-            if stream_id == record.announcements:
-                continue
-            stream = session.new_stream(request_id, stream_id)
-            if request_id is not None and not await self.finished(stream_id):
-                await stream.send(
-                    encode(ErrorResponse(request_id, INTERNAL_ERROR, WORKER_DIED)), final=True
-                )
-            stream.ended = True  # nothing more will come: kept for resumption only
-
-    async def finished(self, stream_id: str) -> bool:
-        """Whether a stream ended (with its answer, or cancelled) or is gone."""
-        last = await self.event_store.last_entry(stream_id)
-        return last is None or bool(last[1].get("final")) or last[1].get("control") == "end"
-
-    # --8<-- [end:take_over]
 
     # --8<-- [start:forward]
     async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
@@ -301,41 +266,6 @@ class SharedStreamableHTTP(StreamableHTTP):
             return where is not Where.NOWHERE  # ended or expired: close the connection
 
         return SharedStream(self.event_store, stream_id, watch, self.manager.background)
-
-    # --8<-- [start:on_forwarded]
-    async def on_forwarded(self, forwarded: dict[str, Any]) -> None:
-        """A message another worker forwarded to a session of ours: as if POSTed here."""
-        session = self.manager.sessions.get(forwarded.get("session", ""))
-        stream_id = forwarded.get("stream")
-        if session is None:
-            if stream_id:
-                await self.event_store.add(
-                    stream_id, {"control": "gone", "status": "404", "message": GONE}
-                )
-            return
-        session.last_active = time.monotonic()
-        if forwarded["kind"] == "delete":
-            await session.end()
-        if forwarded["kind"] != "message":
-            return  # "touch": a client still reads a stream of it on another worker
-        message = from_dict(forwarded["message"])  # valid: the forwarding worker parsed it
-        answered_on = stream_id if isinstance(message, Request) else None  # followed over there
-        try:  # lesson 08's own way in
-            session.admit(message, answered_on)
-        except RpcError as reused:  # its id names a request still being answered: say so
-            if stream_id:
-                await self.event_store.add(
-                    stream_id,
-                    {
-                        "control": "refused",
-                        "status": "400",
-                        "message": reused.message,
-                        "code": str(reused.code),
-                        "id": json.dumps(reused.id),
-                    },
-                )
-
-    # --8<-- [end:on_forwarded]
 
 
 def said_first(
