@@ -17,7 +17,8 @@ from minimcp.rpc.jsonrpc import RequestId
 from minimcp.server.core import ServerCore
 from minimcp.session.server import ServerSession
 from minimcp.transports.event_store import MemoryEventStore
-from minimcp.transports.http.sessions import SessionManager, SessionTransport
+from minimcp.transports.http.session_transport import SessionTransport
+from minimcp.transports.http.sessions import SessionManager
 from minimcp.transports.stdio import PipeTransport
 from minimcp.transports.websocket import WebSocketTransport
 

@@ -25,7 +25,7 @@ from minimcp.server import Server
 from minimcp.session import ClientSession, RequestContext
 from minimcp.session.cancellation import cancellable
 from minimcp.session.client_cancellation import cancellation
-from minimcp.transports.http.sessions import SessionTransport
+from minimcp.transports.http.session_transport import SessionTransport
 from minimcp.transports.sse import SSEParser
 
 Trace = list[tuple[str, dict[str, Any]]]

@@ -25,7 +25,7 @@ from minimcp.server import Server
 from minimcp.server.eras import answer_both_eras
 from minimcp.session import RequestContext, UnsupportedVersion
 from minimcp.session.eras import VERDICTS, Mode, TwoEras
-from minimcp.transports.http.modern import header_problem
+from minimcp.transports.http.modern_headers import header_problem
 
 ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
 

@@ -19,8 +19,8 @@ import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 from support import free_port
 
-from minimcp.transports.cluster.endpoint import WORKER_DIED
 from minimcp.transports.cluster.redis_store import connect
+from minimcp.transports.cluster.sessions import WORKER_DIED
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 

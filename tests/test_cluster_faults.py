@@ -26,8 +26,8 @@ from test_http_faults import CuttingProxy, collect_messages, one_request_per_con
 from minimcp.client import http_client
 from minimcp.examples.course import MAX_STEPS
 from minimcp.rpc.jsonrpc import RpcError
-from minimcp.transports.cluster.endpoint import WORKER_DIED
 from minimcp.transports.cluster.redis_store import connect
+from minimcp.transports.cluster.sessions import WORKER_DIED
 
 TIMEOUT = 60.0
 

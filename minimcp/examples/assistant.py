@@ -26,7 +26,7 @@ from minimcp.server.elicitation import elicit
 from minimcp.server.logs import log
 from minimcp.server.sampling import create_message, text_of
 from minimcp.session.cancellation import cancellable
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 ROOMS = ["Lisbon", "London", "Madrid", "Online", "Paris"]
 

@@ -60,7 +60,7 @@ from minimcp.server.elicitation import elicit
 from minimcp.server.logs import log
 from minimcp.server.sampling import create_message, text_of
 from minimcp.server.tools import ToolError, report_progress
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 
 def build_server() -> Server:

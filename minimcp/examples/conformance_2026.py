@@ -5,7 +5,7 @@ questions to the client answered ``input_required`` (multi round-trip requests),
 capabilities, log lines only on request, and list changes heard on ``subscriptions/listen``. Each
 needs a tool or a prompt of a given name; :func:`add_2026_fixtures` adds them to the conformance
 server of :mod:`minimcp.examples.conformance`. Every question is asked with
-:meth:`RequestContext.ask <minimcp.session.server.RequestContext.ask>`, so the same tools also work
+:meth:`RequestContext.ask <minimcp.session.context.RequestContext.ask>`, so the same tools also work
 in a 2025-11-25 session, where the questions travel as requests.
 """
 
@@ -17,7 +17,7 @@ from minimcp.server.complete import Server
 from minimcp.server.logs import log
 from minimcp.server.sampling import require_capability, text_of
 from minimcp.server.tools import report_progress
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 
 def form(message: str, **fields: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from minimcp.examples.over_stdio import serve_over_stdio
 from minimcp.server.server import ToolServer
 from minimcp.server.tools import ToolError, report_progress
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 INSTRUCTIONS = (
     "The course server of MCP from Scratch. It knows a small catalogue of courses and a calendar."

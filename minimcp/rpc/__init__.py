@@ -1,9 +1,9 @@
 """Layer 1, the messages (lesson 01): JSON-RPC 2.0 and a symmetric connection.
 
 :mod:`.jsonrpc` (the messages and their errors, no I/O), :mod:`.transport` (what a cable is, and
-the base of every cable whose edge is text),
-:mod:`.connection` (the :class:`Connection` over a cable), :mod:`.cables` (an in-memory cable and a tracing tap),
-:mod:`.aio` (two asyncio habits the whole stack shares).
+the base of every cable whose edge is text), :mod:`.answering` (handlers, and how a request becomes
+its answer), :mod:`.connection` (the :class:`Connection` over a cable), :mod:`.cables` (an
+in-memory cable and a tracing tap), :mod:`.aio` (two asyncio habits the whole stack shares).
 """
 
 from minimcp.rpc.cables import MemoryTransport, TracingTransport, memory_pair

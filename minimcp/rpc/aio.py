@@ -1,7 +1,7 @@
 """Two small asyncio habits the whole stack shares.
 
-* :class:`TaskKeeper`: asyncio keeps only a *weak* reference to a task, so a task nobody holds may be
-  garbage-collected half-way through. Whoever starts work in the background keeps it here until it ends.
+* :class:`TaskKeeper`: asyncio keeps only a *weak* reference to a task, so a task nobody holds may
+  be garbage-collected half-way through. Whoever starts background work keeps it here till it ends.
 * :func:`resolve`: user callbacks (a tool, a progress callback) may be plain functions or coroutine
   functions; the caller awaits the result only when there is something to await.
 """
@@ -48,7 +48,7 @@ async def resolve(value: Any) -> Any:
 
 
 async def call(function: Callable[..., Any] | None, *args: Any, **kwargs: Any) -> Any:
-    """Call a function that may be plain or async (or None: nothing to call) and return its result."""
+    """Call a plain or async function (or None: nothing to call) and return its result."""
     if function is None:
         return None
     return await resolve(function(*args, **kwargs))

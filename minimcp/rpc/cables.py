@@ -1,4 +1,4 @@
-"""Two cables that need no operating system: an in-memory pair, and a tap that records traffic (lesson 01).
+"""Two cables that need no operating system: an in-memory pair and a traffic tap (lesson 01).
 
 Tests and notebooks run a client and a server in one process over :func:`memory_pair`, and wrap
 either end in a :class:`TracingTransport` to print what really crosses it.

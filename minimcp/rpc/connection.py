@@ -6,24 +6,22 @@ one :class:`Connection` that does five jobs:
 
 1. **send requests** and wait for their answers: each request gets a fresh id and a future; when a
    response with that id arrives, the future is resolved. Answers may arrive in any order.
-2. **answer incoming requests** through a handler; each runs in its own task, so a slow one never
-   blocks a quick one, and an exception becomes an error response, never a dead connection.
+2. **answer incoming requests** through a handler (:mod:`minimcp.rpc.answering`); each runs in its
+   own task, so a slow one never blocks a quick one, and an exception becomes an error response.
 3. **deliver notifications** to a handler.
 4. **fail cleanly**: when the other side goes away, every pending request fails with
    :class:`ConnectionClosed` instead of waiting forever.
 5. **give up cleanly**: a request whose caller stops waiting (a timeout, a cancelled task) is
-   *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its answer, if
-   it still comes, is dropped quietly. The other half is the peer's to ask: a request being answered
-   (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
+   *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its
+   answer, if it still comes, is dropped quietly. The other half is the peer's to ask: a request
+   being answered (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
 
 The connection moves *messages* through a :class:`Transport` and never looks at how they travel: the
 cable turns them into text (or bytes) and back at its own edge. That is the course's one idea: the
-messages stay, only the cable changes.
-
-Every message the connection sends says which incoming request, if any, it belongs to
-(``related_request_id``): an answer belongs to its request, and so does a progress notice sent while
-answering it. Most cables ignore that; lesson 08's Streamable HTTP uses it to put each message on the
-right stream. ``python -m minimcp demo connection`` shows two connections talking over an in-memory cable.
+messages stay, only the cable changes. Every message sent says which incoming request, if any, it
+belongs to (``related_request_id``): an answer, or a progress notice sent while answering. Most
+cables ignore that; lesson 08's Streamable HTTP puts each message on the right stream with it.
+``python -m minimcp demo connection`` shows two connections talking over an in-memory cable.
 """
 
 from __future__ import annotations
@@ -32,12 +30,19 @@ import asyncio
 import functools
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from minimcp.rpc.aio import TaskKeeper
+from minimcp.rpc.answering import (
+    NotificationHandler,
+    RequestHandler,
+    answer_of,
+    ignore,
+    internal_error,
+    no_such_method,
+)
 from minimcp.rpc.jsonrpc import (
-    INTERNAL_ERROR,
     ErrorResponse,
     Message,
     Notification,
@@ -47,7 +52,6 @@ from minimcp.rpc.jsonrpc import (
     RpcError,
     describe,
     id_reused,
-    method_not_found,
 )
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, Admission, at_most
 from minimcp.rpc.transport import ConnectionClosed, Transport, log_send_failure
@@ -55,53 +59,13 @@ from minimcp.rpc.transport import ConnectionClosed, Transport, log_send_failure
 log = logging.getLogger("minimcp.connection")
 
 
-# --8<-- [start:defaults]
-RequestHandler = Callable[[Request], Awaitable[Any]]
-NotificationHandler = Callable[[Notification], Awaitable[None]]
+# --8<-- [start:connection]
 #: Told when we stop waiting for one of our requests, and why ("timed out after 5 s").
 AbandonHandler = Callable[[Request, str], Coroutine[Any, Any, None]]
 #: How many abandoned request ids a connection remembers, to drop their late answers quietly.
 ABANDONED_MEMORY = 1024
 
 
-async def no_such_method(request: Request) -> Any:
-    """The default request handler: nothing is served yet."""
-    raise method_not_found(request.method)
-
-
-async def ignore(notification: Notification) -> None:
-    """The default notification handler: notifications nobody asked for are dropped."""
-
-
-# --8<-- [end:defaults]
-
-
-# --8<-- [start:answer_of]
-async def answer_of(request: Request, handler: RequestHandler) -> Response | ErrorResponse:
-    """What ``handler`` answers to ``request``: a response with its result, or the error response
-    its failure earns. A cancelled handler gives no answer at all (CancelledError goes through)."""
-    try:
-        result = await handler(request)
-    except RpcError as err:
-        return ErrorResponse(request.id, err.code, err.message, err.data)
-    except Exception:  # a bug in a handler must never take the connection down
-        # The traceback goes to our log; the peer learns only that we failed, not our internals.
-        log.exception("handler for %s failed", request.method)
-        return internal_error(request)
-    return Response(request.id, {} if result is None else result)
-
-
-def internal_error(request: Request) -> ErrorResponse:
-    """The answer to a request whose handler failed: -32603, and nothing of our internals."""
-    return ErrorResponse(
-        request.id, INTERNAL_ERROR, f"Internal error while handling {request.method!r}"
-    )
-
-
-# --8<-- [end:answer_of]
-
-
-# --8<-- [start:connection]
 class Connection:
     """One end of a JSON-RPC conversation. Call :meth:`run` (or :meth:`start`) to begin reading."""
 
@@ -122,7 +86,7 @@ class Connection:
         self._transport_closed = False
         #: how long requests already received may still run once the other side stops sending
         self.grace_period = 1.0
-        #: the flood limit (:mod:`minimcp.rpc.limits`): which of the other side's requests are refused
+        #: the flood limit (:mod:`minimcp.rpc.limits`): which of the peer's requests are refused
         self.admission: Admission = at_most(DEFAULT_MAX_IN_FLIGHT)
         #: called (in a task of its own) when a request of ours is given up; None: nobody is told
         self.on_abandon: AbandonHandler | None = None
@@ -149,24 +113,23 @@ class Connection:
                 return await future
         except TimeoutError:
             self._abandon(request)
-            if (
-                self.on_abandon is not None and not self.closed.is_set()
-            ):  # the peer hears before our caller
+            # The peer hears before our caller
+            if self.on_abandon is not None and not self.closed.is_set():
                 await self.on_abandon(request, f"no answer within {timeout:g} s")
             raise
         except asyncio.CancelledError:
             self._abandon(request)
-            if (
-                self.on_abandon is not None and not self.closed.is_set()
-            ):  # a task: we are being cancelled
+            # In a task of its own: we are being cancelled
+            if self.on_abandon is not None and not self.closed.is_set():
                 self._spawn(self.on_abandon(request, "the caller stopped waiting"))
             raise
         finally:
             self._pending.pop(request.id, None)
 
     def _abandon(self, request: Request) -> None:
-        """We stop waiting for ``request``: remember its id, so that its answer, if it still comes, is
-        dropped quietly. ``on_abandon`` is then told why (MCP's session tells the peer, lesson 09)."""
+        """We stop waiting for ``request``: remember its id, so that its answer, if it still comes,
+        is dropped quietly, and tell ``on_abandon`` why (MCP's session tells the peer, lesson 09).
+        """
         self._abandoned[request.id] = None
         if len(self._abandoned) > ABANDONED_MEMORY:
             del self._abandoned[next(iter(self._abandoned))]
@@ -204,9 +167,10 @@ class Connection:
                     await self._finish_answers()
                     break
                 if isinstance(message, Notification):
-                    # Delivered in the reading loop itself, so notifications keep their order (progress
-                    # 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be quick, and must
-                    # never wait for an answer on this same connection: start a task for that.
+                    # Delivered in the reading loop itself, so notifications keep their order
+                    # (progress 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be
+                    # quick, and must never wait for an answer on this same connection: start a task
+                    # for that.
                     await self._deliver(message)
                 else:
                     self._dispatch(message)
@@ -288,7 +252,7 @@ class Connection:
 
     # -- lifetime --------------------------------------------------------------------------------
     def start(self) -> asyncio.Task[None]:
-        """Run the reading loop in the background (a client does this; a server usually awaits run)."""
+        """Run the reading loop in the background (a client does; a server usually awaits run)."""
         if self._reader is None:
             self._reader = asyncio.create_task(self.run())
         return self._reader

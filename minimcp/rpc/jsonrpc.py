@@ -134,10 +134,10 @@ def to_dict(message: Message) -> dict[str, Any]:
 def encode(message: Message) -> str:
     """One message as compact JSON text on a single line (newlines inside strings are escaped).
 
-    ``ensure_ascii=False`` keeps non-English text readable. One thing it cannot write as UTF-8: a lone
-    surrogate such as ``"\\ud800"``, which JSON allows as an escape and a hostile peer may put in an id
-    or a method. Such a message is written with every non-ASCII character escaped instead: still the
-    same JSON, now plain ASCII, so the answer names the very id the peer sent.
+    ``ensure_ascii=False`` keeps non-English text readable. One thing it cannot write as UTF-8: a
+    lone surrogate such as ``"\\ud800"``, which JSON allows as an escape and a hostile peer may put
+    in an id or a method. Such a message is written with every non-ASCII character escaped instead:
+    still the same JSON, now plain ASCII, so the answer names the very id the peer sent.
     """
     text = json.dumps(to_dict(message), separators=(",", ":"), ensure_ascii=False)
     if not text.isascii():
@@ -196,11 +196,8 @@ def parse(text: str | bytes) -> Message:
 
 def from_dict(obj: dict[str, Any]) -> Message:
     """Classify an already-decoded JSON object as one of the four kinds of message."""
-    has_id = "id" in obj
     msg_id = obj.get("id")
-    id_ok = is_valid_id(msg_id)
-    known_id = msg_id if id_ok else None
-
+    known_id = msg_id if is_valid_id(msg_id) else None
     is_response = "method" not in obj and ("result" in obj or "error" in obj)
     if obj.get("jsonrpc") != JSONRPC_VERSION:
         raise RpcError(
@@ -209,61 +206,10 @@ def from_dict(obj: dict[str, Any]) -> Message:
             id=known_id,
             answerable=not is_response,
         )
-
     if "method" in obj:  # a request or a notification
-        method = obj["method"]
-        if not isinstance(method, str):  # not a valid request object: answered, even without an id
-            raise RpcError(INVALID_REQUEST, 'The member "method" must be a string', id=known_id)
-        if has_id and not id_ok:
-            raise RpcError(
-                INVALID_REQUEST, 'The member "id" must be a string or an integer (never null)'
-            )
-        params = obj.get("params")
-        if params is not None and not isinstance(params, dict):
-            # JSON-RPC also allows params by position (an array); MCP only ever uses an object.
-            # A notification stays unanswered even so: nobody is waiting for it.
-            raise RpcError(
-                INVALID_PARAMS,
-                'The member "params" must be an object',
-                id=known_id,
-                answerable=has_id,
-            )
-        if has_id:
-            return Request(
-                cast(RequestId, msg_id), method, params
-            )  # has_id, so id_ok: checked above
-        return Notification(method, params)
-
-    # No method: this must be a response, which is never answered, whatever is wrong with it.
-    if "result" in obj and "error" in obj:
-        raise RpcError(
-            INVALID_REQUEST, "A response has a result or an error, not both", answerable=False
-        )
-    if "result" in obj:
-        if not id_ok:
-            raise RpcError(
-                INVALID_REQUEST, 'A result needs a string or integer "id"', answerable=False
-            )
-        return Response(cast(RequestId, msg_id), obj["result"])
-    if "error" in obj:
-        error = obj["error"]
-        if not (
-            isinstance(error, dict)
-            and is_int(error.get("code"))
-            and isinstance(error.get("message"), str)
-        ):
-            raise RpcError(
-                INVALID_REQUEST,
-                'An error needs an integer "code" and a string "message"',
-                answerable=False,
-            )
-        if msg_id is not None and not id_ok:
-            raise RpcError(
-                INVALID_REQUEST,
-                'An error response needs a string, integer or null "id"',
-                answerable=False,
-            )
-        return ErrorResponse(msg_id, error["code"], error["message"], error.get("data"))
+        return request_from(obj)
+    if "result" in obj or "error" in obj:  # no method: a response
+        return response_from(obj)
     raise RpcError(
         INVALID_REQUEST,
         'A message needs a "method" (request, notification) or a "result" or "error" (response)',
@@ -271,8 +217,64 @@ def from_dict(obj: dict[str, Any]) -> Message:
     )
 
 
+def request_from(obj: dict[str, Any]) -> Request | Notification:
+    """A message with a ``method``: a request if it has an ``id``, else a notification."""
+    has_id = "id" in obj
+    msg_id = obj.get("id")
+    id_ok = is_valid_id(msg_id)
+    known_id = msg_id if id_ok else None
+    method = obj["method"]
+    if not isinstance(method, str):  # not a valid request object: answered, even without an id
+        raise RpcError(INVALID_REQUEST, 'The member "method" must be a string', id=known_id)
+    if has_id and not id_ok:
+        raise RpcError(
+            INVALID_REQUEST, 'The member "id" must be a string or an integer (never null)'
+        )
+    params = obj.get("params")
+    if params is not None and not isinstance(params, dict):
+        # JSON-RPC also allows params by position (an array); MCP only ever uses an object.
+        # A notification stays unanswered even so: nobody is waiting for it.
+        raise RpcError(
+            INVALID_PARAMS,
+            'The member "params" must be an object',
+            id=known_id,
+            answerable=has_id,
+        )
+    if has_id:
+        # has_id, so id_ok too: checked above
+        return Request(cast(RequestId, msg_id), method, params)
+    return Notification(method, params)
+
+
+def response_from(obj: dict[str, Any]) -> Response | ErrorResponse:
+    """A message with no ``method`` but a ``result`` or an ``error``: an answer."""
+    msg_id = obj.get("id")
+    id_ok = is_valid_id(msg_id)
+    if "result" in obj and "error" in obj:
+        raise broken_response("A response has a result or an error, not both")
+    if "result" in obj:
+        if not id_ok:
+            raise broken_response('A result needs a string or integer "id"')
+        return Response(cast(RequestId, msg_id), obj["result"])
+    error = obj["error"]
+    if not (
+        isinstance(error, dict)
+        and is_int(error.get("code"))
+        and isinstance(error.get("message"), str)
+    ):
+        raise broken_response('An error needs an integer "code" and a string "message"')
+    if msg_id is not None and not id_ok:
+        raise broken_response('An error response needs a string, integer or null "id"')
+    return ErrorResponse(msg_id, error["code"], error["message"], error.get("data"))
+
+
+def broken_response(message: str) -> RpcError:
+    """A response is never answered, whatever is wrong with it: only logged (-32600)."""
+    return RpcError(INVALID_REQUEST, message, answerable=False)
+
+
 def is_int(value: Any) -> bool:
-    """True for JSON integers. ``bool`` is a subclass of ``int`` in Python, but ``true`` is no id."""
+    """True for JSON integers. ``bool`` is a subclass of ``int`` in Python; ``true`` is no id."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

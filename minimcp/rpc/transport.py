@@ -2,10 +2,10 @@
 
 A transport moves whole messages between two peers; every cable of the course (memory, stdio,
 WebSocket, Streamable HTTP) is one. It turns messages into text (or bytes) and back at its own edge,
-once each way, so between the connection and the cable messages travel parsed: nothing is read twice,
-and "is this the answer?" is a type check, never a parse. A cable whose edge is text only writes two
-methods and inherits the rest (:class:`TextCable`). Beside it: what a cable raises when the other
-side has gone, and what serves one peer over one transport (:class:`Servable`).
+once each way, so between the connection and the cable messages travel parsed: nothing is read
+twice, and "is this the answer?" is a type check, never a parse. A cable whose edge is text only
+writes two methods and inherits the rest (:class:`TextCable`). Beside it: what a cable raises when
+the other side has gone, and what serves one peer over one transport (:class:`Servable`).
 """
 
 from __future__ import annotations
@@ -51,12 +51,12 @@ class Transport(Protocol):
 
 # --8<-- [start:text_cable]
 class TextCable:
-    """A transport whose edge is text, one message per piece: memory, stdio's lines, WebSocket frames.
+    """A transport whose edge is text, a message a piece: memory, stdio's lines, WebSocket frames.
 
     A subclass writes the edge, ``send_text`` and ``receive_text`` (None: the other side has gone),
-    and ``close``. This class does the rest, in one place: ``send`` encodes a message once, before the
-    text goes anywhere; ``receive`` parses each text once. The text methods stay public: a test that
-    plays a raw peer writes exact text with them, and reads exact text back.
+    and ``close``. This class does the rest, in one place: ``send`` encodes a message once, before
+    the text goes anywhere; ``receive`` parses each text once. The text methods stay public: a test
+    that plays a raw peer writes exact text with them, and reads exact text back.
     """
 
     abilities = PLAIN  # it carries messages, and that is all
@@ -91,8 +91,8 @@ PEER_GONE = (ConnectionClosed, ConnectionError)
 
 
 def log_send_failure(what: str, error: Exception) -> None:
-    """A message could not be sent. A peer that left is normal (a debug line); anything else is a bug
-    in a transport, and gets a warning with its traceback rather than hiding at debug level."""
+    """A message could not be sent. A peer that left is normal (a debug line); anything else is a
+    bug in a transport, and gets a warning with its traceback rather than hiding at debug level."""
     if isinstance(error, PEER_GONE):
         log.debug("could not send %s: the other side has gone (%s)", what, error)
     else:
@@ -104,6 +104,7 @@ def log_send_failure(what: str, error: Exception) -> None:
 
 class Servable(Protocol):
     """Anything that serves one peer over one transport: a transport that accepts many peers (a
-    WebSocket or HTTP listener) calls ``serve`` once per peer. :class:`minimcp.server.Server` is one."""
+    WebSocket or HTTP listener) calls ``serve`` once per peer, as :class:`minimcp.server.Server`
+    does."""
 
     async def serve(self, transport: Transport) -> None: ...

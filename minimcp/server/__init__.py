@@ -17,7 +17,7 @@ from minimcp.lazy import lazy_exports
 # minimcp.lazy. That keeps an earlier lesson's modules from running a later lesson's.
 _EXPORTS = {
     "PromptArgument": "minimcp.server.prompts",
-    "RequestContext": "minimcp.session.server",
+    "RequestContext": "minimcp.session.context",
     "PromptServer": "minimcp.server.prompts",
     "ResourceServer": "minimcp.server.resource_server",
     "Server": "minimcp.server.complete",

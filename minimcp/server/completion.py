@@ -43,7 +43,7 @@ from minimcp.server.handlers import call_handler
 from minimcp.server.prompts import Prompt
 from minimcp.server.resources import ResourceTemplate
 from minimcp.server.uri_templates import VARIABLE
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 #: Where the registry looks up a prompt by name, and a template by its URI template (the Server's).
 FindPrompt = Callable[[str], "Prompt | None"]

@@ -20,8 +20,9 @@ from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import ErrorResponse, Notification, Request, Response, method_not_found
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, at_most
 from minimcp.rpc.transport import Transport, log_send_failure
+from minimcp.session.context import RequestContext
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
-from minimcp.session.server import AnswerAlone, RequestContext, Say, ServerSession
+from minimcp.session.server import AnswerAlone, Say, ServerSession
 
 log = logging.getLogger("minimcp.server")
 

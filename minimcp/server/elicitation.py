@@ -43,8 +43,9 @@ from typing import Any
 from minimcp.rpc.jsonrpc import RpcError
 from minimcp.server.sampling import DEFAULT_TIMEOUT, CapabilityMissing, require_capability
 from minimcp.server.tools import URL_ELICITATION_REQUIRED, ToolError
+from minimcp.session.context import RequestContext
 from minimcp.session.forms import ACTIONS, check_form_schema, form_problems, supports_mode
-from minimcp.session.server import RequestContext, ServerSession
+from minimcp.session.server import ServerSession
 
 
 # --8<-- [start:modes]

@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 from minimcp.server.content import contents_for
 from minimcp.server.registry import described
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 #: MCP's own error code for a URI that names nothing (server/resources, "Error Handling").
 RESOURCE_NOT_FOUND = -32002

@@ -1,7 +1,7 @@
 """Calling the functions a server author registers: tools, resources, prompts, completers.
 
 A handler may be a plain function or a coroutine function, and may ask for the request's
-:class:`~minimcp.session.server.RequestContext` by having a parameter named ``context``. Its other
+:class:`~minimcp.session.context.RequestContext` by having a parameter named ``context``. Its other
 parameters are what the model (or the user) fills in: :func:`model_parameters` walks them once,
 for the tool's input schema and the prompt's arguments alike.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, get_type_hints
 
 from minimcp.rpc.aio import resolve
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 # Reading a signature is slow, and a tool is called again and again: remember the answer per
 # function, weakly, so that a handler taken away (remove_tool) is not kept alive by this cache.

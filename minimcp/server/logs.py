@@ -36,8 +36,8 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RequestId, RpcError
 from minimcp.server.core import ServerCore
+from minimcp.session.context import Peer, RequestContext
 from minimcp.session.log_levels import LEVELS, SEVERITY, is_level
-from minimcp.session.server import Peer, RequestContext
 
 # --8<-- [start:levels]
 #: What a session hears before its client chooses: the spec leaves it to the server, and debug

@@ -31,7 +31,7 @@ from minimcp.server.handlers import call_handler, model_parameters
 from minimcp.server.registry import Catalogue, described
 from minimcp.server.resource_server import ResourceServer
 from minimcp.server.server import parentheses_please
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 F = TypeVar("F", bound=Callable[..., Any])
 

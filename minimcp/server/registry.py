@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from minimcp.server.core import Handler, ServerCore
 from minimcp.server.pagination import page_result
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 Item = TypeVar("Item")
 

@@ -45,7 +45,7 @@ from minimcp.server.files import (
 from minimcp.server.handlers import call_handler
 from minimcp.server.registry import Catalogue, described
 from minimcp.server.uri_templates import compile_template, match_template
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 log = logging.getLogger("minimcp.resources")
 

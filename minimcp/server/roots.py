@@ -31,7 +31,8 @@ from urllib.request import url2pathname
 from minimcp.server.core import ServerCore
 from minimcp.server.sampling import DEFAULT_TIMEOUT, require_capability
 from minimcp.server.tools import ToolError
-from minimcp.session.server import Peer, RequestContext, ServerSession
+from minimcp.session.context import Peer, RequestContext
+from minimcp.session.server import ServerSession
 
 LIST_CHANGED = "notifications/roots/list_changed"
 

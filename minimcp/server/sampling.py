@@ -34,8 +34,8 @@ from typing import Any
 
 from minimcp.server.prompts import user
 from minimcp.server.tools import ToolError
+from minimcp.session.context import RequestContext
 from minimcp.session.progress import ProgressCallback, request_with_progress
-from minimcp.session.server import RequestContext
 from minimcp.session.tool_messages import tool_message_problem
 
 #: How long to wait for the client, by default. A person may have to approve the request first.

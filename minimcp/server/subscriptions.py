@@ -26,7 +26,7 @@ from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.rpc.mcp import SUBSCRIPTION_ID
 from minimcp.rpc.transport import log_send_failure
 from minimcp.server.core import Audience
-from minimcp.session.server import RequestContext
+from minimcp.session.context import RequestContext
 
 #: The kinds a client may ask for: the filter's key, the notification it stands for, the capability
 #: (and option) a server must have declared to send it.

@@ -41,9 +41,10 @@ from minimcp.server.core import ServerCore
 from minimcp.server.handlers import call_handler, wants_context
 from minimcp.server.registry import Catalogue, described
 from minimcp.server.schema import input_schema_for
+from minimcp.session.context import RequestContext
 from minimcp.session.progress import PROGRESS, progress_notice
 from minimcp.session.schemas import load_jsonschema, make_validator, schema_problems
-from minimcp.session.server import ForTheClient, RequestContext
+from minimcp.session.server import ForTheClient
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

@@ -8,7 +8,7 @@ a POST of its own: no connection to keep, no handshake to remember, nothing to e
 says meanwhile (progress, a log line) goes to ``say``; lesson 12's HTTP writes it on the POST's
 stream.
 
-The handler's context reaches the client through a :class:`~minimcp.session.server.Peer`; here
+The handler's context reaches the client through a :class:`~minimcp.session.context.Peer`; here
 that is :class:`OneRequestPeer`, which knows what the request's envelope says and can hear what
 is said about the request, and nothing more.
 """
@@ -18,11 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from minimcp.rpc.abilities import RequestStreams
-from minimcp.rpc.connection import answer_of
+from minimcp.rpc.answering import answer_of
 from minimcp.rpc.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
+from minimcp.session.context import NotificationHandler
 from minimcp.session.envelope import Envelope
 from minimcp.session.modern import ModernApp, ModernContext, ModernEra, admit, answer_admitted
-from minimcp.session.server import NotificationHandler, Say, ServerApp
+from minimcp.session.server import Say, ServerApp
 
 
 # --8<-- [start:peer]

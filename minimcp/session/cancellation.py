@@ -8,12 +8,13 @@ Either side may stop waiting for a request it sent, and says so with a notificat
 The rules this module keeps, on top of lesson 01's :class:`~minimcp.rpc.connection.Connection`
 (which knows how to stop answering a request, and when its own caller gave up, but not MCP's words):
 
-* **sending**: when a request of ours is abandoned (a timeout, a caller that stopped waiting), tell the
-  peer, with the reason; never for ``initialize``, which "MUST NOT be cancelled" (the lifecycle page
-  says what to do instead: give up on the connection);
+* **sending**: when a request of ours is abandoned (a timeout, a caller that stopped waiting), tell
+  the peer, with the reason; never for ``initialize``, which "MUST NOT be cancelled" (the lifecycle
+  page says what to do instead: give up on the connection);
 * **receiving**: stop the work, free what it held, and send **no** response; a ``requestId`` that is
-  unknown, already answered, or malformed is ignored ("MAY ignore"), never answered with an error, since
-  a notification has no answer. The late answer the peer may still send is dropped by the connection.
+  unknown, already answered, or malformed is ignored ("MAY ignore"), never answered with an error,
+  since a notification has no answer. The late answer the peer may still send is dropped by the
+  connection.
 
 "Free what it held" includes the cable: Streamable HTTP keeps a POST's stream open until the answer
 goes out, and no answer ever will. A server session whose cable has such streams (lesson 03's
@@ -42,9 +43,8 @@ def tell_peer_on_abandon(connection: Connection) -> None:
     """Make ``connection`` send ``notifications/cancelled`` for each request it gives up on."""
 
     async def send_cancelled(request: Request, reason: str) -> None:
-        if (
-            request.method == "initialize"
-        ):  # MUST NOT be cancelled: the caller closes the connection instead
+        # MUST NOT be cancelled: the caller closes the connection instead
+        if request.method == "initialize":
             return
         try:
             await connection.notify(CANCELLED, {"requestId": request.id, "reason": reason})

@@ -1,19 +1,21 @@
 """Every request stands alone: the ``_meta`` envelope of MCP 2026-07-28 (lesson 12).
 
-Until 2025-11-25, a client said once, in ``initialize``, which protocol version it speaks, what it can do
-and who it is, and the server remembered it for the whole session (lesson 03). Revision 2026-07-28 has no
-handshake and no session: **every request** carries the same facts in its ``params._meta`` (spec
-2026-07-28, basic/index, "Request metadata"):
+Until 2025-11-25, a client said once, in ``initialize``, which protocol version it speaks, what it
+can do and who it is, and the server remembered it for the whole session (lesson 03). Revision
+2026-07-28 has no handshake and no session: **every request** carries the same facts in its
+``params._meta`` (spec 2026-07-28, basic/index, "Request metadata"):
 
 * ``io.modelcontextprotocol/protocolVersion`` (required): the revision this request speaks;
-* ``io.modelcontextprotocol/clientCapabilities`` (required): what the client can do, for this request;
+* ``io.modelcontextprotocol/clientCapabilities`` (required): what the client can do, for this
+  request;
 * ``io.modelcontextprotocol/clientInfo`` (optional): who the client says it is;
-* ``io.modelcontextprotocol/logLevel`` (optional): the least severe log line it wants for this request
-  (none at all without it).
+* ``io.modelcontextprotocol/logLevel`` (optional): the least severe log line it wants for this
+  request (none at all without it).
 
-A request without the required keys is malformed (``-32602``); a version the server does not serve gets
-``-32022`` with the versions it does. The errors the revision adds have codes of their own, which a
-client recognises as "a modern server": that is how it tells a modern server from an older one.
+A request without the required keys is malformed (``-32602``); a version the server does not serve
+gets ``-32022`` with the versions it does. The errors the revision adds have codes of their own,
+which a client recognises as "a modern server": that is how it tells a modern server from an older
+one.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ class MissingCapability(RpcError, ForTheClient):
 
 
 def missing_capability(name: str, options: dict[str, Any] | None = None) -> RpcError:
-    """-32021: the request needs the client capability ``name``, which its envelope did not declare."""
+    """-32021: the request needs the client capability ``name``, which its envelope lacks."""
     return MissingCapability(
         MISSING_CLIENT_CAPABILITY,
         f"Server requires the {name} capability for this request",
@@ -116,7 +118,7 @@ def header_mismatch(message: str) -> RpcError:
 
 
 def with_envelope(params: dict[str, Any] | None, envelope: Envelope) -> dict[str, Any]:
-    """A client's request params with its envelope added to their ``_meta`` (a progress token stays)."""
+    """A client's request params, its envelope added to their ``_meta`` (a progress token stays)."""
     meta = {
         PROTOCOL_VERSION: envelope.protocol_version,
         CLIENT_CAPABILITIES: envelope.client_capabilities,

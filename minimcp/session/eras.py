@@ -31,7 +31,7 @@ from minimcp.rpc.mcp import MODERN_ERRORS, SERVER_INFO, UNSUPPORTED_PROTOCOL_VER
 from minimcp.session.client import ClientSession, InitializeFirst, Params
 from minimcp.session.envelope import MODERN_PROTOCOL_VERSIONS, Envelope, with_envelope
 from minimcp.session.lifecycle import HandshakeFailed, UnsupportedVersion
-from minimcp.transports.http.modern import header_problem
+from minimcp.transports.http.modern_headers import header_problem
 
 log = logging.getLogger("minimcp.client")
 

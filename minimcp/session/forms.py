@@ -91,7 +91,7 @@ def with_defaults(schema: dict[str, Any], content: dict[str, Any]) -> dict[str, 
 
 
 def form_problems(schema: dict[str, Any], content: dict[str, Any]) -> list[str]:
-    """Every way an accepted answer's ``content`` breaks the form, one sentence each; [] if it fits."""
+    """Every way an accepted answer's ``content`` breaks the form, a sentence each; [] if none."""
     return schema_problems(make_validator(schema), content)
 
 

@@ -1,25 +1,27 @@
 """Questions without a connection back: multi round-trip requests (MCP 2026-07-28, lesson 12).
 
-In lesson 09 a tool that needed the user (elicitation), the client's model (sampling) or its roots sent a
-request *to the client* and waited for the answer on the same session. Revision 2026-07-28 has no session
-to wait on, and a server never sends a request (basic/patterns/mrtr). Instead the tool's request is
-**answered early** with what it is missing::
+In lesson 09 a tool that needed the user (elicitation), the client's model (sampling) or its roots
+sent a request *to the client* and waited for the answer on the same session. Revision 2026-07-28
+has no session to wait on, and a server never sends a request (basic/patterns/mrtr). Instead the
+tool's request is **answered early** with what it is missing::
 
     {"resultType": "input_required",
      "inputRequests": {"user_name": {"method": "elicitation/create", "params": {...}}},
      "requestState": "<opaque>"}
 
-and the client sends the *same* request again, with a new id, the answers in ``inputResponses`` (same keys)
-and the ``requestState`` unchanged. Only ``tools/call``, ``prompts/get`` and ``resources/read`` may do this.
+and the client sends the *same* request again, with a new id, the answers in ``inputResponses``
+(same keys) and the ``requestState`` unchanged. Only ``tools/call``, ``prompts/get`` and
+``resources/read`` may do this.
 
-How minimcp runs it without changing lesson 09's tools: the handler simply runs again on the retry. Each
-question it asks (:meth:`~minimcp.session.server.RequestContext.ask`) is looked up in this attempt's
-:class:`Answers`; a missing one stops the handler with :class:`InputRequired`, and the dispatcher turns that
-into the result above. The answers already given travel in ``requestState``, so the server keeps nothing.
+How minimcp runs it without changing lesson 09's tools: the handler simply runs again on the retry.
+Each question it asks (:meth:`~minimcp.session.context.RequestContext.ask`) is looked up in this
+attempt's :class:`Answers`; a missing one stops the handler with :class:`InputRequired`, and the
+dispatcher turns that into the result above. The answers already given travel in ``requestState``,
+so the server keeps nothing.
 
-The client can read and rewrite ``requestState``: it is **attacker-controlled**. So it is sealed with an
-HMAC under a key every worker of the server shares, bound to the request it belongs to (its method and a
-digest of its params) and to a short expiry; anything else is refused with ``-32602``.
+The client can read and rewrite ``requestState``: it is **attacker-controlled**. So it is sealed
+with an HMAC under a key every worker of the server shares, bound to the request it belongs to (its
+method and a digest of its params) and to a short expiry; anything else is refused with ``-32602``.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ class MalformedAnswer(RpcError, ForTheClient):
 
 
 class InputRequired(ForTheClient):
-    """The handler needs answers the client has not given yet: ``requests`` maps keys to questions."""
+    """The handler needs answers the client has not given: ``requests`` maps keys to questions."""
 
     def __init__(self, requests: dict[str, dict[str, Any]]) -> None:
         super().__init__(f"input required: {', '.join(requests)}")
@@ -68,7 +70,8 @@ class InputRequired(ForTheClient):
 
 # --8<-- [start:seal]
 class StateSeal:
-    """Seals a request state (JSON) with HMAC-SHA256, and opens only what it sealed, unchanged and in time."""
+    """Seals a request state (JSON) with HMAC-SHA256, and opens only what it sealed, unchanged and
+    in time."""
 
     def __init__(self, key: bytes, ttl: float = STATE_TTL) -> None:
         if len(key) < 32:
@@ -106,7 +109,7 @@ def refused(why: str) -> RpcError:
 
 
 def request_digest(method: str, params: dict[str, Any]) -> str:
-    """What a state is bound to: the method and its params, without what changes between attempts."""
+    """What a state is bound to: the method and its params, less what changes between attempts."""
     salient = {
         key: value
         for key, value in params.items()
@@ -126,7 +129,7 @@ class Answers:
 
     @classmethod
     def of(cls, method: str, params: dict[str, Any], seal: StateSeal) -> Answers:
-        """The answers a retry carries, its state checked first (a state for another request is refused)."""
+        """The answers a retry carries, its state checked first (another request's is refused)."""
         given: dict[str, Any] = {}
         if "requestState" in params:
             state = seal.open(params["requestState"])
@@ -157,7 +160,8 @@ class Answers:
 def pick_answers(
     answers: Answers, questions: dict[str, dict[str, Any]], capabilities: dict[str, Any]
 ) -> dict[str, Any]:
-    """The answers to ``questions``, all of them; or the error, or the :class:`InputRequired`, it earns."""
+    """The answers to ``questions``, all of them; or the error, or the :class:`InputRequired`, it
+    earns."""
     for question in questions.values():  # never ask what the client cannot answer (mrtr)
         needed = QUESTION_CAPABILITY.get(question["method"])
         if needed is not None and needed not in capabilities:
@@ -170,7 +174,7 @@ def pick_answers(
 
 
 def answers_method(answer: Any, method: str) -> bool:
-    """Whether ``answer`` has the shape of a result of ``method`` (ElicitResult, CreateMessageResult…)."""
+    """Whether ``answer`` has the shape of a ``method`` result (ElicitResult, CreateMessage…)."""
     if not isinstance(answer, dict):
         return False
     if method == "elicitation/create":

@@ -11,8 +11,8 @@ from nothing but itself, in four steps, the rules of which are here:
    ``logging/setLevel``, ``resources/subscribe``…) with ``-32601``, like any unknown method;
 3. hand the rest to the app with a :class:`ModernContext`, which carries the envelope and, for the
    three methods that may ask the client something, this attempt's answers;
-4. shape what comes back: ``resultType`` on every result, who answered in ``_meta``, cache hints on the
-   results that may be cached, and ``input_required`` when the handler is waiting for an answer.
+4. shape what comes back: ``resultType`` on every result, who answered in ``_meta``, cache hints on
+   the results that may be cached, and ``input_required`` when the handler is waiting for an answer.
 
 :func:`minimcp.server.eras.answer_both_eras` plugs the front into every session of a server.
 """
@@ -31,6 +31,7 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
 )
 from minimcp.rpc.mcp import PROTOCOL_VERSION, SERVER_INFO, has_envelope
+from minimcp.session.context import RequestContext
 from minimcp.session.envelope import (
     Envelope,
     missing_capability,
@@ -44,13 +45,13 @@ from minimcp.session.input_required import (
     StateSeal,
     pick_answers,
 )
-from minimcp.session.server import RequestContext, ServerApp, ServerSession
+from minimcp.session.server import ServerApp, ServerSession
 
-#: Methods of the initialize era that 2026-07-28 removed (changelog): a modern request for one is -32601.
+#: Methods of the initialize era that 2026-07-28 removed (changelog): a modern request gets -32601.
 REMOVED = ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe")
-#: Methods that exist only without a handshake: an initialized session answers them -32601, as before.
+#: Methods that exist only without a handshake: an initialized session answers them -32601.
 MODERN_ONLY = ("server/discover", "subscriptions/listen")
-#: Results a client may cache, which therefore say for how long and for whom (server/utilities/caching).
+#: Results a client may cache, which say for how long and for whom (server/utilities/caching).
 CACHEABLE = (
     "server/discover",
     "tools/list",
@@ -108,7 +109,8 @@ def admit(app: ModernApp, era: ModernEra, request: Request) -> tuple[Envelope, A
 def input_required(
     needed: InputRequired, answers: Answers | None, request: Request, era: ModernEra
 ) -> dict[str, Any]:
-    """Step 4, when the handler stopped at a question: ask it, with every answer so far sealed in the state."""
+    """Step 4, when the handler stopped at a question: ask it, every answer so far sealed in the
+    state."""
     if answers is None:  # a bug of the server's: tools/list (say) may not ask the client anything
         raise RuntimeError(
             f"{request.method} asked the client a question, which 2026-07-28 does not allow"
@@ -140,7 +142,7 @@ def discover(app: ModernApp) -> dict[str, Any]:
 
 
 def finish(result: Any, app: ModernApp, era: ModernEra, method: str) -> dict[str, Any]:
-    """A handler's result as 2026-07-28 sends it: complete, signed with who answered, with cache hints."""
+    """A handler's result as 2026-07-28 sends it: complete, signed by who answered, cache hints."""
     shaped = dict(result) if isinstance(result, dict) else {}
     shaped.setdefault("resultType", "complete")
     shaped["_meta"] = {**shaped.get("_meta", {}), SERVER_INFO: app.info()}

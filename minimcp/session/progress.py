@@ -28,7 +28,7 @@ from typing import Any
 
 from minimcp.rpc.aio import call
 from minimcp.rpc.jsonrpc import Notification
-from minimcp.session.server import Peer, RequestContext
+from minimcp.session.context import Peer, RequestContext
 
 log = logging.getLogger("minimcp.progress")
 
@@ -84,9 +84,8 @@ class ProgressRouter:
     ) -> Iterator[ProgressToken]:
         """Put a fresh token in ``params["_meta"]`` for the request's lifetime; forget it afterwards
         (a notice that comes later has nowhere to go, and is dropped)."""
-        token = (
-            f"{self._prefix}-{next(self._numbers)}"  # unique among this side's requests in flight
-        )
+        # A token unique among this side's requests in flight
+        token = f"{self._prefix}-{next(self._numbers)}"
         params["_meta"] = {**params.get("_meta", {}), "progressToken": token}
         self._callbacks[token] = callback
         try:
@@ -99,14 +98,12 @@ class ProgressRouter:
         """Hand one ``notifications/progress`` to its callback; False if it was dropped."""
         token, progress = params.get("progressToken"), params.get("progress")
         callback = self._callbacks.get(token) if isinstance(token, (str, int)) else None
-        if (
-            callback is None or token is None
-        ):  # a token we never gave, or its request is already over
+        # A token we never gave, or its request is already over
+        if callback is None or token is None:
             log.debug("dropping progress for an unknown token: %r", token)
             return False
-        if not isinstance(progress, (int, float)) or progress <= self._last.get(
-            token, float("-inf")
-        ):
+        last = self._last.get(token, float("-inf"))
+        if not isinstance(progress, (int, float)) or progress <= last:
             log.debug("dropping progress %r for %r: it must grow with each notice", progress, token)
             return False
         self._last[token] = progress

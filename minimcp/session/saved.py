@@ -1,14 +1,15 @@
 """A session's state as plain data, so that another process can take the session over (lesson 11).
 
 Everything a server remembers about one client between two requests fits in a small dict: where the
-handshake stands, the version it agreed, what the client said about itself, the log level it chose and
-the resources it subscribed to. A cable that several processes share (Streamable HTTP behind a load
-balancer, lesson 11) keeps that dict where every process can read it; when the process running a
-session dies, another one builds a new :class:`~minimcp.session.server.ServerSession` from it and the
-client carries on, none the wiser.
+handshake stands, the version it agreed, what the client said about itself, the log level it chose
+and the resources it subscribed to. A cable that several processes share (Streamable HTTP behind a
+load balancer, lesson 11) keeps that dict where every process can read it; when the process running
+a session dies, another one builds a new :class:`~minimcp.session.server.ServerSession` from it and
+the client carries on, none the wiser.
 
 What is *not* saved is what lives only while a request runs (a question to the client awaiting its
-answer, a progress callback): a request running on a process that died is lost, and its caller is told so.
+answer, a progress callback): a request running on a process that died is lost, and its caller is
+told so.
 """
 
 from __future__ import annotations
@@ -70,9 +71,8 @@ def keep_in(session: ServerSession, keeper: StateKeeper) -> None:
             return
         try:
             await keeper.keep_state(state)
-        except (
-            ConnectionError
-        ) as error:  # the shared store is away: say so, and try again next time
+        except ConnectionError as error:
+            # The shared store is away: say so, and try again next time
             raise RpcError(
                 INTERNAL_ERROR, f"The session's state could not be saved: {error}"
             ) from error

@@ -5,21 +5,16 @@ cable it runs on. It keeps the :class:`~minimcp.session.lifecycle.Lifecycle` (th
 I/O), answers ``initialize`` and ``ping`` itself, and passes everything else to its app, which is
 the :class:`minimcp.server.Server` of lessons 04–06 (anything with the :class:`ServerApp` methods).
 
-A handler gets a :class:`RequestContext`: the request, its session, and the means to speak *while
-answering*. What it sends through the context (a progress notice, a log line, a question back to the
-client) is marked as related to the request it answers, so that a cable with several streams
-(Streamable HTTP) puts it on that request's own stream.
+A handler gets a :class:`~minimcp.session.context.RequestContext`: the request, its session, and the
+means to speak *while answering* (:mod:`minimcp.session.context`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from minimcp.rpc import Transport
-from minimcp.rpc.abilities import RequestStreams
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import (
     ErrorResponse,
@@ -28,13 +23,11 @@ from minimcp.rpc.jsonrpc import (
     Request,
     RequestId,
     Response,
-    RpcError,
     method_not_found,
 )
+from minimcp.session.context import NotificationHandler, RequestContext
 from minimcp.session.lifecycle import Lifecycle
 
-#: A session-level handler of one notification method, consulted before the app.
-NotificationHandler = Callable[[Notification], Awaitable[None]]
 #: What runs after each request and after ``notifications/initialized`` (lesson 11 saves the state).
 AfterEach = Callable[[], Awaitable[None]]
 #: Where what a request says while it is answered goes, when no session carries it (lesson 12).
@@ -48,131 +41,6 @@ class ForTheClient(Exception):
     """Raised inside a handler for the *client* to act on, not for the model to read: a feature that
     turns a handler's failures into results (lesson 04's tools) lets it through, and the request is
     answered with it. Lesson 12's questions to the client and its protocol errors are such."""
-
-
-# --8<-- [start:peer]
-class Peer(Protocol):
-    """The client a request came from, as a handler reaches it through its context.
-
-    Here, in lesson 03, that is always the :class:`ServerSession` the request arrived in. Lesson 12
-    answers a 2026-07-28 request that arrives alone, with no session around it: its peer is that
-    one request (:class:`minimcp.session.alone.OneRequestPeer`), which can say things while it is
-    answered and knows what the request's envelope says, and nothing more.
-    """
-
-    app: ServerApp
-    client_capabilities: dict[str, Any]
-    log_level: str | None  # the least severe log line the client wants (None: the default)
-    subscriptions: set[str]  # the resource URIs the client wants to hear about (lesson 05)
-    notification_handlers: dict[str, NotificationHandler]  # session-level ones (lesson 09)
-    request_streams: RequestStreams | None  # the cable's streams per request (lesson 08)
-
-    async def notify(
-        self,
-        method: str,
-        params: dict[str, Any] | None = None,
-        related_request_id: RequestId | None = None,
-    ) -> None: ...
-
-    async def request(
-        self,
-        method: str,
-        params: dict[str, Any] | None = None,
-        timeout: float | None = None,
-        related_request_id: RequestId | None = None,
-    ) -> Any: ...
-
-
-# --8<-- [end:peer]
-
-
-# --8<-- [start:context]
-@dataclass
-class RequestContext:
-    """What a server handler knows about the request it is answering, and how it speaks meanwhile."""
-
-    session: Peer  # the ServerSession it arrived in (lesson 12: or the request alone)
-    request: Request
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return self.request.params or {}
-
-    @property
-    def modern(self) -> bool:
-        """Whether this request stands alone rather than within an initialized session: never, here
-        (lesson 12's own context, :class:`minimcp.session.modern.ModernContext`, says yes)."""
-        return False
-
-    @property
-    def client_capabilities(self) -> dict[str, Any]:
-        """What the client can do, as it said once in ``initialize``."""
-        return self.session.client_capabilities
-
-    @property
-    def log_level(self) -> str | None:
-        """The least severe log line the client wants (None: the server's default)."""
-        return self.session.log_level
-
-    def missing_capability(self, name: str) -> RpcError | None:
-        """The protocol error for needing the client capability ``name``, undeclared: none within a
-        session, where the server simply may not ask (lesson 09 tells the model why); lesson 12's
-        context, whose request must declare what it needs, answers ``-32021``."""
-        return None
-
-    @property
-    def meta(self) -> dict[str, Any]:
-        """The request's ``_meta`` (e.g. its ``progressToken``), or an empty dict."""
-        meta = self.params.get("_meta")
-        return meta if isinstance(meta, dict) else {}
-
-    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
-        """A notification that belongs to this request (progress, a log line)."""
-        await self.session.notify(method, params, related_request_id=self.request.id)
-
-    async def send_request(
-        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
-    ) -> Any:
-        """A question back to the client, asked while answering this request (sampling…)."""
-        return await self.session.request(method, params, timeout, self.request.id)
-
-    async def ping(self, timeout: float | None = 10.0) -> None:
-        await self.send_request("ping", timeout=timeout)
-
-    # --8<-- [end:context]
-
-    # --8<-- [start:ask]
-    async def ask(
-        self, questions: dict[str, dict[str, Any]], timeout: float | None = None
-    ) -> dict[str, Any]:
-        """Ask the client several things at once; their answers, by key.
-
-        ``questions`` maps a key of your choice to ``{"method": "elicitation/create", "params": {...}}``
-        (or ``sampling/createMessage``, ``roots/list``). In a session they are sent as requests,
-        together. (Lesson 12's context answers them from the request itself instead.)
-        """
-        asking = [
-            self.send_request(question["method"], question.get("params"), timeout)
-            for question in questions.values()
-        ]
-        sent = await asyncio.gather(*asking)  # together: the client may answer in any order
-        return dict(zip(questions, sent, strict=True))
-
-    # --8<-- [end:ask]
-
-    # --8<-- [start:close_sse_stream]
-    def close_sse_stream(self, retry_ms: int | None = None) -> bool:
-        """End the HTTP connection carrying this request's SSE stream, without ending the stream.
-
-        The client reconnects after ``retry_ms`` with ``Last-Event-ID`` and gets the rest, the response
-        included (the spec's "polling", SEP-1699). A server does this to avoid holding a connection
-        open for a long task. False when the request did not arrive over a cable with such streams
-        (the cable declares its :class:`~minimcp.rpc.abilities.RequestStreams`, if it has them).
-        """
-        streams = self.session.request_streams
-        return streams is not None and streams.close_request_stream(self.request.id, retry_ms)
-
-    # --8<-- [end:close_sse_stream]
 
 
 class Front(Protocol):
@@ -247,7 +115,7 @@ class ServerSession:
 
     @property
     def state(self) -> str:
-        """``new``, ``initializing`` or ``ready``: see :class:`~minimcp.session.lifecycle.Lifecycle`."""
+        """``new``, ``initializing`` or ``ready``: :class:`~minimcp.session.lifecycle.Lifecycle`."""
         return self.lifecycle.state
 
     async def run(self) -> None:
@@ -324,8 +192,8 @@ class ServerSession:
         params: dict[str, Any] | None = None,
         related_request_id: RequestId | None = None,
     ) -> None:
-        """A notification of the server's own (``list_changed``), or, with ``related_request_id``, one
-        that belongs to a request being answered."""
+        """A notification of the server's own (``list_changed``), or, with ``related_request_id``,
+        one that belongs to a request being answered."""
         await self.connection.notify(method, params, related_request_id)
 
     async def request(

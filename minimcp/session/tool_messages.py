@@ -1,16 +1,16 @@
 """Sampling with tools: the rule that keeps a tool loop's messages balanced (lesson 09).
 
-A server that offers the client's model tools (``sampling/createMessage`` with ``tools``) runs the loop of
-lesson 04 itself: the model answers with ``tool_use`` blocks, the server runs the tools, and samples again
-with the conversation so far plus the results. The spec keeps that conversation well formed
-(spec 2025-11-25, client/sampling, "Message Content Constraints"):
+A server that offers the client's model tools (``sampling/createMessage`` with ``tools``) runs the
+loop of lesson 04 itself: the model answers with ``tool_use`` blocks, the server runs the tools, and
+samples again with the conversation so far plus the results. The spec keeps that conversation well
+formed (spec 2025-11-25, client/sampling, "Message Content Constraints"):
 
-* every assistant message with ``tool_use`` blocks is followed, before anything else, by a user message
-  with one ``tool_result`` per tool use (matching ``toolUseId`` to ``id``);
+* every assistant message with ``tool_use`` blocks is followed, before anything else, by a user
+  message with one ``tool_result`` per tool use (matching ``toolUseId`` to ``id``);
 * a message with tool results holds nothing else.
 
-Both sides check it: the server before it sends (a broken loop is its bug), the client when it receives
-(``-32602``, "Tool result missing in request" or "Tool results mixed with other content").
+Both sides check it: the server before it sends (a broken loop is its bug), the client when it
+receives (``-32602``, "Tool result missing in request" or "Tool results mixed with other content").
 """
 
 from __future__ import annotations
@@ -38,7 +38,10 @@ def tool_message_problem(messages: list[Any]) -> str | None:
         if "tool_result" in kinds and any(kind != "tool_result" for kind in kinds):
             return f"Tool results mixed with other content (message {number})"
         if waiting and (message.get("role") != "user" or results != waiting):
-            return f"Tool result missing in request (message {number}: expected results for {sorted(waiting)})"
+            return (
+                f"Tool result missing in request (message {number}: "
+                f"expected results for {sorted(waiting)})"
+            )
         if results and not waiting:
             return f"Tool result with no tool use before it (message {number})"
         waiting = {

@@ -153,9 +153,9 @@ class MemoryEventStore:
             self._drop(stream_id)
 
     def _keep_within_budget(self, current: str) -> None:
-        """Over ``max_bytes``: forget the least recently used streams, then the current one's oldest events.
+        """Over ``max_bytes``: drop the least recently used streams, then this one's oldest events.
 
-        The newest event always stays, even alone over the budget: it is the one a client resumes to.
+        The newest event always stays, even alone over the budget: a client resumes from it.
         """
         while self.size > self.max_bytes and len(self._streams) > 1:
             oldest = next(iter(self._streams))
@@ -188,8 +188,8 @@ class MemoryEventStore:
 def parse_event_id(event_id: str) -> tuple[str, int]:
     """``"9c1e4f2a7b3d-5"`` → ``("9c1e4f2a7b3d", 5)``; :class:`UnknownEventId` if malformed."""
     stream_id, _, number = event_id.rpartition("-")
-    # 18 digits are more events than any stream will ever hold; a longer number is an attack on int()
-    # (Python refuses to convert more than 4,300 digits) or a mistake, and is refused the same way.
+    # 18 digits are more events than any stream will ever hold; a longer number is an attack on
+    # int() (Python refuses to convert more than 4,300 digits) or a mistake: refused all the same.
     if not stream_id or not (number.isascii() and number.isdigit()) or len(number) > 18:
         raise UnknownEventId(f"malformed event id {shorten(event_id, 60)!r}")
     return stream_id, int(number)

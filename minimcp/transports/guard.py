@@ -1,13 +1,14 @@
-"""The network cables' first line of defence: who may talk to a server on this machine (lessons 07, 08).
+"""The network cables' first defence: who may talk to a server on this machine (lessons 07, 08).
 
 A server bound to 127.0.0.1 is out of reach of other machines, but not of the web pages open in this
 machine's browser. Two tricks let a page reach it, and two checks stop them (spec 2025-11-25,
 basic/transports, "Security Warning", and basic/security_best_practices, "DNS rebinding"):
 
-* a page may simply open a WebSocket or send a request to ``127.0.0.1``: the browser sends the page's
-  ``Origin``, which the page cannot forge, so a foreign ``Origin`` is refused (HTTP 403);
-* a page from ``evil.example`` may make ``evil.example`` resolve to ``127.0.0.1`` (DNS rebinding): the
-  browser still sends ``Host: evil.example``, so a ``Host`` that is not ours is refused (HTTP 421).
+* a page may simply open a WebSocket or send a request to ``127.0.0.1``: the browser sends the
+  page's ``Origin``, which the page cannot forge, so a foreign ``Origin`` is refused (HTTP 403);
+* a page from ``evil.example`` may make ``evil.example`` resolve to ``127.0.0.1`` (DNS rebinding):
+  the browser still sends ``Host: evil.example``, so a ``Host`` that is not ours is refused (HTTP
+  421).
 
 Programs (not browsers) send no ``Origin``: there is no page to distrust, so they are let in.
 WebSocket (lesson 07) and Streamable HTTP (lesson 08) both ask these same functions.
@@ -43,7 +44,7 @@ def origin_allowed(origin: str, allowed_origins: Iterable[str] = ()) -> bool:
 
 
 def host_allowed(host_header: str, allowed_hosts: Iterable[str] = ()) -> bool:
-    """Is the ``Host`` header one of our names (this machine's, or one listed)? Its port is ignored."""
+    """Is the ``Host`` header one of our names (this machine's, or one listed)? Port ignored."""
     host = urlsplit("//" + host_header).hostname or ""
     return host in LOOPBACK_HOSTS or host in {allowed.lower() for allowed in allowed_hosts}
 

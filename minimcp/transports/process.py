@@ -1,8 +1,8 @@
-"""The client's side of stdio: start a server as a child process and talk over its pipes (lesson 02).
+"""The client's side of stdio: start a server as a child process, talk over its pipes (lesson 02).
 
 :func:`spawn` starts the child and returns a :class:`ProcessTransport`: the child's stdin and stdout
-carry the messages, and its stderr is read all the time, line by line, so the child never blocks on a
-full pipe. Closing follows the spec (basic/lifecycle, "Shutdown", stdio): close the child's stdin,
+carry the messages, and its stderr is read all the time, line by line, so the child never blocks on
+a full pipe. Closing follows the spec (basic/lifecycle, "Shutdown", stdio): close the child's stdin,
 wait for it to exit, then ``SIGTERM``, then ``SIGKILL``.
 """
 
@@ -50,15 +50,14 @@ class ProcessTransport(PipeTransport):
 
     # --8<-- [start:drain_stderr]
     async def _drain_stderr(self, stderr: ByteReader) -> None:
-        """Read the child's stderr for as long as it lives. Never stop: a full pipe blocks the child."""
+        """Read the child's stderr for as long as it lives. Never stop: a full pipe blocks it."""
         pending = b""
         while chunk := await stderr.read(CHUNK):
             *lines, pending = (pending + chunk).split(b"\n")
             for raw in lines:
                 self._stderr_line(raw)
-            if (
-                len(pending) > CHUNK
-            ):  # a "line" that never ends: pass it on in pieces, keep memory bounded
+            # A "line" that never ends: pass it on in pieces, keep memory bounded
+            if len(pending) > CHUNK:
                 self._stderr_line(pending)
                 pending = b""
         if pending:  # the child's last words, written without a final newline

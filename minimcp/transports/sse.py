@@ -20,8 +20,9 @@ Four fields matter:
 
 A line starting with ``:`` is a comment (servers send one now and then to keep proxies from closing
 an idle connection). :func:`format_event` writes events; :class:`SSEParser` reads them, following
-the standard's parsing rules to the letter (https://html.spec.whatwg.org/multipage/server-sent-events.html).
-Both are *sans-IO*, like the framing of lesson 02: bytes in, events out, no sockets.
+the standard's parsing rules to the letter
+(https://html.spec.whatwg.org/multipage/server-sent-events.html). Both are *sans-IO*, like the
+framing of lesson 02: bytes in, events out, no sockets.
 
 Run ``python -m minimcp demo sse`` to see an event written and read back, cut at awkward places.
 """
@@ -43,7 +44,7 @@ def format_event(
     event: str | None = None,
     retry: int | None = None,
 ) -> bytes:
-    """One SSE event as bytes: ``id``, ``event`` and ``retry`` lines, then ``data`` lines, then a blank line.
+    """One SSE event as bytes: ``id``, ``event``, ``retry`` lines, ``data`` lines, a blank line.
 
     ``data=""`` writes an empty ``data:`` line (an event with empty data: MCP's *priming* event);
     ``data=None`` writes none at all.
@@ -58,7 +59,7 @@ def format_event(
         lines.append(f"retry: {int(retry)}")
     if data is not None:
         # Every line of the payload becomes its own "data:" line; the reader joins them with "\n".
-        # A lone "\r" ends a line too, for the reader: every kind of line break becomes its own line.
+        # A lone "\r" ends a line too, for the reader: each kind of line break starts a new line.
         text = data.replace("\r\n", "\n").replace("\r", "\n")
         lines += [f"data: {line}" if line else "data:" for line in text.split("\n")]
     return ("\n".join(lines) + "\n\n").encode("utf-8")
@@ -86,9 +87,10 @@ class Event:
 class SSEParser:
     """Cuts a byte stream into events, by the HTML standard's rules.
 
-    Lines end with ``\\n``, ``\\r\\n`` or a lone ``\\r``. Each line is ``field: value`` (one space after
-    the colon is dropped), a comment (``:`` first), or blank: a blank line *dispatches* the event
-    collected so far. An event with no ``data`` line is not dispatched, but its ``id`` still counts.
+    Lines end with ``\\n``, ``\\r\\n`` or a lone ``\\r``. Each line is ``field: value`` (one space
+    after the colon is dropped), a comment (``:`` first), or blank: a blank line *dispatches* the
+    event collected so far. An event with no ``data`` line is not dispatched, but its ``id`` still
+    counts.
     """
 
     def __init__(self, max_event: int = 4 * 1024 * 1024) -> None:
@@ -97,7 +99,7 @@ class SSEParser:
         self.retry: int | None = None
         self._text = ""  # decoded text not yet cut into lines
         # A network read may end in the middle of a multi-byte character: an incremental decoder
-        # keeps the first half until the rest arrives. Bytes that are never valid UTF-8 become U+FFFD.
+        # keeps the first half until the rest arrives. Bytes never valid in UTF-8 become U+FFFD.
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._data: list[str] = []
         self._event = ""

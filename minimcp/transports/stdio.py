@@ -186,9 +186,8 @@ async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
     """
     stdin = sys.stdin.buffer
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)  # our private copy of stdout
-    os.dup2(
-        sys.stderr.fileno(), sys.stdout.fileno()
-    )  # fd 1 now leads to stderr: C code, child processes
+    # File descriptor 1 now leads to stderr, for C code and child processes
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr  # and Python's print() too
     loop = asyncio.get_running_loop()
     try:  # real asyncio pipes where the platform has them (Linux, macOS)
@@ -201,11 +200,8 @@ async def stdio_server_transport(framing: str = "ndjson") -> PipeTransport:
         )
         writer: ByteWriter = asyncio.StreamWriter(write_transport, write_protocol, None, loop)
         return PipeTransport(reader, writer, framing)
-    except (
-        NotImplementedError,
-        ValueError,
-        OSError,
-    ):  # Windows, or stdin/stdout is a file or a tty
+    except (NotImplementedError, ValueError, OSError):
+        # Windows, or stdin/stdout is a file or a tty
         return PipeTransport(ThreadedReader(stdin), ThreadedWriter(stdout), framing)
 
 

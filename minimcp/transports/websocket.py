@@ -16,10 +16,10 @@ to add one is SEP-1288). This module follows the convention of the 1.x official 
 
 On top of that convention, the choices of this course:
 
-* the HTTP upgrade is checked before any session exists: a foreign ``Origin`` gets 403 (the
-  spec's DNS-rebinding warning, which applies to any local server a browser can reach) and
-  another path gets 404. Pages served from this machine, and clients that send no ``Origin``
-  (programs, not browsers), are let in;
+* the HTTP upgrade is checked before any session exists (:mod:`.websocket_upgrade`): a foreign
+  ``Origin`` gets 403 (the spec's DNS-rebinding warning, which applies to any local server a
+  browser can reach) and another path gets 404. Pages served from this machine, and clients that
+  send no ``Origin`` (programs, not browsers), are let in;
 * a **binary** frame closes the connection with code 1003 (unsupported data); a text frame that is
   not JSON gets ``-32700`` from the connection, as on every cable, and the session goes on;
   a message over ``max_size`` closes with 1009 (message too big); text that is not UTF-8, 1007;
@@ -38,29 +38,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import Server as ListeningServer
 from websockets.asyncio.server import ServerConnection, serve
-from websockets.datastructures import MultipleValuesError
 from websockets.exceptions import ConnectionClosed as SocketClosed
-from websockets.http11 import Request
-from websockets.http11 import Response as HttpResponse
 from websockets.typing import Subprotocol
 
 from minimcp import __version__
 from minimcp.rpc import ConnectionClosed, Servable, TextCable
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
-from minimcp.transports.guard import (
-    LOOPBACK_HOSTS,
-    host_allowed,
-    hostname_of,
-    is_loopback,
-    origin_allowed,
-)
+from minimcp.transports.guard import LOOPBACK_HOSTS, is_loopback
+from minimcp.transports.websocket_upgrade import Authorize, handshake_guard
 
 log = logging.getLogger("minimcp.websocket")
 
@@ -142,82 +134,7 @@ def describe_close(exc: SocketClosed) -> str:
     return "1006 (connection closed abnormally): no close frame"
 
 
-# -- the HTTP upgrade, checked before any session exists ---------------------------------------------
-Guard = Callable[[ServerConnection, Request], "HttpResponse | None"]
-#: ``authorize(url, path, headers, query)``: None to let the request go on, or the answer to send instead:
-#: (status, headers, body). Lesson 10's ``minimcp.auth.websocket_guard`` checks a bearer token, and answers
-#: the metadata's plain GETs.
-Authorize = Callable[[str, str, Mapping[str, str], bytes], "tuple[int, dict[str, str], str] | None"]
-
-
-# --8<-- [start:guard]
-def handshake_guard(
-    path: str,
-    allowed_origins: Iterable[str] = (),
-    allowed_hosts: Iterable[str] = (),
-    authorize: Authorize | None = None,
-) -> Guard:
-    """websockets' ``process_request`` hook: refuse an upgrade before any session exists.
-
-    It runs on the HTTP request of the handshake. Returning a response refuses the upgrade with it;
-    returning None lets websockets go on (and negotiate the subprotocol: no ``mcp``, HTTP 400).
-    """
-    allowed = tuple(allowed_origins)
-    hosts = tuple(allowed_hosts)
-
-    def check(connection: ServerConnection, request: Request) -> HttpResponse | None:
-        # Browsers let any web page open a WebSocket to any address, 127.0.0.1 included: no
-        # same-origin policy protects it. What the browser does send, and a page cannot forge, is
-        # the Origin header. Programs send none: there is no page to distrust.
-        try:
-            origin = request.headers.get("Origin")
-        except MultipleValuesError:
-            return connection.respond(400, "Bad Request: more than one Origin header\n")
-        try:
-            host = request.headers.get("Host", "")
-        except MultipleValuesError:
-            return connection.respond(400, "Bad Request: more than one Host header\n")
-        if not host_allowed(host, hosts):  # DNS rebinding: the same rule as Streamable HTTP's
-            refused = hostname_of(host)[:60]
-            return connection.respond(
-                421, f"Misdirected Request: host {refused!r} is not served here\n"
-            )
-        if origin is not None and not origin_allowed(origin, allowed):
-            return connection.respond(403, f"Forbidden: origin {origin!r} is not allowed\n")
-        if (
-            authorize is not None
-        ):  # lesson 10: a token, checked once, on the upgrade (and the metadata)
-            answer = check_authorization(authorize, connection, request, path)
-            if answer is not None:
-                return answer
-        if urlsplit(request.path).path != path:
-            return connection.respond(404, f"Not Found: the MCP endpoint is {path}\n")
-        return None
-
-    return check
-
-
-# --8<-- [end:guard]
-
-
-def check_authorization(
-    authorize: Authorize, connection: ServerConnection, request: Request, path: str
-) -> HttpResponse | None:
-    host, port = connection.local_address[:2]
-    url = f"ws://{f'[{host}]' if ':' in host else host}:{port}{path}"
-    headers = {name.lower(): value for name, value in request.headers.raw_items()}
-    target = urlsplit(request.path)
-    refused = authorize(url, target.path, headers, target.query.encode())
-    if refused is None:
-        return None
-    status, extra, body = refused
-    response = connection.respond(status, body)
-    for name, value in extra.items():
-        response.headers[name] = value
-    return response
-
-
-# -- the server --------------------------------------------------------------------------------------
+# -- the server ------------------------------------------------------------------------------------
 # --8<-- [start:server]
 class WebSocketServer:
     """A listening WebSocket server (in this event loop): its ``url``, and ``close()``."""
@@ -229,7 +146,7 @@ class WebSocketServer:
         self.url = f"ws://{shown}:{self.port}{path}"
 
     async def close(self) -> None:
-        """Stop listening and close every connection with 1001 (going away); wait for the sessions."""
+        """Stop listening, close every connection with 1001 (going away), wait for the sessions."""
         self.listening.close()
         await asyncio.wait_for(self.listening.wait_closed(), 15)
 
@@ -259,8 +176,8 @@ async def start_websocket(
 ) -> WebSocketServer:
     """Serve ``server`` at ``ws://host:port/path`` (port 0: any free port) and return at once.
 
-    Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The ``Host``
-    header must name this machine, or ``host`` itself, or one of ``allowed_hosts``.
+    Every accepted socket gets its own session; ``options`` go to websockets' ``serve``. The
+    ``Host`` header must name this machine, or ``host`` itself, or one of ``allowed_hosts``.
     """
     if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):  # as Streamable HTTP does
         allowed_hosts = [*allowed_hosts, host]
@@ -287,7 +204,7 @@ async def start_websocket(
 # --8<-- [end:server]
 
 
-# -- the client --------------------------------------------------------------------------------------
+# -- the client ------------------------------------------------------------------------------------
 # --8<-- [start:client]
 class HandshakeRefused(ConnectionError):
     """The server answered the upgrade, but not with the subprotocol ``mcp``."""
@@ -303,13 +220,11 @@ async def connect_websocket(url: str, **options: Any) -> WebSocketTransport:
     options.setdefault("max_size", MAX_MESSAGE)
     options.setdefault("user_agent_header", PRODUCT)
     if is_loopback(urlsplit(url).hostname):
-        options.setdefault(
-            "proxy", None
-        )  # this machine: never through a proxy from the environment
+        # This machine: never through a proxy from the environment
+        options.setdefault("proxy", None)
     websocket = await connect(url, subprotocols=[SUBPROTOCOL], **options)
-    if (
-        websocket.subprotocol != SUBPROTOCOL
-    ):  # a server that ignored our offer speaks something else
+    # A server that ignored our offer speaks something else
+    if websocket.subprotocol != SUBPROTOCOL:
         await websocket.close(NORMAL_CLOSURE)
         raise HandshakeRefused(f"{url} did not agree to the subprotocol {SUBPROTOCOL!r}")
     return WebSocketTransport(websocket)

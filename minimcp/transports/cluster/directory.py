@@ -1,13 +1,14 @@
-"""The session directory: which worker runs each session, and what another needs to take it over (lesson 11).
+"""The session directory: which worker runs each session, and what a takeover needs (lesson 11).
 
 Three kinds of keys in Redis, every one with an expiry so that nothing outlives its use:
 
 * ``mcp:session:<id>``, a hash: ``owner`` (the worker running the session), ``state`` (the session's
-  saved state as JSON, :meth:`ServerSession.saved_state <minimcp.session.server.ServerSession.saved_state>`)
-  and ``announcements`` (the id of its GET stream);
-* ``mcp:session:<id>:streams``, a hash: every SSE stream of the session, with the id of the request it
-  answers (``null`` for the GET stream). It says which streams a ``Last-Event-ID`` may resume, on any
-  worker, and which requests were still running when their worker died;
+  saved state as JSON, :meth:`ServerSession.saved_state
+  <minimcp.session.server.ServerSession.saved_state>`) and ``announcements`` (the id of its GET
+  stream);
+* ``mcp:session:<id>:streams``, a hash: every SSE stream of the session, with the id of the request
+  it answers (``null`` for the GET stream). It says which streams a ``Last-Event-ID`` may resume, on
+  any worker, and which requests were still running when their worker died;
 * a Pub/Sub channel per worker, ``mcp:worker:<id>``: what other workers forward to it. A worker is
   *alive* while it listens on its channel: Redis drops a dead process's connection at once, so
   ``PUBSUB NUMSUB`` (and the count ``PUBLISH`` returns) tells, with no heartbeat to wait for.
@@ -40,9 +41,8 @@ class SessionRecord:
     owner: str
     state: dict[str, Any]
     announcements: str
-    streams: dict[
-        str, RequestId | None
-    ]  # stream id → the request it answers (None: the GET stream)
+    # Stream id → the request it answers (None: the GET stream)
+    streams: dict[str, RequestId | None]
 
 
 def channel(worker: str) -> str:
@@ -54,9 +54,8 @@ class SessionDirectory:
     """Sessions and workers, as every worker sees them in Redis."""
 
     def __init__(self, store: RedisEventStore, worker: str, ttl: float) -> None:
-        self.store = (
-            store  # its Redis client, and its way of turning Redis errors into StoreUnavailable
-        )
+        # Its Redis client, and its way of turning Redis errors into StoreUnavailable
+        self.store = store
         self.redis = store.redis
         self.worker = worker  # this worker's id
         self.ttl = int(ttl)  # seconds a session is kept after its owner last refreshed it
@@ -88,7 +87,7 @@ class SessionDirectory:
             await self.store.guarded(pipe.execute())
 
     async def find(self, session_id: str) -> SessionRecord | None:
-        """The session's record, or None: unknown, ended, expired, or its handshake not answered yet."""
+        """The session's record, or None: unknown, ended, expired, or its handshake unanswered."""
         key = f"mcp:session:{session_id}"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(key)
@@ -132,7 +131,7 @@ class SessionDirectory:
             await self.store.guarded(pipe.execute())
 
     async def drop(self, session_id: str) -> None:
-        """The session ended: forget it (its streams' events are forgotten by the session itself)."""
+        """The session ended: forget it (the session itself forgets its streams' events)."""
         await self.store.guarded(
             self.redis.delete(f"mcp:session:{session_id}", f"mcp:session:{session_id}:streams")
         )

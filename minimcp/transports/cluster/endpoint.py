@@ -1,9 +1,9 @@
-"""Lesson 08's endpoint on several workers that share one Redis, with no sticky sessions (lesson 11).
+"""Lesson 08's endpoint on several workers sharing one Redis, with no sticky sessions (lesson 11).
 
 Any request may reach any worker. A worker serves what it can and hands on the rest:
 
-* ``initialize`` opens a session **here**; its state goes to the session directory (Redis) before the
-  client hears the answer, with this worker as its owner;
+* ``initialize`` opens a session **here**; its state goes to the session directory (Redis) before
+  the client hears the answer, with this worker as its owner;
 * a request for a session this worker runs: exactly lesson 08;
 * a request for a session another *live* worker runs: **forwarded** through Redis to that worker
   (:class:`~minimcp.transports.cluster.relay.Relay`); the answer's events come back through the
@@ -12,7 +12,8 @@ Any request may reach any worker. A worker serves what it can and hands on the r
 * a request for a session whose worker **died**: this worker takes the session over (once, even when
   several try), rebuilds it from its saved state, ends with an error each request that was running
   there, and serves it from now on;
-* ``GET`` and ``DELETE`` the same way: any worker follows any stream, and resumes it with ``Last-Event-ID``.
+* ``GET`` and ``DELETE`` the same way: any worker follows any stream, and resumes it with
+  ``Last-Event-ID``.
 
 Forged or foreign session ids and stream ids get lesson 08's answers (404, 400) on every worker, and
 Redis going away is a 503 that says so.
@@ -23,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -31,12 +31,8 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
-    ErrorResponse,
     Message,
     Request,
-    RpcError,
-    encode,
-    from_dict,
     to_dict,
 )
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
@@ -59,10 +55,6 @@ from minimcp.transports.http.routing import First, answer_as
 from minimcp.transports.http.seams import McpServer, OpenSession
 from minimcp.transports.http.sessions import SessionManager
 from minimcp.transports.http.streams import CloseConnection, Listener, Stream, pump
-
-#: What a request running on a worker that died ends with (spec: basic, "Error handling": -32603).
-GONE = "Session not found: it expired or was ended; initialize a new one"
-WORKER_DIED = "The worker running this request stopped before it answered; send the request again"
 
 
 class RemoteSession:
@@ -87,9 +79,8 @@ class RemoteSession:
     async def end(self) -> None:
         if await self.endpoint.tell(self, {"kind": "delete"}):
             return
-        taken_over = self.endpoint.manager.sessions.get(
-            self.id
-        )  # its worker died: ours now, or another's
+        # Its worker died: ours now, or another's
+        taken_over = self.endpoint.manager.sessions.get(self.id)
         if taken_over is None:
             raise Refusal(
                 503,
@@ -127,7 +118,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         store = RedisEventStore(redis_url, ttl=ttl)
         self.directory = SessionDirectory(store, self.worker, ttl)
         super().__init__(server, event_store=store, **options)
-        self.relay = Relay(store.redis, self.worker, self.on_forwarded)
+        self.relay = Relay(store.redis, self.worker, self.manager.on_forwarded)
 
     def new_manager(self, server: McpServer, event_store: Any, **limits: Any) -> SessionManager:
         return SharedSessionManager(server, event_store, self.directory, **limits)
@@ -136,9 +127,10 @@ class SharedStreamableHTTP(StreamableHTTP):
         await self.relay.start()
 
     async def close(self) -> None:
-        """Stop this worker. Its sessions are not ended but left: it stops listening first (so others
-        see it gone and forward nothing more), then closes its connections; the clients come back through
-        other workers, which take the sessions over (lesson 08's DELETE still ends a session for good)."""
+        """Stop this worker. Its sessions are not ended but left: it stops listening first (so
+        others see it gone and forward nothing more), then closes its connections; the clients come
+        back through other workers, which take the sessions over (lesson 08's DELETE still ends a
+        session for good)."""
         if self.relay.stopped:
             return
         await self.relay.stop()
@@ -148,9 +140,8 @@ class SharedStreamableHTTP(StreamableHTTP):
     async def serve_request(self, request: HttpRequest, receive: Receive, send: Send) -> None:
         try:
             await super().serve_request(request, receive, send)
-        except (
-            StoreUnavailable
-        ) as error:  # Redis is away: say so (the worker recovers when it returns)
+        except StoreUnavailable as error:
+            # Redis is away: say so (the worker recovers when it returns)
             await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
 
     # --8<-- [start:locate]
@@ -172,7 +163,7 @@ class SharedStreamableHTTP(StreamableHTTP):
                 return Where.HERE, record
             if await self.owner_alive(record, touch):
                 return Where.ELSEWHERE, record
-            await self.take_over(record)
+            await self.manager.take_over(record)
         return (Where.HERE if session_id in self.manager.sessions else Where.NOWHERE), None
 
     async def owner_alive(self, record: SessionRecord, touch: bool) -> bool:
@@ -197,32 +188,6 @@ class SharedStreamableHTTP(StreamableHTTP):
 
     # --8<-- [end:locate]
 
-    # --8<-- [start:take_over]
-    async def take_over(self, record: SessionRecord) -> None:
-        """Run a session whose worker died: rebuilt from its saved state, its running requests ended."""
-        if not await self.directory.claim(record):
-            return  # another worker was quicker: we forward to it from now on
-        session = self.manager.restore(record.id, record.announcements, record.state)
-        await self.directory.save(
-            record.id, record.state, record.announcements
-        )  # refreshes its expiry
-        for stream_id, request_id in record.streams.items():
-            if stream_id == record.announcements:
-                continue
-            stream = session.new_stream(request_id, stream_id)
-            if request_id is not None and not await self.finished(stream_id):
-                await stream.send(
-                    encode(ErrorResponse(request_id, INTERNAL_ERROR, WORKER_DIED)), final=True
-                )
-            stream.ended = True  # nothing more will come: kept for resumption only
-
-    async def finished(self, stream_id: str) -> bool:
-        """Whether a stream ended (with its answer, or cancelled) or is gone."""
-        last = await self.event_store.last_entry(stream_id)
-        return last is None or bool(last[1].get("final")) or last[1].get("control") == "end"
-
-    # --8<-- [end:take_over]
-
     # --8<-- [start:forward]
     async def post(self, request: HttpRequest, receive: Receive, send: Send) -> None:
         message = await self.read_message(request, receive)
@@ -242,7 +207,7 @@ class SharedStreamableHTTP(StreamableHTTP):
                 return False
             await send_response(send, 202)
             return True
-        # The answer's stream: registered and followed before the request leaves, so nothing is missed.
+        # The answer's stream: registered and followed before the request leaves: nothing is missed.
         stream = self.follower(remote, None)
         await self.directory.add_stream(remote.id, stream.id, message.id)
         listener = await stream.attach()
@@ -266,15 +231,15 @@ class SharedStreamableHTTP(StreamableHTTP):
         already = [priming]
         if isinstance(first, StoredEvent):
             already.append(first)
-        elif (
-            first is not None
-        ):  # the connection is to close (or the stream to end): after the priming
+        # The connection is to close (or the stream to end): after the priming
+        elif first is not None:
             listener.put_nowait(first)
         await pump(send, receive, stream, listener, already, {}, self.retry_ms, self.keepalive)
         return True
 
     async def first_news(self, listener: Listener, priming: StoredEvent) -> Any:
-        """What the forwarded request's stream said first, past its priming event (None: nothing yet)."""
+        """What the forwarded request's stream said first, after its priming event (None: nothing
+        yet)."""
         try:
             async with asyncio.timeout(self.stream_after):
                 while True:
@@ -301,41 +266,6 @@ class SharedStreamableHTTP(StreamableHTTP):
             return where is not Where.NOWHERE  # ended or expired: close the connection
 
         return SharedStream(self.event_store, stream_id, watch, self.manager.background)
-
-    # --8<-- [start:on_forwarded]
-    async def on_forwarded(self, forwarded: dict[str, Any]) -> None:
-        """A message another worker forwarded to a session of ours: as if it had been POSTed here."""
-        session = self.manager.sessions.get(forwarded.get("session", ""))
-        stream_id = forwarded.get("stream")
-        if session is None:
-            if stream_id:
-                await self.event_store.add(
-                    stream_id, {"control": "gone", "status": "404", "message": GONE}
-                )
-            return
-        session.last_active = time.monotonic()
-        if forwarded["kind"] == "delete":
-            await session.end()
-        if forwarded["kind"] != "message":
-            return  # "touch": a client still reads a stream of it on another worker
-        message = from_dict(forwarded["message"])  # valid: the forwarding worker parsed it
-        answered_on = stream_id if isinstance(message, Request) else None  # followed over there
-        try:  # lesson 08's own way in
-            session.admit(message, answered_on)
-        except RpcError as reused:  # its id names a request still being answered: say so
-            if stream_id:
-                await self.event_store.add(
-                    stream_id,
-                    {
-                        "control": "refused",
-                        "status": "400",
-                        "message": reused.message,
-                        "code": str(reused.code),
-                        "id": json.dumps(reused.id),
-                    },
-                )
-
-    # --8<-- [end:on_forwarded]
 
 
 def said_first(

@@ -1,25 +1,29 @@
 """An event store on Redis Streams, which several server processes share (lesson 11).
 
-Lesson 08's :class:`~minimcp.transports.event_store.MemoryEventStore` lives in one process: a client that
-resumes a stream on another worker finds nothing there. The same three methods on a **Redis Stream** per
-SSE stream (``mcp:events:<stream id>``) make every stored event visible to every worker:
+Lesson 08's :class:`~minimcp.transports.event_store.MemoryEventStore` lives in one process: a client
+that resumes a stream on another worker finds nothing there. The same three methods on a **Redis
+Stream** per SSE stream (``mcp:events:<stream id>``) make every stored event visible to every
+worker:
 
-* ``append`` is ``XADD key MAXLEN n 0-* data <message>``: Redis numbers the entries ``0-1``, ``0-2``, …
-  (the ``*`` asks it for the next sequence number, atomically, whichever worker appends), keeps at most
-  ``max_events`` (the oldest trimmed first), and the key expires ``ttl`` seconds after its last use. Entry
-  ``0-k`` is the event ``<stream id>-<k - 1>``, so ids look exactly as in lesson 08;
-* ``events_after`` is ``XRANGE key (0-k +``: everything after the client's last event. Exactly, or not at
-  all: if the first entry returned is not the very next one, some were trimmed, and the store says so
-  (:class:`~minimcp.transports.event_store.UnknownEventId`, the server's ``400``), as the memory store does;
+* ``append`` is ``XADD key MAXLEN n 0-* data <message>``: Redis numbers the entries ``0-1``,
+  ``0-2``, … (the ``*`` asks it for the next sequence number, atomically, whichever worker appends),
+  keeps at most ``max_events`` (the oldest trimmed first), and the key expires ``ttl`` seconds after
+  its last use. Entry ``0-k`` is the event ``<stream id>-<k - 1>``, so ids look exactly as in lesson
+  08;
+* ``events_after`` is ``XRANGE key (0-k +``: everything after the client's last event. Exactly, or
+  not at all: if the first entry returned is not the very next one, some were trimmed, and the store
+  says so (:class:`~minimcp.transports.event_store.UnknownEventId`, the server's ``400``), as the
+  memory store does;
 * ``forget`` is ``DEL``.
 
-Beside the events, a stream shared by several workers carries a few *control* entries, never sent to a
-client: "a new connection took this stream over", "close the connection", "this stream ends with no
-answer" (:mod:`minimcp.transports.cluster.streams` writes and reads them). An event that is a request's
-answer is marked ``final``, so that any worker knows where the stream ends. ``read`` waits for new
-entries (``XREAD BLOCK``): that is how a connection on one worker follows a stream another one writes.
+Beside the events, a stream shared by several workers carries a few *control* entries, never sent to
+a client: "a new connection took this stream over", "close the connection", "this stream ends with
+no answer" (:mod:`minimcp.transports.cluster.streams` writes and reads them). An event that is a
+request's answer is marked ``final``, so that any worker knows where the stream ends. ``read`` waits
+for new entries (``XREAD BLOCK``): that is how a connection on one worker follows a stream another
+one writes.
 
-Redis going away is a :class:`StoreUnavailable` with the reason, never a hang (the client has a timeout).
+Redis going away is a :class:`StoreUnavailable` with the reason, never a hang (a client times out).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ def connect(url: str) -> Any:
 
 # --8<-- [start:redis_store]
 class RedisEventStore:
-    """An :class:`~minimcp.transports.event_store.EventStore` on Redis Streams, shared by every worker."""
+    """An :class:`~minimcp.transports.event_store.EventStore` on Redis Streams, shared by all."""
 
     def __init__(
         self,
@@ -100,14 +104,13 @@ class RedisEventStore:
         await self.guarded(self.redis.expire(key, self.ttl))
         if not last or number + 1 > sequence(last[0][0]):
             raise UnknownEventId(f"unknown event id {event_id!r}")
-        if (
-            entries and sequence(entries[0][0]) != number + 2
-        ):  # the next one was trimmed: no exact replay
+        # The next one was trimmed: no exact replay
+        if entries and sequence(entries[0][0]) != number + 2:
             raise UnknownEventId(f"event id {event_id!r} is too old: its successors were forgotten")
         return stream_id, entries
 
     async def read(self, stream_id: str, after: str, block_ms: int = 1000) -> list[Entry]:
-        """The entries after the entry ``after`` (``0-0``: all), waiting up to ``block_ms`` for one."""
+        """The entries after entry ``after`` (``0-0``: all), waiting up to ``block_ms`` for one."""
         found: Any = await self.guarded(
             self.redis.xread({PREFIX + stream_id: after}, block=block_ms)
         )

@@ -1,10 +1,10 @@
 """What other workers forward to this one, read from its Redis Pub/Sub channel (lesson 11).
 
-A worker that gets a request for a session it does not run **publishes** the request on the channel of
-the worker that does (``mcp:worker:<id>``), and this worker hands it to the session as if it had been
-POSTed here. Subscribing is also how a worker says "I am alive": Redis forgets the subscription the
-moment the process dies. If Redis goes away, the relay tries again every second, and the worker is
-reachable again as soon as it returns.
+A worker that gets a request for a session it does not run **publishes** the request on the channel
+of the worker that does (``mcp:worker:<id>``), and this worker hands it to the session as if it had
+been POSTed here. Subscribing is also how a worker says "I am alive": Redis forgets the subscription
+the moment the process dies. If Redis goes away, the relay tries again every second, and the worker
+is reachable again as soon as it returns.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 # --8<-- [start:relay]
 class Relay:
-    """Listens on this worker's channel and hands every forwarded message to ``handle``, in order."""
+    """Listens on this worker's channel, hands each forwarded message to ``handle``, in order."""
 
     def __init__(self, redis: Any, worker: str, handle: Handler) -> None:
         self.redis = redis

@@ -2,20 +2,30 @@
 
 A session's cable keeps the session's state in the directory after every change (so that another
 worker can take the session over), and its streams live in Redis (so that any worker can follow
-them).
+them). The manager of a worker's sessions also takes over a session whose worker died, and hands
+its sessions what other workers forward to them.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 from minimcp.rpc import Servable
 from minimcp.rpc.abilities import Abilities
-from minimcp.transports.cluster.directory import SessionDirectory
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, ErrorResponse, Request, RpcError, encode, from_dict
+from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
 from minimcp.transports.cluster.redis_store import RedisEventStore
 from minimcp.transports.cluster.streams import SharedStream
-from minimcp.transports.http.sessions import HttpSession, SessionManager, SessionTransport
+from minimcp.transports.http.session_transport import SessionTransport
+from minimcp.transports.http.sessions import HttpSession, SessionManager
 from minimcp.transports.http.streams import Stream
+
+#: What a request running on a worker that died ends with (spec: basic, "Error handling": -32603).
+WORKER_DIED = "The worker running this request stopped before it answered; send the request again"
+#: What a forwarded request gets when its session is no longer there: lesson 08's 404.
+GONE = "Session not found: it expired or was ended; initialize a new one"
 
 
 # --8<-- [start:manager]
@@ -75,7 +85,8 @@ class SharedSessionManager(SessionManager):
         super().forget(session)
 
     async def leave(self) -> None:
-        """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take over."""
+        """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take
+        over."""
         self.forgets_on_end = False
         await self.close()
 
@@ -84,5 +95,65 @@ class SharedSessionManager(SessionManager):
         if self.sessions:  # the sessions still running here stay in the directory
             self.background.spawn(self.directory.refresh(list(self.sessions)))
 
+    # --8<-- [end:manager]
 
-# --8<-- [end:manager]
+    # --8<-- [start:take_over]
+    async def take_over(self, record: SessionRecord) -> None:
+        """Run a session whose worker died: rebuilt from its saved state, its running requests
+        ended."""
+        if not await self.directory.claim(record):
+            return  # another worker was quicker: we forward to it from now on
+        session = self.restore(record.id, record.announcements, record.state)
+        # Saved again: that refreshes its expiry
+        await self.directory.save(record.id, record.state, record.announcements)
+        for stream_id, request_id in record.streams.items():
+            if stream_id == record.announcements:
+                continue
+            stream = session.new_stream(request_id, stream_id)
+            if request_id is not None and not await self.finished(stream_id):
+                await stream.send(
+                    encode(ErrorResponse(request_id, INTERNAL_ERROR, WORKER_DIED)), final=True
+                )
+            stream.ended = True  # nothing more will come: kept for resumption only
+
+    async def finished(self, stream_id: str) -> bool:
+        """Whether a stream ended (with its answer, or cancelled) or is gone."""
+        last = await self.event_store.last_entry(stream_id)
+        return last is None or bool(last[1].get("final")) or last[1].get("control") == "end"
+
+    # --8<-- [end:take_over]
+
+    # --8<-- [start:on_forwarded]
+    async def on_forwarded(self, forwarded: dict[str, Any]) -> None:
+        """A message another worker forwarded to a session of ours: as if POSTed here."""
+        session = self.sessions.get(forwarded.get("session", ""))
+        stream_id = forwarded.get("stream")
+        if session is None:
+            if stream_id:
+                await self.event_store.add(
+                    stream_id, {"control": "gone", "status": "404", "message": GONE}
+                )
+            return
+        session.last_active = time.monotonic()
+        if forwarded["kind"] == "delete":
+            await session.end()
+        if forwarded["kind"] != "message":
+            return  # "touch": a client still reads a stream of it on another worker
+        message = from_dict(forwarded["message"])  # valid: the forwarding worker parsed it
+        answered_on = stream_id if isinstance(message, Request) else None  # followed over there
+        try:  # lesson 08's own way in
+            session.admit(message, answered_on)
+        except RpcError as reused:  # its id names a request still being answered: say so
+            if stream_id:
+                await self.event_store.add(
+                    stream_id,
+                    {
+                        "control": "refused",
+                        "status": "400",
+                        "message": reused.message,
+                        "code": str(reused.code),
+                        "id": json.dumps(reused.id),
+                    },
+                )
+
+    # --8<-- [end:on_forwarded]

@@ -1,21 +1,23 @@
-"""Lesson 08's streams, kept in Redis: any worker writes a stream, any worker's connection reads it (lesson 11).
+"""Lesson 08's streams in Redis: written by any worker, read by any worker's connection (lesson 11).
 
-On one process, a :class:`~minimcp.transports.http.streams.Stream` hands each event to the connection
-attached to it through a queue in memory. Across workers, the writer and the connection may live in two
-processes, so a :class:`SharedStream` keeps *everything* in the stream's Redis entries and each connection
-**follows** the stream there (``XREAD BLOCK``), whichever worker wrote it:
+On one process, a :class:`~minimcp.transports.http.streams.Stream` hands each event to the
+connection attached to it through a queue in memory. Across workers, the writer and the connection
+may live in two processes, so a :class:`SharedStream` keeps *everything* in the stream's Redis
+entries and each connection **follows** the stream there (``XREAD BLOCK``), whichever worker wrote
+it:
 
 * an event: written to the connection (and, if it is marked ``final``, the stream is complete);
 * ``attach``: a new connection took the stream over. The newest wins, as in lesson 08: every other
   connection following the stream closes, on every worker;
-* ``close``: the server ends the connection (``close_sse_stream``); the client resumes after ``retry``;
+* ``close``: the server ends the connection (``close_sse_stream``); the client resumes after
+  ``retry``;
 * ``end``: the request was cancelled, no answer will come;
-* ``refused`` and ``gone``: a forwarded request the session's worker refused (an id already in use), or a
-  session that is no longer there (HTTP 400 and 404 for the worker that forwarded it).
+* ``refused`` and ``gone``: a forwarded request the session's worker refused (an id already in use),
+  or a session that is no longer there (HTTP 400 and 404 for the worker that forwarded it).
 
-While nothing comes, a connection asks its ``watch`` every second whether to go on: the session may have
-ended, or its worker died (then the watch has it taken over, and the new owner ends the requests that
-were running with an error, which the connection then reads like any other event).
+While nothing comes, a connection asks its ``watch`` every second whether to go on: the session may
+have ended, or its worker died (then the watch has it taken over, and the new owner ends the
+requests that were running with an error, which the connection then reads like any other event).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ Watch = Callable[[], Awaitable[bool]]
 
 @dataclass(frozen=True)
 class Refused:
-    """A ``refused`` or ``gone`` entry: the forwarded request gets this HTTP status instead of an answer."""
+    """A ``refused`` or ``gone`` entry: the forwarded request gets this HTTP status, no answer."""
 
     status: int
     message: str
@@ -56,7 +58,7 @@ class Refused:
 
 # --8<-- [start:shared_stream]
 class SharedStream(Stream):
-    """A :class:`~minimcp.transports.http.streams.Stream` whose events and signals all live in Redis."""
+    """A :class:`~minimcp.transports.http.streams.Stream` whose events and signals live in Redis."""
 
     store: RedisEventStore
 
@@ -71,9 +73,8 @@ class SharedStream(Stream):
         super().__init__(store, stream_id)
         self.watch = watch
         self.background = background  # control entries written from plain (not async) code
-        self._register = (
-            register  # records the stream in the session directory, before its first event
-        )
+        # Records the stream in the session directory, before its first event
+        self._register = register
         self._following: asyncio.Task[None] | None = None
 
     async def _append(self, message: str, final: bool) -> None:
@@ -99,12 +100,12 @@ class SharedStream(Stream):
         if self.listener is listener and self._following is not None:
             self.listener = None
             self._following.cancel()
-            # Redis' client may let a cancellation slip by while it waits (XREAD BLOCK): an entry wakes
-            # the wait at once, and the follower, no longer attached, stops.
+            # Redis' client may let a cancellation slip by while it waits (XREAD BLOCK): an entry
+            # wakes the wait at once, and the follower, no longer attached, stops.
             self.background.spawn(self._wake())
 
     def discard(self, listener: Listener) -> None:
-        """Detach, then forget the stream altogether (its answer went as one JSON body: nobody resumes it)."""
+        """Detach, then forget the stream (its answer went as one JSON body: nobody resumes it)."""
         if self.listener is listener and self._following is not None:
             self.listener = None
             self._following.cancel()
@@ -115,9 +116,8 @@ class SharedStream(Stream):
             await self.store.add(self.id, {"control": "detached"})
             if then_forget:
                 await self.store.forget(self.id)
-        except (
-            StoreUnavailable
-        ):  # Redis is gone (or the worker is closing): the follower's read fails anyway
+        except StoreUnavailable:
+            # Redis is gone (or the worker is closing): the follower's read fails anyway
             pass
 
     def close_connection(self, retry_ms: int | None = None) -> None:
@@ -135,9 +135,10 @@ class SharedStream(Stream):
 
     # --8<-- [start:follow]
     async def _follow(self, listener: Listener, after: str, token: str) -> None:
-        """Hand the stream's entries, as they come, to one connection's ``listener``, while it is attached."""
-        # The loop also checks that the connection is still attached: a cancellation that arrives just
-        # as Redis' client times out its wait may be swallowed, and the loop must end all the same.
+        """Hand the stream's entries, as they come, to a connection's ``listener`` while it is
+        attached."""
+        # The loop also checks that the connection is still attached: a cancellation that arrives
+        # just as Redis' client times out its wait may be swallowed, and the loop must end anyway.
         while self.listener is listener:
             try:
                 entries = await self.store.read(self.id, after)
@@ -152,7 +153,8 @@ class SharedStream(Stream):
                 after = entry_id
                 item = self.interpret((entry_id, fields), token)
                 if item is not None:
-                    listener.put_nowait(item)  # type: ignore[arg-type]  # Refused: only the forwarder reads it
+                    # A Refused is no event for the listener's type: only the forwarder reads one.
+                    listener.put_nowait(item)  # type: ignore[arg-type]
 
     def interpret(
         self, entry: Entry, token: str | None = None

@@ -17,9 +17,14 @@ One URL, the **MCP endpoint** (``http://127.0.0.1:8000/mcp``), and three HTTP me
 One job a module:
 
 :mod:`~minimcp.transports.http.asgi` (HTTP in and out), :mod:`~minimcp.transports.http.routing`
-(where each message goes, and JSON or SSE: decisions with no I/O), :mod:`~minimcp.transports.http.streams`
-(SSE streams and their connections), :mod:`~minimcp.transports.http.sessions` (sessions and their
-expiry), :mod:`~minimcp.transports.http.seams` (what the endpoint needs; where later lessons plug in),
-:mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.server`
-(uvicorn) and :mod:`~minimcp.transports.http.client` (the client's side, on httpx2).
+(where each message goes, and JSON or SSE: decisions with no I/O),
+:mod:`~minimcp.transports.http.streams` (SSE streams and their connections),
+:mod:`~minimcp.transports.http.session_transport` (the cable under one session),
+:mod:`~minimcp.transports.http.sessions` (sessions and their expiry),
+:mod:`~minimcp.transports.http.seams` (what the endpoint needs; where later lessons plug in),
+:mod:`~minimcp.transports.http.app` (the endpoint), :mod:`~minimcp.transports.http.answers` and
+:mod:`~minimcp.transports.http.get_streams` (what a POST and a GET get back),
+:mod:`~minimcp.transports.http.server` (uvicorn)
+and :mod:`~minimcp.transports.http.client` (the client's side, on httpx2, which reads the server's
+streams with :mod:`~minimcp.transports.http.following`).
 """

@@ -4,15 +4,16 @@ The methods and what each is for are described in :mod:`minimcp.transports.http`
 
 The ``initialize`` response carries an ``Mcp-Session-Id`` header; every later request carries it
 back, and ``MCP-Protocol-Version`` too. Behind each session id sits an ordinary session served by
-``server.serve`` over a :class:`~minimcp.transports.http.sessions.SessionTransport`, exactly as over
-stdio and WebSocket: this module turns HTTP requests into messages on that transport (each body parsed
-once, here), and the session module routes the messages the session sends onto the right SSE stream
-(each encoded once, there). Neither knows anything of tools, resources or prompts.
+``server.serve`` over a :class:`~minimcp.transports.http.session_transport.SessionTransport`, as
+over stdio and WebSocket: this module turns HTTP requests into messages on that transport (each body
+parsed once, here), and the session module routes the messages the session sends onto the right SSE
+stream (each encoded once, there). Neither knows anything of tools, resources or prompts. What goes
+back is chosen beside it: a POST's JSON or stream in :mod:`~minimcp.transports.http.answers`, a
+GET's stream in :mod:`~minimcp.transports.http.get_streams`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Iterable
@@ -20,10 +21,8 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import (
     PARSE_ERROR,
-    ErrorResponse,
     Message,
     Request,
-    RequestId,
     RpcError,
     method_not_found,
     parse,
@@ -31,11 +30,10 @@ from minimcp.rpc.jsonrpc import (
 from minimcp.transports.event_store import (
     EventStore,
     MemoryEventStore,
-    UnknownEventId,
-    parse_event_id,
 )
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
+from minimcp.transports.http.answers import answer
 from minimcp.transports.http.asgi import (
     LAST_EVENT_ID,
     SESSION_HEADER,
@@ -49,10 +47,10 @@ from minimcp.transports.http.asgi import (
     send_refusal,
     send_response,
 )
-from minimcp.transports.http.routing import answer_as
+from minimcp.transports.http.get_streams import stream_for_get
 from minimcp.transports.http.seams import McpServer, OpenSession, SessionsOnly, StandAlone
 from minimcp.transports.http.sessions import HttpSession, SessionManager
-from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Said, pump
+from minimcp.transports.http.streams import pump
 
 log = logging.getLogger("minimcp.http")
 
@@ -92,9 +90,8 @@ class StreamableHTTP:
             handshake_timeout=handshake_timeout,
             max_streams=max_streams,
         )
-        self.allowed_hosts = {
-            host.lower() for host in allowed_hosts
-        }  # besides this machine's names
+        # Names allowed besides this machine's own
+        self.allowed_hosts = {host.lower() for host in allowed_hosts}
         self.allowed_origins = {origin.lower().rstrip("/") for origin in allowed_origins}
         self.max_body = max_body  # bytes in one POST
         self.stream_after = stream_after  # seconds a request may take and still be answered as JSON
@@ -104,7 +101,7 @@ class StreamableHTTP:
     def new_manager(
         self, server: McpServer, event_store: EventStore, **limits: Any
     ) -> SessionManager:
-        """The sessions' keeper: lesson 08's, in this process (lesson 11 shares them through Redis)."""
+        """The sessions' keeper: lesson 08's, in this process (lesson 11 shares them in Redis)."""
         return SessionManager(server, event_store, **limits)
 
     @property
@@ -113,7 +110,7 @@ class StreamableHTTP:
         return self.manager.sessions
 
     async def startup(self) -> None:
-        """Before the first request (ASGI lifespan): nothing to do here; lesson 11's endpoint connects."""
+        """Before the first request (ASGI lifespan): nothing here; lesson 11's endpoint connects."""
 
     async def close(self) -> None:
         """End every session (their open streams close too): the server is going away."""
@@ -161,9 +158,8 @@ class StreamableHTTP:
                 421, f"Misdirected request: host {hostname_of(host)!r} is not served here"
             )
         origin = request.headers.get("origin")
-        if origin is not None and not origin_allowed(
-            origin, self.allowed_origins
-        ):  # lesson 07's rule too
+        # Lesson 07's rule for the Origin, here too
+        if origin is not None and not origin_allowed(origin, self.allowed_origins):
             raise Refusal(403, f"Forbidden: origin {origin!r} is not allowed")
         if request.path != self.path:
             raise Refusal(404, f"Not found: the MCP endpoint is {self.path}")
@@ -176,7 +172,7 @@ class StreamableHTTP:
 
     # --8<-- [start:session_for]
     def session_for(self, request: HttpRequest) -> HttpSession:
-        """The session a request names: 400 without an id, 404 for one we do not (or no longer) know."""
+        """The session a request names: 400 without an id, 404 for one unknown (or no more)."""
         session_id = request.headers.get(SESSION_HEADER)
         if session_id is None:
             raise Refusal(400, "Bad Request: missing Mcp-Session-Id header")
@@ -267,84 +263,12 @@ class StreamableHTTP:
             return
         session.busy += 1
         try:
-            await self.answer(session, message, exchange, send, receive)
+            await answer(session, message, exchange, send, receive, pacing=self)
         finally:
             session.busy -= 1
             session.last_active = time.monotonic()
 
     # --8<-- [end:post]
-
-    # --8<-- [start:answer]
-    async def answer(
-        self,
-        session: HttpSession,
-        request: Request,
-        exchange: Exchange,
-        send: Send,
-        receive: Receive,
-    ) -> None:
-        """Answer a POSTed request: as one JSON object if it is quick, as an SSE stream if not."""
-        # Only the initialize that opened this session may end it (if it fails) or name it (if it works):
-        # a second initialize on a live session is refused by the session, and changes nothing here.
-        initialize = request.method == "initialize" and session.opening
-        session.opening = False
-        try:  # initialize is always quick and never streams: its answer must say if a session exists
-            async with asyncio.timeout(None if initialize else self.stream_after):
-                await exchange.arrived
-        except TimeoutError:
-            pass  # still running, with nothing said yet: stream it
-        how = answer_as(exchange.first())
-        if how == "gone":
-            raise Refusal(404, "Session not found: it was ended while the request ran")
-        if how == "json":
-            await self.answer_json(session, exchange.answer(), initialize, send)
-        else:
-            await self.answer_sse(session, exchange, initialize, send, receive, request.id)
-
-    async def answer_json(
-        self, session: HttpSession, answer: Said, initialize: bool, send: Send
-    ) -> None:
-        """The answer came before anything else: one plain JSON body, its text as it was encoded."""
-        headers = {}
-        if initialize:
-            if isinstance(answer.message, ErrorResponse):
-                await session.end()  # a failed handshake opens no session
-            else:
-                headers[SESSION_HEADER] = session.id
-        await send_response(send, 200, answer.text.encode(), "application/json", headers)
-
-    async def answer_sse(
-        self,
-        session: HttpSession,
-        exchange: Exchange,
-        initialize: bool,
-        send: Send,
-        receive: Receive,
-        request_id: RequestId,
-    ) -> None:
-        """A stream. Its first event primes the client with an id to resume from; then comes what the
-        request said while we waited, then (route() sends straight to the stream from now on) the rest."""
-        stream = exchange.stream = session.new_stream(request_id)
-        closing: list[CloseConnection] = []
-        cancelled: list[Cancelled] = []
-
-        def earlier() -> list[tuple[str, bool]]:
-            waiting, exchange.pending = exchange.pending, []
-            closing.extend(item for item in waiting if isinstance(item, CloseConnection))
-            cancelled.extend(item for item in waiting if isinstance(item, Cancelled))
-            return [(item.text, item.final) for item in waiting if isinstance(item, Said)]
-
-        listener, priming = await stream.open(earlier)
-        if cancelled:  # cancelled before it said anything: the stream ends with no answer
-            stream.end()
-        elif closing:
-            stream.close_connection(closing[0].retry_ms)
-        headers = {SESSION_HEADER: session.id} if initialize else {}
-        await pump(
-            send, receive, stream, listener, [priming], headers, self.retry_ms, self.keepalive
-        )
-
-    # --8<-- [end:answer]
 
     # --8<-- [start:get]
     async def get(self, request: HttpRequest, receive: Receive, send: Send) -> None:
@@ -352,25 +276,7 @@ class StreamableHTTP:
             raise Refusal(406, "Not Acceptable: Accept must list text/event-stream")
         session = await self.find_session(request)
         last_event_id = request.headers.get(LAST_EVENT_ID)
-        if last_event_id is None:  # the announcement channel, from now on
-            stream = session.announcements
-            listener, priming = await stream.open()
-            first = [priming]
-        else:  # resuming a stream: replay what came after that event, then go on
-            stream_id = _stream_of(last_event_id)
-            found = session.stream(stream_id) if stream_id else None
-            if found is None:
-                raise Refusal(
-                    400,
-                    f"Bad Request: Last-Event-ID {last_event_id!r} names no stream of this session",
-                )
-            stream = found
-            listener = await stream.attach()
-            try:
-                first = await stream.events_after(last_event_id)
-            except UnknownEventId as error:
-                stream.detach(listener)
-                raise Refusal(400, f"Bad Request: cannot resume: {error}") from None
+        stream, listener, first = await stream_for_get(session, last_event_id)
         session.busy += 1
         try:
             await pump(send, receive, stream, listener, first, {}, self.retry_ms, self.keepalive)
@@ -390,10 +296,3 @@ class StreamableHTTP:
                 await self.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
-
-
-def _stream_of(event_id: str) -> str | None:
-    try:
-        return parse_event_id(event_id)[0]
-    except UnknownEventId:
-        return None

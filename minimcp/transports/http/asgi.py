@@ -2,8 +2,8 @@
 
 ASGI is the interface between an async Python web server (uvicorn) and an application: the
 application is a coroutine called once per HTTP request with ``scope`` (method, path, headers),
-``receive`` (the body, and news of a disconnect) and ``send`` (the status and headers, then the body,
-in as many pieces as it likes: that is what makes streaming possible).
+``receive`` (the body, and news of a disconnect) and ``send`` (the status and headers, then the
+body, in as many pieces as it likes: that is what makes streaming possible).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The client's side of Streamable HTTP (lesson 08), on httpx2.
 
 :class:`HttpClientTransport` is a Transport like the stdio and WebSocket ones: ``send`` one message,
-``receive`` the next. Underneath, every message the client sends is its own POST, and what comes back
-arrives three ways:
+``receive`` the next. Underneath, every message the client sends is its own POST, and what comes
+back arrives three ways:
 
 * a JSON body, for a request answered quickly;
 * an SSE stream on the POST, for a request that takes longer (its progress, then its answer);
@@ -10,19 +10,18 @@ arrives three ways:
 
 The transport keeps what the spec asks a client to keep (basic/transports): the ``Mcp-Session-Id``
 from the ``initialize`` response, sent back on every request with ``MCP-Protocol-Version``; the last
-event id of every stream, so that a dropped stream is **resumed** with ``GET`` and
-``Last-Event-ID`` after the server's ``retry`` delay, a bounded number of times (a ``502``, ``503`` or
-``504`` on the way, a gateway or a busy server, counts as one more try, not the end); on ``404`` for its
-session id, a **new session** (the handshake again, then the message that failed); and on
-``close()``, a ``DELETE`` that ends the session.
+event id of every stream, so that a dropped stream is **resumed** with ``Last-Event-ID``
+(:mod:`~minimcp.transports.http.following` reads the streams); on ``404`` for its session id, a
+**new session** (the handshake again, then the message that failed); and on ``close()``, a
+``DELETE`` that ends the session.
 
 Each message is encoded once, for its POST's body, and each message from the server is parsed once,
 as it arrives (a JSON body, or an SSE event's data): the connection above, the handshake and the
 hook below all get it parsed.
 
-A later lesson may add headers of its own: :class:`RequestHeaders` is its seam, a hook given as
-``request_headers=`` that chooses the headers of a request it speaks for, and hears every message
-from the server. Lesson 12 plugs in the 2026-07-28 headers that way
+A later lesson may add headers of its own: :class:`~minimcp.transports.http.seams.RequestHeaders`
+is its seam, a hook given as ``request_headers=`` that chooses the headers of a request it speaks
+for, and hears every message from the server. Lesson 12 plugs in the 2026-07-28 headers that way
 (:mod:`minimcp.transports.http.modern_client`); this module knows nothing of them.
 
 :func:`minimcp.client.http_client` gives an initialized :class:`~minimcp.client.Client` over it.
@@ -33,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 import httpx2
 
@@ -46,30 +45,14 @@ from minimcp.rpc.jsonrpc import (
     Notification,
     Request,
     RequestId,
-    Response,
     RpcError,
     encode,
-    parse,
 )
+from minimcp.transports.http.following import StreamFollower
 from minimcp.transports.http.handshake import Handshake, SessionExpired, content_type
-from minimcp.transports.sse import SSEParser
+from minimcp.transports.http.seams import RequestHeaders
 
 log = logging.getLogger("minimcp.http_client")
-
-#: Statuses that say "not now" rather than "never": a gateway that found no live server behind it
-#: (502, 504), or a server that cannot serve this moment (503, e.g. lesson 11's workers without Redis).
-TRY_AGAIN = (502, 503, 504)
-
-
-class RequestHeaders(Protocol):
-    """A later lesson's say in the headers of each POST (lesson 12's: the 2026-07-28 headers)."""
-
-    def headers_for(self, request: Request) -> dict[str, str] | None:
-        """The headers to send with ``request``, if this hook speaks for it (then the session's
-        headers are not sent); None to leave the request to the session."""
-
-    def received(self, message: Message) -> None:
-        """A message from the server, parsed: what the hook may learn from it."""
 
 
 # --8<-- [start:transport]
@@ -95,18 +78,16 @@ class HttpClientTransport:
         self.session_id: str | None = None
         self.handshake = Handshake()  # initialize, initialized, and the version they agreed on
         self.request_headers = request_headers  # a later lesson's say in the headers (lesson 12)
-        self.max_retries = max_retries  # reconnections in a row before a stream is given up
         self.listen = listen  # open the GET announcement channel after the handshake
         self.on_http = on_http  # called with a line describing each HTTP exchange (for tracing)
-        self.last_event_ids: dict[str, str] = {}  # "get", or a request id → the last event id seen
         # Each request in flight needs a connection of its own (HTTP/1.1); keeping them all alive
         # (the default keeps 20) spares a new TCP connection per request when many are in flight.
-        # httpx2, not httpx 0.28: httpx's pool checks every pooled connection (a poll() each) and scans
-        # them all for every waiting request, at each request's start and end, so 64 in flight cost
-        # more than the requests themselves; httpx2 (the same API, by httpx's authors, and what the
-        # official SDK's client uses) does not.
-        # ``auth``: httpx's hook for credentials (lesson 10's OAuth): it signs every request and, on a 401,
-        # gets a token and sends the request again; this transport never sees the difference.
+        # httpx2, not httpx 0.28: httpx's pool checks every pooled connection (a poll() each) and
+        # scans them all for every waiting request, at each request's start and end, so 64 in flight
+        # cost more than the requests themselves; httpx2 (the same API, by httpx's authors, and what
+        # the official SDK's client uses) does not. ``auth``: httpx's hook for credentials (lesson
+        # 10's OAuth): it signs every request and, on a 401, gets a token and sends the request
+        # again; this transport never sees the difference.
         self._http = http or httpx2.AsyncClient(
             timeout=httpx2.Timeout(timeout, read=None),
             headers=headers,
@@ -116,14 +97,15 @@ class HttpClientTransport:
         self._own_http = http is None
         self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
         self._tasks = TaskKeeper()  # the GET channel, and each answer being read
-        self._reading: dict[
-            RequestId, asyncio.Task[None]
-        ] = {}  # request id → the task reading its stream
+        # Request id → the task reading its stream
+        self._reading: dict[RequestId, asyncio.Task[None]] = {}
         self._closed = False
+        # What reads the answers and the streams, and resumes them after a drop
+        self.follower = StreamFollower(self._get, self._deliver, self._give_up, max_retries)
 
     # --8<-- [end:transport]
 
-    # -- sending ------------------------------------------------------------------------------------
+    # -- sending -----------------------------------------------------------------------------------
     # --8<-- [start:send]
     async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
         body = encode(message).encode("utf-8")  # once, even if a new session means a second POST
@@ -142,15 +124,15 @@ class HttpClientTransport:
             await self._listen()
         if isinstance(message, Notification) and message.method == "notifications/cancelled":
             self._stop_reading((message.params or {}).get("requestId"))
-
         if response is None or not isinstance(message, Request):  # only a request's answer has one
             return
         request = message
         if content_type(response) == "text/event-stream":  # a stream is read in the background
-            reading = self._reading[request.id] = self._spawn(self._read_answer(request, response))
+            reading = self._tasks.spawn(self.follower.read_answer(request, response))
+            self._reading[request.id] = reading
             reading.add_done_callback(lambda _task: self._reading.pop(request.id, None))
         else:  # one JSON object (or an error), already on its way: read it now
-            await self._read_answer(request, response)
+            await self.follower.read_answer(request, response)
 
     async def _post(self, body: bytes, kind: Message) -> httpx2.Response | None:
         """POST one message, ``body`` its encoded text. A request's response comes back open (JSON
@@ -199,9 +181,14 @@ class HttpClientTransport:
             headers["mcp-protocol-version"] = self.handshake.protocol_version
         return headers
 
-    # -- receiving ----------------------------------------------------------------------------------
+    # -- receiving ---------------------------------------------------------------------------------
     async def receive(self) -> Message | None:
         return await self._inbox.get()
+
+    @property
+    def last_event_ids(self) -> dict[str, str]:
+        """The last event id seen on each stream being read ("get …", or "request <id>")."""
+        return self.follower.last_event_ids
 
     def _deliver(self, message: Message) -> None:
         """Hand a message from the server, parsed once as it arrived, to the connection (and learn
@@ -210,97 +197,6 @@ class HttpClientTransport:
         if self.request_headers is not None:
             self.request_headers.received(message)
         self._inbox.put_nowait(message)
-
-    # --8<-- [start:read_answer]
-    async def _read_answer(self, request: Request, response: httpx2.Response) -> None:
-        """Read a POSTed request's answer: one JSON object, or an SSE stream resumed as often as needed."""
-        try:
-            if response.status_code >= 400:
-                self._deliver(await self._error_for(request, response))
-                return
-            if content_type(response) == "application/json":
-                self._deliver(parse(await response.aread()))  # RpcError: no answer, said below
-                return
-            if content_type(response) != "text/event-stream":
-                raise RpcError(
-                    INTERNAL_ERROR, f"unexpected Content-Type {content_type(response)!r}"
-                )
-            key = f"request {request.id}"
-            try:
-                if not await self._follow(key, response, until_answer=True):
-                    self._give_up(request, "the answer's stream dropped and could not be resumed")
-            finally:
-                self.last_event_ids.pop(key, None)
-        except Exception as error:  # the connection failed: the request will never be answered
-            if isinstance(
-                error, (httpx2.HTTPError, RpcError)
-            ):  # the network, or what the server sent
-                log.debug("reading the answer to #%s failed: %s", request.id, error)
-            else:  # anything else is a bug here: say so loudly (the caller still gets its error answer)
-                log.warning("reading the answer to #%s failed", request.id, exc_info=error)
-            self._give_up(request, f"{type(error).__name__}: {error}")
-        finally:
-            await response.aclose()
-
-    async def _follow(
-        self, key: str, response: httpx2.Response | None, *, until_answer: bool
-    ) -> bool:
-        """Read one SSE stream to its end; on a drop, resume it with ``Last-Event-ID``.
-
-        True once the stream is complete (for a POST: its answer arrived); False after
-        ``max_retries`` failed reconnections in a row, or when there is nothing to resume from.
-        """
-        retry_ms, failures = 1000, 0
-        while True:
-            if response is not None:
-                parser = SSEParser()
-                try:
-                    async for chunk in response.aiter_bytes():
-                        for event in parser.feed(chunk):
-                            failures = (
-                                0  # this connection brought something: the count starts again
-                            )
-                            if event.id is not None:
-                                self.last_event_ids[key] = event.id
-                            if not event.data:  # a priming event: only its id (and retry) matter
-                                continue
-                            message = parse(event.data)  # RpcError: the stream is broken
-                            self._deliver(message)
-                            if until_answer and isinstance(message, (Response, ErrorResponse)):
-                                return True
-                except (httpx2.HTTPError, RpcError) as error:
-                    log.debug("stream %s dropped: %s", key, error)
-                finally:
-                    await response.aclose()
-                    response = None
-                retry_ms = parser.retry if parser.retry is not None else retry_ms
-                failures += (
-                    1  # ended without the answer, on purpose or not: come back after retry_ms
-                )
-            last_event_id = self.last_event_ids.get(key)
-            if self._closed or last_event_id is None or failures > self.max_retries:
-                return False
-            await asyncio.sleep(retry_ms / 1000)
-            try:
-                response = await self._get(last_event_id)
-            except SessionExpired:
-                return False
-            except httpx2.HTTPError as error:
-                log.debug("resuming %s failed: %s", key, error)
-                failures += 1
-                continue
-            if (
-                response.status_code in TRY_AGAIN
-            ):  # a gateway or a busy server: the stream may resume later
-                await response.aclose()
-                response = None
-                failures += 1
-                continue
-            if response.status_code != 200:  # the server cannot resume this stream
-                await response.aclose()
-                return False
-
-    # --8<-- [end:read_answer]
 
     async def _get(self, last_event_id: str | None) -> httpx2.Response:
         headers = self._headers({"accept": "text/event-stream"})
@@ -317,8 +213,8 @@ class HttpClientTransport:
 
     # --8<-- [start:listen]
     async def _listen(self) -> None:
-        """Open the announcement channel: a GET stream, followed in the background (and resumed after
-        every drop) for the session's life. A server without one (405) is fine."""
+        """Open the announcement channel: a GET stream, followed in the background (and resumed
+        after every drop) for the session's life. A server without one (405) is fine."""
         key = f"get {self.session_id}"  # a new session's channel is a new stream
         try:
             response = await self._get(None)
@@ -328,24 +224,9 @@ class HttpClientTransport:
         if response.status_code != 200:  # 405: this server has no GET stream, and that is allowed
             await response.aclose()
             return
-        self._spawn(self._follow(key, response, until_answer=False))
+        self._tasks.spawn(self.follower.follow(key, response, until_answer=False))
 
     # --8<-- [end:listen]
-
-    async def _error_for(self, request: Request, response: httpx2.Response) -> ErrorResponse:
-        """An HTTP error as the JSON-RPC error answering ``request`` (the server's own, if it sent one)."""
-        body = await response.aread()
-        try:
-            kind = parse(body)
-        except RpcError:
-            kind = None
-        if isinstance(kind, ErrorResponse):
-            return ErrorResponse(request.id, kind.code, kind.message, kind.data)
-        return ErrorResponse(
-            request.id,
-            INTERNAL_ERROR,
-            f"HTTP {response.status_code}: {body.decode(errors='replace')[:200]}",
-        )
 
     def _stop_reading(self, request_id: Any) -> None:
         """We cancelled this request (lesson 09): its answer will never come, so stop reading its
@@ -354,14 +235,14 @@ class HttpClientTransport:
             self._reading.pop(request_id, None) if isinstance(request_id, (str, int)) else None
         )
         if reading is not None:
-            reading.cancel()  # _read_answer's finally closes the response
+            reading.cancel()  # read_answer's finally closes the response
 
     def _give_up(self, request: Request, why: str) -> None:
         self._inbox.put_nowait(ErrorResponse(request.id, INTERNAL_ERROR, f"No answer: {why}"))
 
-    # -- sessions -----------------------------------------------------------------------------------
+    # -- sessions ----------------------------------------------------------------------------------
     async def _new_session(self) -> None:
-        """The old session is gone: the handshake again, quietly, with the first one's parameters."""
+        """The old session is gone: the handshake again, quietly, with the first one's params."""
         initialize, initialized = self.handshake.initialize, self.handshake.initialized
         if initialize is None:
             raise SessionExpired("the session expired before it was initialized")
@@ -372,10 +253,8 @@ class HttpClientTransport:
         assert response is not None
         try:
             if response.status_code != 200:
-                raise RpcError(
-                    INTERNAL_ERROR,
-                    f"a new session could not be started: HTTP {response.status_code}",
-                )
+                status = response.status_code
+                raise RpcError(INTERNAL_ERROR, f"a new session could not be started: HTTP {status}")
             await self.handshake.read_answer(response)
         finally:
             await response.aclose()
@@ -384,10 +263,7 @@ class HttpClientTransport:
             if self.listen:
                 await self._listen()
 
-    # -- lifetime -----------------------------------------------------------------------------------
-    def _spawn(self, work: Any) -> asyncio.Task[None]:
-        return self._tasks.spawn(work)
-
+    # -- lifetime ----------------------------------------------------------------------------------
     def _trace(self, line: str) -> None:
         if self.on_http is not None:
             self.on_http(line)
@@ -398,6 +274,7 @@ class HttpClientTransport:
         if self._closed:
             return
         self._closed = True
+        self.follower.closed = True
         self._tasks.cancel_all()
         await self._tasks.wait()
         if self.session_id is not None:

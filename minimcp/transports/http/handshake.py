@@ -1,12 +1,12 @@
-"""What the client's HTTP transport remembers of the MCP handshake that travels through it (lesson 08).
+"""What the client's HTTP transport remembers of the MCP handshake it carries (lesson 08).
 
 Streamable HTTP asks two things of a client that other cables do not (spec 2025-11-25,
 basic/transports): to send the negotiated version in an ``MCP-Protocol-Version`` header on every
-request after ``initialize``, and, when the server answers 404 for its session, to start a new session
-(the handshake again) before trying once more. So the transport keeps the ``initialize`` request and
-the ``initialized`` notification it carried, and reads the version from the one answer that has it:
-``initialize``'s. (The session layer keeps its own record of the handshake; this is only what the
-cable itself needs to speak HTTP.)
+request after ``initialize``, and, when the server answers 404 for its session, to start a new
+session (the handshake again) before trying once more. So the transport keeps the ``initialize``
+request and the ``initialized`` notification it carried, and reads the version from the one answer
+that has it: ``initialize``'s. (The session layer keeps its own record of the handshake; this is
+only what the cable itself needs to speak HTTP.)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def content_type(response: httpx2.Response) -> str:
 
 
 class Handshake:
-    """The ``initialize`` request, the ``initialized`` notification, and the version they agreed on."""
+    """The ``initialize`` request, the ``initialized`` notification, and the version agreed."""
 
     def __init__(self) -> None:
         self.initialize: Request | None = None

@@ -7,24 +7,22 @@ with no session around it, and nothing to forget afterwards. Any worker can serv
 nothing to share, nothing to resume (basic/transports/streamable-http):
 
 * POST only: ``GET`` and ``DELETE`` are ``405``, for a client that speaks 2026-07-28;
-* the headers say what the body says, so that a gateway can route without reading the body:
-  ``MCP-Protocol-Version`` (the envelope's version), ``Mcp-Method`` (the method) and ``Mcp-Name`` (the
-  tool, prompt or resource). A header that is missing or says otherwise is ``400``, error ``-32020``;
-* the answer is one JSON body, or, if the request says something first (progress, a log line), an SSE
-  stream with no event ids: a broken stream is not resumed, the client sends the request again;
+* the headers say what the body says, so that a gateway can route without reading the body
+  (:mod:`~minimcp.transports.http.modern_headers`). A header that is missing or says otherwise is
+  ``400``, error ``-32020``;
+* the answer is one JSON body, or, if the request says something first (progress, a log line), an
+  SSE stream with no event ids: a broken stream is not resumed, the client sends the request again;
 * the client closing that stream cancels the request.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from minimcp.rpc.connection import internal_error
+from minimcp.rpc.answering import internal_error
 from minimcp.rpc.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -34,23 +32,18 @@ from minimcp.rpc.jsonrpc import (
     Request,
     Response,
 )
-from minimcp.rpc.mcp import HEADER_MISMATCH, MODERN_ERRORS, PROTOCOL_VERSION
+from minimcp.rpc.mcp import MODERN_ERRORS
 from minimcp.transports.http.asgi import (
-    VERSION_HEADER,
     HttpRequest,
     Receive,
-    Refusal,
     Send,
     send_response,
 )
+from minimcp.transports.http.modern_headers import check_headers, check_param_headers
 from minimcp.transports.http.routing import First, answer_as
 from minimcp.transports.http.streams import Said, sse_response
 from minimcp.transports.sse import format_event
 
-METHOD_HEADER = "mcp-method"
-NAME_HEADER = "mcp-name"
-#: Where each named method keeps the name its ``Mcp-Name`` header repeats.
-NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 JSON = "application/json"
 
 log = logging.getLogger("minimcp.http")
@@ -65,179 +58,6 @@ class AloneServer(Protocol):
     def answer_alone(
         self, request: Request, say: Callable[[Message], Awaitable[None]], /
     ) -> Awaitable[Response | ErrorResponse]: ...
-
-
-# --8<-- [start:headers]
-def check_headers(request: HttpRequest, message: Request) -> None:
-    """The standard headers must say what the body says (streamable-http, "Standard headers")."""
-    params = message.params or {}
-    meta: dict[str, Any] = params["_meta"] if isinstance(params.get("_meta"), dict) else {}
-    version = request.headers.get(VERSION_HEADER)
-    if version is None:
-        raise mismatch(message, "the MCP-Protocol-Version header is required")
-    if PROTOCOL_VERSION in meta and meta[PROTOCOL_VERSION] != version:
-        raise mismatch(
-            message,
-            f"MCP-Protocol-Version header value {version!r} does not match body value "
-            f"{meta[PROTOCOL_VERSION]!r}",
-        )
-    method = request.headers.get(METHOD_HEADER)
-    if method is None or method.strip() != message.method:
-        raise mismatch(
-            message,
-            f"Mcp-Method header value {method!r} does not match body value {message.method!r}",
-        )
-    field = NAMED.get(message.method)
-    if field is not None:
-        name = request.headers.get(NAME_HEADER)
-        if name is None or decoded(name.strip(), message) != params.get(field):
-            raise mismatch(
-                message,
-                f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}",
-            )
-
-
-def check_param_headers(
-    request: HttpRequest, message: Request, schema: dict[str, Any] | None
-) -> None:
-    """A tool's ``x-mcp-header`` arguments must come as ``Mcp-Param-<Name>`` headers, saying the same."""
-    arguments = (message.params or {}).get("arguments")
-    for name, header in header_parameters(schema).items():
-        value = arguments.get(name) if isinstance(arguments, dict) else None
-        sent = request.headers.get(f"mcp-param-{header.lower()}")
-        if value is None:
-            continue  # absent or null in the body: no header expected
-        if sent is None:
-            raise mismatch(
-                message, f"the Mcp-Param-{header} header is required: the body sets {name!r}"
-            )
-        if not (sent.isascii() and sent.isprintable()):
-            raise mismatch(message, f"Mcp-Param-{header} header value contains invalid characters")
-        if decoded(sent.strip(), message) != header_text(value):
-            raise mismatch(
-                message,
-                f"Mcp-Param-{header} header value {sent!r} does not match body value {value!r}",
-            )
-
-
-TCHAR = set(
-    "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-)  # RFC 9110 token
-
-
-def header_problem(schema: Any) -> str | None:
-    """Why a tool's ``x-mcp-header`` annotations cannot be honoured (a client then drops the tool), or None.
-
-    A header name is a non-empty token, unique whatever its case, on a top-level argument of type string,
-    integer or boolean (a float has no single text form); anywhere else an annotation is refused.
-    """
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    seen: set[str] = set()
-    for name, spec in (properties or {}).items():
-        if not isinstance(spec, dict) or "x-mcp-header" not in spec:
-            continue
-        header = spec["x-mcp-header"]
-        if not (isinstance(header, str) and header and set(header) <= TCHAR):
-            return f"argument {name!r}: x-mcp-header {header!r} is not a header name"
-        if header.lower() in seen:
-            return f"argument {name!r}: x-mcp-header {header!r} is used twice"
-        seen.add(header.lower())
-        if spec.get("type") not in ("string", "integer", "boolean"):
-            return f"argument {name!r}: x-mcp-header needs a string, integer or boolean, not {spec.get('type')!r}"
-    elsewhere = (
-        [value for key, value in schema.items() if key != "properties"]
-        if isinstance(schema, dict)
-        else []
-    )
-    elsewhere += [
-        value
-        for spec in (properties or {}).values()
-        if isinstance(spec, dict)
-        for key, value in spec.items()
-        if key != "x-mcp-header"
-    ]
-    if any(annotated(value) for value in elsewhere):
-        return "x-mcp-header is honoured on top-level arguments only"
-    return None
-
-
-def annotated(value: Any) -> bool:
-    """Whether an ``x-mcp-header`` appears anywhere inside ``value``."""
-    if isinstance(value, dict):
-        return "x-mcp-header" in value or any(annotated(inner) for inner in value.values())
-    return isinstance(value, list) and any(annotated(inner) for inner in value)
-
-
-def header_parameters(schema: dict[str, Any] | None) -> dict[str, str]:
-    """The top-level arguments a tool's input schema asks to mirror in headers: argument → header name."""
-    properties = (schema or {}).get("properties")
-    if not isinstance(properties, dict):
-        return {}
-    return {
-        name: spec["x-mcp-header"]
-        for name, spec in properties.items()
-        if isinstance(spec, dict) and isinstance(spec.get("x-mcp-header"), str)
-    }
-
-
-def header_text(value: Any) -> str:
-    """How a client writes an argument in its header: booleans as true/false, numbers in decimal."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def encoded(text: str) -> str:
-    """A value as a header can carry it: as it is if it is plain visible ASCII, else ``=?base64?...?=``."""
-    plain = text.isascii() and text.isprintable() and text == text.strip()
-    if plain and not (text.startswith("=?base64?") and text.endswith("?=")):
-        return text
-    return "=?base64?" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "?="
-
-
-# --8<-- [start:client_headers]
-def request_headers(message: Request, header_params: dict[str, dict[str, str]]) -> dict[str, str]:
-    """The headers a 2026-07-28 client sends with ``message``: what the body says, for gateways to read.
-
-    ``header_params``: for each tool, its ``x-mcp-header`` arguments (argument → header name), as its
-    ``tools/list`` entry said.
-    """
-    params = message.params or {}
-    headers = {
-        VERSION_HEADER: str(params["_meta"][PROTOCOL_VERSION]),
-        METHOD_HEADER: message.method,
-    }
-    field = NAMED.get(message.method)
-    if field is not None and isinstance(params.get(field), str):
-        headers[NAME_HEADER] = encoded(params[field])
-    arguments = params.get("arguments") if message.method == "tools/call" else None
-    for name, header in header_params.get(str(params.get("name")), {}).items():
-        value = arguments.get(name) if isinstance(arguments, dict) else None
-        if value is not None:
-            headers[f"mcp-param-{header.lower()}"] = encoded(header_text(value))
-    return headers
-
-
-# --8<-- [end:client_headers]
-
-
-def decoded(value: str, message: Request) -> str:
-    """A header value as the client meant it: ``=?base64?...?=`` carries what a header cannot."""
-    if not (value.startswith("=?base64?") and value.endswith("?=")):
-        return value
-    try:
-        return base64.b64decode(value[len("=?base64?") : -2], validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        raise mismatch(
-            message, f"header value {value!r} is not valid Base64 of UTF-8 text"
-        ) from None
-
-
-# --8<-- [end:headers]
-
-
-def mismatch(message: Request, why: str) -> Refusal:
-    return Refusal(400, f"Header mismatch: {why}", HEADER_MISMATCH, request_id=message.id)
 
 
 # --8<-- [start:serve]
@@ -294,7 +114,7 @@ async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue
 
 
 def status_of(answer: Message) -> int:
-    """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a request that is wrong."""
+    """The HTTP status of a JSON answer: 404 for an unknown method, 400 for a wrong request."""
     if not isinstance(answer, ErrorResponse):
         return 200
     if answer.code == METHOD_NOT_FOUND:

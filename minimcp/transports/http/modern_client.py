@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from minimcp.rpc.jsonrpc import Message, Request, Response
 from minimcp.rpc.mcp import has_envelope
-from minimcp.transports.http.modern import header_parameters, request_headers
+from minimcp.transports.http.modern_headers import header_parameters, request_headers
 
 
 class ModernHeaders:

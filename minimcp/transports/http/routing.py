@@ -52,8 +52,8 @@ def stream_for(
 
 # --8<-- [start:answer_as]
 #: What a POSTed request said first: its answer, another message, a request to close the connection
-#: (``close_sse_stream``), its cancellation (no answer will come), the end of the session, or nothing
-#: yet (None: the wait ran out).
+#: (``close_sse_stream``), its cancellation (no answer will come), the end of the session, or
+#: nothing yet (None: the wait ran out).
 First = Literal["answer", "message", "close", "cancelled", "ended"]
 
 

@@ -6,7 +6,9 @@
   workers run, seen from here);
 * :class:`StandAlone`: requests served with no session at all. This lesson serves none
   (:class:`SessionsOnly`); lesson 12 gives the endpoint its 2026-07-28 strategy
-  (:class:`~minimcp.transports.http.stateless.Revision2026`).
+  (:class:`~minimcp.transports.http.stateless.Revision2026`);
+* :class:`RequestHeaders`, on the client's side: a later lesson's say in the headers of each POST
+  (lesson 12's :class:`~minimcp.transports.http.modern_client.ModernHeaders`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from minimcp.rpc import Servable
-from minimcp.rpc.jsonrpc import Message
+from minimcp.rpc.jsonrpc import Message, Request
 from minimcp.transports.http.asgi import HttpRequest, Receive, Send
 from minimcp.transports.http.streams import Stream
 
@@ -94,3 +96,14 @@ class SessionsOnly:
 
 
 # --8<-- [end:stand_alone]
+
+
+class RequestHeaders(Protocol):
+    """A later lesson's say in the headers of each POST (lesson 12's: the 2026-07-28 headers)."""
+
+    def headers_for(self, request: Request) -> dict[str, str] | None:
+        """The headers to send with ``request``, if this hook speaks for it (then the session's
+        headers are not sent); None to leave the request to the session."""
+
+    def received(self, message: Message) -> None:
+        """A message from the server, parsed: what the hook may learn from it."""

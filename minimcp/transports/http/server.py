@@ -34,7 +34,7 @@ DEFAULT_MAX_CONNECTIONS = 900
 
 # --8<-- [start:serve]
 class HttpServer:
-    """A running Streamable HTTP server (uvicorn in this event loop): its ``url``, and ``close()``."""
+    """A running Streamable HTTP server (uvicorn in this event loop): its ``url``, ``close()``."""
 
     def __init__(
         self,
@@ -54,9 +54,10 @@ class HttpServer:
         # What uvicorn serves: the endpoint itself, or a guard around it that needs to know its URL
         # (lesson 10's ProtectedEndpoint: the URL is the resource its tokens must name).
         served = around(self.url, app) if around is not None else app
-        # Two limits uvicorn keeps for us: a connection beyond `max_connections` gets 503 at once (kept
-        # below the usual 1,024 open files, so the process never runs out), and a request whose head
-        # takes longer than `header_timeout` is dropped (a slow client holding a connection hostage).
+        # Two limits uvicorn keeps for us: a connection beyond `max_connections` gets 503 at once
+        # (kept below the usual 1,024 open files, so the process never runs out), and a request
+        # whose head takes longer than `header_timeout` is dropped (a slow client holding a
+        # connection hostage).
         self._uvicorn, self._task = launch(
             served,
             sock,
@@ -99,10 +100,8 @@ async def start_http(
     listen on the same port, and the kernel spreads connections over them.
     """
     sock = bind(host, port, reuse_port)
-    if host not in LOOPBACK_HOSTS and host not in (
-        "0.0.0.0",
-        "::",
-    ):  # e.g. 127.0.0.2: serve that name too
+    # A name of its own (127.0.0.2, say): serve that name too
+    if host not in LOOPBACK_HOSTS and host not in ("0.0.0.0", "::"):
         options.setdefault("allowed_hosts", [host])
     running = HttpServer(
         endpoint(server, **options),
@@ -121,8 +120,8 @@ async def start_http(
 
 def bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A listening-to-be TCP socket on ``host:port`` (port 0: any free port)."""
-    # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
-    # that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
+    # IPPROTO_TCP, said explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on
+    # sockets that say so. Without it every small answer waits ~40 ms for the client's delayed ACK.
     sock = socket.socket(
         socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
     )
@@ -144,7 +143,7 @@ def launch(app: Any, sock: socket.socket, **config: Any) -> tuple[Any, asyncio.T
 
 
 async def started(server: Any, task: asyncio.Task[None], timeout: float = 10.0) -> None:
-    """Until uvicorn listens; its error if it failed to start; TimeoutError after ``timeout`` seconds."""
+    """Until uvicorn listens; its error if it failed to start; TimeoutError after ``timeout`` s."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not server.started:

@@ -1,8 +1,9 @@
 """The sessions of a Streamable HTTP endpoint: each one a cable to a ServerSession (lesson 08).
 
-Behind each ``Mcp-Session-Id`` sits an :class:`HttpSession`: a :class:`SessionTransport` (a
-Transport like any other, over which the server runs an ordinary session), the SSE streams of that
-session, and the POSTed requests still waiting for their answers. The :class:`SessionManager` opens
+Behind each ``Mcp-Session-Id`` sits an :class:`HttpSession`: a
+:class:`~minimcp.transports.http.session_transport.SessionTransport` (a Transport like any other,
+over which the server runs an ordinary session), the SSE streams of that session, and the POSTed
+requests still waiting for their answers. The :class:`SessionManager` opens
 sessions, finds them by id, caps their number, and ends the ones nobody has used for a while.
 """
 
@@ -15,54 +16,15 @@ import time
 from typing import Any
 
 from minimcp.rpc import Servable
-from minimcp.rpc.abilities import Abilities
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
 from minimcp.transports.event_store import EventStore
 from minimcp.transports.http.asgi import Refusal
 from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
+from minimcp.transports.http.session_transport import SessionTransport
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Said, Stream
 
 log = logging.getLogger("minimcp.http")
-
-
-# --8<-- [start:session_transport]
-class SessionTransport:
-    """The cable between one HTTP session and its ServerSession: a Transport like any other.
-
-    ``receive`` returns what clients POSTed, parsed once when the POST was read; ``send`` hands the
-    session's messages, with the id of the request each belongs to, to :meth:`HttpSession.route`,
-    which encodes each once and puts it on the right stream.
-    """
-
-    def __init__(self, session: HttpSession) -> None:
-        self.http_session = session
-        self.inbox: asyncio.Queue[Message | None] = asyncio.Queue()
-
-    @property
-    def abilities(self) -> Abilities:
-        """Besides messages, a stream per request: it can close one, and end a cancelled one."""
-        return Abilities(request_streams=self)
-
-    async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
-        await self.http_session.route(message, related_request_id)
-
-    async def receive(self) -> Message | None:
-        return await self.inbox.get()
-
-    async def close(self) -> None:
-        self.inbox.put_nowait(None)
-
-    def close_request_stream(self, request_id: RequestId, retry_ms: int | None = None) -> bool:
-        """What a handler's ``context.close_sse_stream()`` asks: :meth:`HttpSession.close_request_connection`."""
-        return self.http_session.close_request_connection(request_id, retry_ms)
-
-    def request_cancelled(self, request_id: RequestId) -> None:
-        """The session cancelled this request (lesson 09): :meth:`HttpSession.end_request`."""
-        self.http_session.end_request(request_id)
-
-
-# --8<-- [end:session_transport]
 
 
 class HttpSession:
@@ -76,25 +38,22 @@ class HttpSession:
         state: dict[str, Any] | None = None,
     ) -> None:
         self.manager = manager
-        # 16 random bytes (128 bits) as 32 hex digits: unguessable, and only visible ASCII, as the spec requires.
+        # 16 random bytes (128 bits) as 32 hex digits: unguessable, and only visible ASCII, as the
+        # spec requires.
         self.id = session_id or secrets.token_hex(16)
-        self.transport = manager.make_transport(
-            self, state
-        )  # state: a session taken over (lesson 11)
+        # With a ``state``: a session taken over (lesson 11)
+        self.transport = manager.make_transport(self, state)
         self.exchanges: dict[RequestId, Exchange] = {}  # POSTed requests not yet answered
         self.streams: dict[str, Stream] = {}  # every stream of this session, by id, for resumption
-        self.announcements = self.new_stream(
-            None, announcements
-        )  # the GET stream, for the session's life
+        # The GET stream, for the session's life
+        self.announcements = self.new_stream(None, announcements)
         self.last_active = time.monotonic()
-        self.busy = (
-            0  # HTTP requests of this session being served right now (open streams included)
-        )
+        # HTTP requests of this session being served right now (open streams included)
+        self.busy = 0
         self.ended = False
         self.opening = True  # until the initialize that opened it is being answered
-        self.initialized = (
-            False  # until the client confirms the handshake (notifications/initialized)
-        )
+        # Until the client confirms the handshake (notifications/initialized)
+        self.initialized = False
         self.created = time.monotonic()
         self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
         self.task.add_done_callback(lambda _task: manager.forget(self))
@@ -102,20 +61,19 @@ class HttpSession:
     def new_stream(
         self, request_id: RequestId | None = None, stream_id: str | None = None
     ) -> Stream:
-        """A new stream of this session: the answer to request ``request_id`` (None: the GET stream)."""
+        """A new stream of this session, the answer to request ``request_id`` (None: GET's)."""
         stream = self.manager.make_stream(self, stream_id, request_id)
         self.streams[stream.id] = stream
         self._forget_old_streams()
         return stream
 
     def _forget_old_streams(self) -> None:
-        """Keep at most ``max_streams`` finished POST streams: a long session must not grow forever."""
+        """Keep at most ``max_streams`` finished POST streams: a long session must not grow."""
         finished = [s for s in self.streams.values() if s.finished and s.listener is None]
         for stream in finished[: max(0, len(finished) - self.manager.max_streams)]:
             del self.streams[stream.id]
-            self.manager.background.spawn(
-                self.manager.event_store.forget(stream.id)
-            )  # its events too
+            # Forget its events too
+            self.manager.background.spawn(self.manager.event_store.forget(stream.id))
 
     # --8<-- [start:route]
     async def route(self, message: Message, related_request_id: RequestId | None) -> None:
@@ -201,9 +159,8 @@ class HttpSession:
         self.exchanges.clear()
         for stream in list(self.streams.values()):
             stream.close_connection()
-            if (
-                self.manager.forgets_on_end
-            ):  # lesson 11: not when a worker leaves, others go on with it
+            # Lesson 11: not when a worker leaves, others go on with it
+            if self.manager.forgets_on_end:
                 await self.manager.event_store.forget(stream.id)
 
     # --8<-- [end:end_session]
@@ -225,15 +182,14 @@ class SessionManager:
         self.server = server  # what each session serves: server.serve(transport)
         self.event_store = event_store
         self.max_sessions = max_sessions
-        self.session_timeout = (
-            session_timeout  # seconds without any request before a session expires
-        )
-        # Seconds a session may stay half-open (initialize answered, initialized never sent). Opening
-        # sessions costs one request each: a flood of them must not hold the cap for session_timeout.
+        # Seconds without any request before a session expires
+        self.session_timeout = session_timeout
+        # Seconds a session may stay half-open (initialize answered, initialized never sent).
+        # Opening sessions costs one request each: a flood of them must not hold the cap for
+        # session_timeout.
         self.handshake_timeout = handshake_timeout
-        self.max_streams = (
-            max_streams  # finished POST streams kept per session, for late resumption
-        )
+        # Finished POST streams kept per session, for late resumption
+        self.max_streams = max_streams
         self.sessions: dict[str, HttpSession] = {}
         self.forgets_on_end = True  # an ended session's events go with it (see HttpSession.end)
         self.closing = False  # set by close(): from then on, no new session is opened
@@ -242,9 +198,8 @@ class SessionManager:
 
     # --8<-- [start:new_session]
     def new_session(self) -> HttpSession:
-        if (
-            self.closing
-        ):  # a session opened now would outlive close(), and its streams hold the shutdown up
+        # A session opened now would outlive close(), and its streams hold the shutdown up
+        if self.closing:
             raise Refusal(503, "Service unavailable: the server is shutting down")
         if len(self.sessions) >= self.max_sessions:
             self.expire_sessions()
@@ -263,7 +218,7 @@ class SessionManager:
     def make_transport(
         self, session: HttpSession, state: dict[str, Any] | None = None
     ) -> SessionTransport:
-        """The cable under a session (lesson 11's keeps its state in Redis, and restores ``state``)."""
+        """The cable under a session (lesson 11's keeps its state in Redis, restores ``state``)."""
         return SessionTransport(session)
 
     def make_stream(
@@ -289,7 +244,7 @@ class SessionManager:
 
     # --8<-- [start:expiry]
     def expire_sessions(self) -> None:
-        """End the sessions nobody has used for ``session_timeout`` seconds, and the half-open ones."""
+        """End the sessions unused for ``session_timeout`` seconds, and the half-open ones."""
         now = time.monotonic()
         for session in list(self.sessions.values()):
             half_open = not session.initialized and now - session.created > self.handshake_timeout
@@ -297,9 +252,8 @@ class SessionManager:
                 half_open or now - session.last_active > self.session_timeout
             ):
                 log.info("session %s… expired", session.id[:8])
-                self.forget(
-                    session
-                )  # at once: its place is free now, and its id gets 404 from now on
+                # Forgotten at once: its place is free now, and its id gets 404 from now on
+                self.forget(session)
                 self.background.spawn(session.end())
 
     def start_reaper(self) -> None:
