@@ -43,16 +43,12 @@ class Said:
 
     message: Message
     text: str
+    final: bool  # whether it is the answer: the last word about its request
 
     @classmethod
     def of(cls, message: Message) -> Said:
-        """Encode ``message`` (TypeError or ValueError if its result is not JSON: nothing kept)."""
-        return cls(message, encode(message))
-
-    @property
-    def final(self) -> bool:
-        """Whether it is the answer: the last word about its request."""
-        return is_final(self.message)
+        """Encode ``message`` (TypeError or ValueError if its result is not JSON: nothing is kept)."""
+        return cls(message, encode(message), is_final(message))
 
 
 T = TypeVar("T")
@@ -87,9 +83,8 @@ class Stream:
         self,
         earlier: Callable[[], Iterable[tuple[str, bool]]] = list,
     ) -> tuple[Listener, StoredEvent]:
-        """Attach a new connection and store its priming event, then the messages ``earlier()``
-        gives (what a request said before its stream existed), with no other message slipping in
-        between.
+        """Attach a new connection and store its priming event, then the messages ``earlier()`` gives
+        (what a request said before its stream existed), with no other message slipping in between.
 
         The priming event must be the first event the connection writes, with an id below those of
         the messages after it, and the messages must keep their order, even when the store's
@@ -117,8 +112,7 @@ class Stream:
         return self.listener
 
     async def events_after(self, event_id: str) -> list[StoredEvent]:
-        """What a connection resuming after ``event_id`` replays (UnknownEventId: not exactly
-        possible)."""
+        """What a connection resuming after ``event_id`` replays (UnknownEventId: not exactly possible)."""
         return (await self.store.events_after(event_id))[1]
 
     def detach(self, listener: Listener) -> None:
@@ -163,8 +157,7 @@ class Exchange:
             self.arrived.set_result(None)
 
     def first(self) -> First | None:
-        """What came first (:func:`minimcp.transports.http.routing.answer_as`), or None: nothing
-        yet."""
+        """What came first (see :func:`minimcp.transports.http.routing.answer_as`), or None: nothing yet."""
         if not self.pending:
             return None
         item = self.pending[0]
@@ -194,7 +187,7 @@ async def pump(
     retry_ms: int,
     keepalive: float,
 ) -> None:
-    """Write one SSE connection: the headers, the ``first`` events (priming or replay), then more.
+    """Write one SSE connection: the headers, the ``first`` events (priming or replay), then live ones.
 
     Ends when the stream's last event is written, when the server closes the connection, or when the
     client goes away. Events are already stored: whatever this connection fails to deliver, the next
@@ -227,8 +220,7 @@ async def pump(
 
 
 async def write_event(send: Send, event: StoredEvent, retry_ms: int | None = None) -> None:
-    """One stored event on the wire. An empty one is a priming event: its id, empty data,
-    ``retry``."""
+    """One stored event on the wire. An empty one is a priming event: its id, empty data, and ``retry``."""
     body = format_event(event.data, id=event.id, retry=retry_ms)
     await send({"type": "http.response.body", "body": body, "more_body": True})
 
