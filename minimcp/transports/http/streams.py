@@ -47,7 +47,7 @@ class Said:
 
     @classmethod
     def of(cls, message: Message) -> Said:
-        """Encode ``message`` (TypeError or ValueError if its result is not JSON: nothing is kept)."""
+        """Encode ``message`` (TypeError or ValueError if its result is not JSON: nothing kept)."""
         return cls(message, encode(message), is_final(message))
 
 
@@ -83,8 +83,9 @@ class Stream:
         self,
         earlier: Callable[[], Iterable[tuple[str, bool]]] = list,
     ) -> tuple[Listener, StoredEvent]:
-        """Attach a new connection and store its priming event, then the messages ``earlier()`` gives
-        (what a request said before its stream existed), with no other message slipping in between.
+        """Attach a new connection and store its priming event, then the messages ``earlier()``
+        gives (what a request said before its stream existed), with no other message slipping in
+        between.
 
         The priming event must be the first event the connection writes, with an id below those of
         the messages after it, and the messages must keep their order, even when the store's
@@ -112,7 +113,8 @@ class Stream:
         return self.listener
 
     async def events_after(self, event_id: str) -> list[StoredEvent]:
-        """What a connection resuming after ``event_id`` replays (UnknownEventId: not exactly possible)."""
+        """What a connection resuming after ``event_id`` replays (UnknownEventId: not exactly
+        possible)."""
         return (await self.store.events_after(event_id))[1]
 
     def detach(self, listener: Listener) -> None:
@@ -157,7 +159,8 @@ class Exchange:
             self.arrived.set_result(None)
 
     def first(self) -> First | None:
-        """What came first (see :func:`minimcp.transports.http.routing.answer_as`), or None: nothing yet."""
+        """What came first (:func:`minimcp.transports.http.routing.answer_as`), or None: nothing
+        yet."""
         if not self.pending:
             return None
         item = self.pending[0]
@@ -187,7 +190,7 @@ async def pump(
     retry_ms: int,
     keepalive: float,
 ) -> None:
-    """Write one SSE connection: the headers, the ``first`` events (priming or replay), then live ones.
+    """Write one SSE connection: the headers, the ``first`` events (priming or replay), then more.
 
     Ends when the stream's last event is written, when the server closes the connection, or when the
     client goes away. Events are already stored: whatever this connection fails to deliver, the next
@@ -220,7 +223,8 @@ async def pump(
 
 
 async def write_event(send: Send, event: StoredEvent, retry_ms: int | None = None) -> None:
-    """One stored event on the wire. An empty one is a priming event: its id, empty data, and ``retry``."""
+    """One stored event on the wire. An empty one is a priming event: its id, empty data,
+    ``retry``."""
     body = format_event(event.data, id=event.id, retry=retry_ms)
     await send({"type": "http.response.body", "body": body, "more_body": True})
 
