@@ -18,13 +18,19 @@ log = logging.getLogger("minimcp.http")
 
 # --8<-- [start:deadline]
 class HeaderDeadline(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol, dropping a connection whose request head is late."""
+    """uvicorn's HTTP/1.1 protocol, dropping a connection whose request head is late.
 
-    header_timeout: float  # seconds; with_header_timeout sets it in a subclass
+    Each connection notes when the head it waits for began (``head_since``), and one watch per
+    server walks the open connections a few times per deadline and closes the late ones. A timer
+    per request would do the same, at the cost of arming and cancelling it for every request.
+    """
+
+    header_timeout: float  # seconds; with_header_timeout sets it in a subclass, one per server
+    watch: asyncio.TimerHandle | None = None  # the server's one watch, while it has connections
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._deadline: asyncio.TimerHandle | None = None
+        self.head_since: float | None = None  # None: not waiting for a head (between requests)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -35,31 +41,42 @@ class HeaderDeadline(HttpToolsProtocol):
             # files.
             transport.close()
             return
-        self._arm()  # the first request's head is due now
+        self.head_since = self.loop.time()  # the first request's head is due now
+        self.start_watch()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._arm()  # a later request on the same connection: its head is due now
+        if self.head_since is None:  # a later request on the same connection: its head is due
+            self.head_since = self.loop.time()
 
     def on_headers_complete(self) -> None:
-        self._disarm()  # the head arrived: the body and the answer have limits of their own
+        self.head_since = None  # the head arrived: the body and the answer have limits of their own
         super().on_headers_complete()
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
+    def start_watch(self) -> None:
+        cls = type(self)
+        if cls.watch is None:
+            cls.watch = self.loop.call_later(cls.period(), cls.walk, self.connections, self.loop)
 
-    def _arm(self) -> None:
-        if self._deadline is None:
-            self._deadline = self.loop.call_later(self.header_timeout, self._too_slow)
+    @classmethod
+    def period(cls) -> float:
+        """How often the watch walks: a late head is dropped at most a quarter of its time late."""
+        return min(1.0, cls.header_timeout / 4)
 
-    def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
+    @classmethod
+    def walk(cls, connections: set[Any], loop: asyncio.AbstractEventLoop) -> None:
+        """Close every connection whose head is late; walk again while any connection is open."""
+        now = loop.time()
+        for connection in list(connections):
+            since = getattr(connection, "head_since", None)
+            if since is not None and now - since > cls.header_timeout:
+                connection.too_slow()
+        cls.watch = (
+            loop.call_later(cls.period(), cls.walk, connections, loop) if connections else None
+        )
 
-    def _too_slow(self) -> None:
-        self._deadline = None
+    def too_slow(self) -> None:
+        self.head_since = None
         log.info("dropping a connection whose request head took over %g s", self.header_timeout)
         self.transport.close()
 
