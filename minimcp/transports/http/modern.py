@@ -18,6 +18,7 @@ nothing to share, nothing to resume (basic/transports/streamable-http):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -81,10 +82,10 @@ async def serve_one(
     said: asyncio.Queue[Said] = asyncio.Queue()  # what it says, its answer last
     answering = asyncio.create_task(answer_into(server, message, said))
     try:
-        try:
-            first: Said | None = await asyncio.wait_for(said.get(), stream_after)
-        except TimeoutError:
-            first = None  # still working, with nothing said yet: stream it
+        first: Said | None = None  # still working, with nothing said yet: stream it
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(stream_after):  # (wait_for would start a task of its own)
+                first = await said.get()
         spoke: First | None = None if first is None else "answer" if first.final else "message"
         if first is not None and answer_as(spoke) == "json":  # lesson 08's rule
             await send_response(send, status_of(first.message), first.text.encode(), JSON)
