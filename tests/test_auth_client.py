@@ -1,9 +1,11 @@
-"""The client's OAuth flow (minimcp.auth.client): the decisions it makes, and the answers it must refuse.
+"""The client's OAuth flow (minimcp.auth.client): the decisions it makes, and the answers it must
+refuse.
 
-The official conformance suite drives the whole flow against its own servers (``python tools/conformance.py
---client``: 16 authorization scenarios, in CI). These tests stand one scripted authorization server and one
-resource server behind an in-memory httpx transport, so that each test can bend one answer (a forged
-``state``, a mix-up's ``iss``, an expired token) and check exactly what the client does with it.
+The official conformance suite drives the whole flow against its own servers
+(``python tools/conformance.py --client``: 16 authorization scenarios, in CI). These tests stand one
+scripted authorization server and one resource server behind an in-memory httpx transport, so that
+each test can bend one answer (a forged ``state``, a mix-up's ``iss``, an expired token) and check
+exactly what the client does with it.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ ISSUER = "http://auth.test"
 
 
 class Servers:
-    """A resource server that wants a token (and, for the tool ``admin``, the scope ``admin``), and an
-    authorization server that registers, authorizes at once and issues tokens: every request recorded."""
+    """A resource server that wants a token (and, for the tool ``admin``, the scope ``admin``), and
+    an authorization server that registers, authorizes at once and issues tokens: every request
+    recorded."""
 
     def __init__(self) -> None:
         self.seen: list[str] = []

@@ -1,5 +1,5 @@
-"""The client's discovery rules (minimcp.auth.discovery, minimcp.auth.bearer): URLs in the spec's order,
-scope selection, PKCE, and reading a WWW-Authenticate challenge."""
+"""The client's discovery rules (minimcp.auth.discovery, minimcp.auth.bearer): URLs in the spec's
+order, scope selection, PKCE, and reading a WWW-Authenticate challenge."""
 
 from __future__ import annotations
 

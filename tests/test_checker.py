@@ -184,7 +184,8 @@ def test_a_real_failure_shows_its_input_and_both_values_whole(course: exercises.
     assert "Part 1 · Doubling — 1/5 passed, 3 failed, 1 not started\n" in out
     assert "Part 2 · Names and shouting — 1/2 passed, 1 failed\n" in out
     assert "] 2/7 passed, 4 failed, 1 not started\n" in out
-    # A failure: its hint, what went wrong (with the call that gave the wrong value), the test's line.
+    # A failure: its hint, what went wrong (with the call that gave the wrong value), the test's
+    # line.
     failure = between(out, "✗ failed       test_double\n", "test_double_small_numbers")
     assert "hint:   double(x) returns x + x.\n" in failure
     assert "got:    assert 22 == 42\n" in failure

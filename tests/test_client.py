@@ -46,7 +46,8 @@ def text(value: str) -> list[dict[str, Any]]:
 
 
 def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[Any]]]:
-    """A server with three pages of tools, resources, a template and prompts; ``seen`` records calls."""
+    """A server with three pages of tools, resources, a template and prompts; ``seen`` records
+    calls."""
     server = ToolServer("test-server")
     server.declare("tools", {"listChanged": list_changed})
     server.declare("resources", {"subscribe": True, "listChanged": list_changed})

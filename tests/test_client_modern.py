@@ -1,5 +1,5 @@
-"""Lesson 12: minimcp's client in both eras: mode="auto" probes, falls back, remembers; a 2026 request
-carries its envelope and its headers, and is asked again while the server needs input."""
+"""Lesson 12: minimcp's client in both eras: mode="auto" probes, falls back, remembers; a 2026
+request carries its envelope and its headers, and is asked again while the server needs input."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
 
 
 def wiretapped(repo_root: Path, wire: Path, *arguments: str) -> list[str]:
-    """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we send to ``wire``."""
+    """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we
+    send to ``wire``."""
     return [
         sys.executable,
         str(repo_root / "tests" / "stdio_wiretap.py"),

@@ -1,7 +1,7 @@
 """Lesson 11: a worker dies (killed, no goodbye), and its sessions go on on another worker.
 
-Real worker processes (``python -m minimcp serve --transport http --redis URL``) on free loopback ports,
-one private ``redis-server``; one worker is killed with SIGKILL in the middle of a long call.
+Real worker processes (``python -m minimcp serve --transport http --redis URL``) on free loopback
+ports, one private ``redis-server``; one worker is killed with SIGKILL in the middle of a long call.
 """
 
 from __future__ import annotations

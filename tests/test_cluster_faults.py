@@ -1,10 +1,11 @@
 """Lesson 11, fault injection: lesson 08's cutting proxy in front of a round-robin load balancer, in
-front of three workers sharing one Redis; then the same with workers killed in the middle of long calls.
+front of three workers sharing one Redis; then the same with workers killed in the middle of long
+calls.
 
 Every request goes to another worker than the last, every SSE stream may be cut, and each resumption
 lands on yet another worker. Every stored message must arrive exactly once and in order; a call that
-was running on a worker that died ends with a clear error, never a hang. The figures are printed with
-``pytest -s``.
+was running on a worker that died ends with a clear error, never a hang. The figures are printed
+with ``pytest -s``.
 """
 
 from __future__ import annotations

@@ -384,7 +384,8 @@ async def test_a_failing_notification_handler_is_not_fatal(raw_pair) -> None:
 
 
 class RecordingTransport:
-    """A memory cable that remembers what was sent on it, and which request each message belongs to."""
+    """A memory cable that remembers what was sent on it, and which request each message belongs
+    to."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -402,7 +403,8 @@ class RecordingTransport:
 
 
 async def test_every_message_says_which_request_it_belongs_to() -> None:
-    """An answer, and what a handler sends while answering, name the request; a broadcast names none."""
+    """An answer, and what a handler sends while answering, name the request; a broadcast names
+    none."""
     client_end, server_end = memory_pair()
     recording = RecordingTransport(server_end)
 

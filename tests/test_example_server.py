@@ -1,4 +1,5 @@
-"""The course's example server: the notes' calendar tool, courses resources, templates and prompts."""
+"""The course's example server: the notes' calendar tool, courses resources, templates and
+prompts."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ async def test_the_handshake_announces_the_features() -> None:
         assert set(client.server_capabilities) == {"tools", "resources", "prompts"}
 
 
-# -- tools ----------------------------------------------------------------------------------------------
+# -- tools -----------------------------------------------------------------------------------------
 async def test_read_events_is_listed_as_in_the_notes() -> None:
     async with course_server() as client:
         tools = {
@@ -184,7 +185,7 @@ async def test_two_analyses_at_once_keep_their_own_progress() -> None:
             assert mine == list(range(1, steps + 1))
 
 
-# -- resources --------------------------------------------------------------------------------------------
+# -- resources -------------------------------------------------------------------------------------
 async def test_the_resources_of_the_notes() -> None:
     data = load_data()
     async with course_server() as client:
@@ -222,7 +223,7 @@ async def test_the_resources_of_the_notes() -> None:
         await client.ping(TIMEOUT)
 
 
-# -- prompts ------------------------------------------------------------------------------------------------
+# -- prompts ---------------------------------------------------------------------------------------
 async def get(client: Client, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
     return await client.request(
         "prompts/get", {"name": name, "arguments": arguments or {}}, TIMEOUT

@@ -300,7 +300,8 @@ DEMO_TESTS = dedent(
 
 
 def lesson_entry(number: str, slug: str, title: str, exercise: bool = True) -> str:
-    """One ``[[lesson]]`` of a fake course.toml, with the usual paths; with ``exercise``, its exercise.
+    """One ``[[lesson]]`` of a fake course.toml, with the usual paths; with ``exercise``, its
+    exercise.
 
     Its ``tests`` name a feature test first, as the real manifest does: the exercise's tests are
     the first file under tests/exercises/, not simply the first file.
@@ -545,7 +546,8 @@ def test_every_exercise_test_fails_on_the_stub(lesson: exercises.Lesson) -> None
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
 def test_every_exercise_test_is_in_a_part(lesson: exercises.Lesson) -> None:
-    """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left out."""
+    """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left
+    out."""
     known = read_test_file(lesson.test_file)
     where = lesson.relative(lesson.test_file)
     numbers = [part.number for part in known.parts]

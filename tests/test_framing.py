@@ -1,4 +1,5 @@
-"""Framing (minimcp.framing): NDJSON lines and Content-Length frames, cut at every possible place."""
+"""Framing (minimcp.framing): NDJSON lines and Content-Length frames, cut at every possible
+place."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def splits(data: bytes):
     yield tuple(data[i : i + 1] for i in range(len(data)))
 
 
-# -- NDJSON -----------------------------------------------------------------------------------------
+# -- NDJSON ----------------------------------------------------------------------------------------
 def test_encode_line() -> None:
     assert encode_line(b"{}") == b"{}\n"
     with pytest.raises(ValueError):

@@ -34,7 +34,7 @@ from minimcp.transports.websocket import start_websocket
 SURROGATE_ID = '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}'
 
 
-# -- 1. a subscribed session is freed when its client leaves -----------------------------------------
+# -- 1. a subscribed session is freed when its client leaves ---------------------------------------
 async def test_a_subscribed_session_is_freed_when_its_client_leaves() -> None:
     server = build_server(step_delay=0)
     async with connected(server) as client:
@@ -189,7 +189,8 @@ async def test_an_over_long_file_name_is_not_found(folder: Path) -> None:
 
 
 def test_a_file_swapped_for_a_symlink_after_the_check_is_refused(folder: Path) -> None:
-    """The check passed (a regular file inside); then the file became a symlink to a secret outside."""
+    """The check passed (a regular file inside); then the file became a symlink to a secret
+    outside."""
     note = folder / "docs" / "note.txt"
     note.unlink()
     note.symlink_to(folder.parent / "secret.txt")
@@ -270,7 +271,8 @@ async def test_a_slow_request_head_is_dropped_and_others_are_served() -> None:
 
 
 async def test_connections_over_the_limit_are_refused_at_once() -> None:
-    """Slow clients cannot hold more than max_connections: one more is closed before it says a word."""
+    """Slow clients cannot hold more than max_connections: one more is closed before it says a
+    word."""
     from minimcp.transports.http.server import start_http
 
     http = await start_http(build_server(step_delay=0), max_connections=4, header_timeout=30)

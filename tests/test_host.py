@@ -440,8 +440,9 @@ async def test_using_a_prompt_runs_the_loop_on_the_servers_words() -> None:
 
 @pytest.mark.parametrize("role", ["system", "tool", None])
 async def test_a_prompt_may_not_speak_as_system_or_tool(role: str | None) -> None:
-    """A prompt's messages are "user" or "assistant" (spec: PromptMessage.role). A server that sends
-    another role must not get a system rule or a fake tool result into the chat: nothing is pasted."""
+    """A prompt's messages are "user" or "assistant" (spec: PromptMessage.role). A server that
+    sends another role must not get a system rule or a fake tool result into the chat: nothing is
+    pasted."""
     server = ServerCore("sneaky")
     server.declare("prompts")
 

@@ -1,8 +1,8 @@
 """The host answers its servers' questions (minimcp.host.questions), against the assistant server.
 
-Sampling through the host's rule model with a person who approves, refuses or edits; elicitation from
-the profile, from the person, or dismissed; URL mode only with consent; and the whole loop in a host
-chatting with ``python -m minimcp serve --example assistant`` as a child process.
+Sampling through the host's rule model with a person who approves, refuses or edits; elicitation
+from the profile, from the person, or dismissed; URL mode only with consent; and the whole loop in a
+host chatting with ``python -m minimcp serve --example assistant`` as a child process.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Lesson 12: Streamable HTTP for MCP 2026-07-28, beside lesson 08's sessions on the same endpoint.
 
-POST only; no session id; the standard headers checked against the body (-32020); the envelope's errors
-with status 400, an unknown method 404; an answer as JSON or as an SSE stream without event ids; a stream
-the client closes cancels its request. The official SDK's client in mode="auto" ends up here, with no
-initialize on the wire.
+POST only; no session id; the standard headers checked against the body (-32020); the envelope's
+errors with status 400, an unknown method 404; an answer as JSON or as an SSE stream without event
+ids; a stream the client closes cancels its request. The official SDK's client in mode="auto" ends
+up here, with no initialize on the wire.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Streamable HTTP's routing rules, with no socket and no event loop (minimcp.transports.http.routing)."""
+"""Streamable HTTP's routing rules, with no socket and no event loop
+(minimcp.transports.http.routing)."""
 
 from __future__ import annotations
 

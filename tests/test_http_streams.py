@@ -52,7 +52,8 @@ async def test_the_announcement_channel_carries_what_the_server_says_on_its_own(
 
 
 async def test_the_two_channels_at_once_each_message_on_one_stream() -> None:
-    """The article's scene: a long task streams on its POST while a new tool is announced on the GET."""
+    """The article's scene: a long task streams on its POST while a new tool is announced on the
+    GET."""
     server = build_server(step_delay=0.02)
     async with running(server) as http, raw_session(http.url) as raw:
         async with raw.http.stream("GET", http.url, headers=raw.headers(**GET_HEADERS)) as get:
@@ -252,7 +253,8 @@ async def test_close_sse_stream_is_a_no_op_on_other_cables() -> None:
 
 
 async def test_a_question_back_to_the_client_travels_on_the_requests_stream() -> None:
-    """A server request sent while answering (here, ping) goes on the POST stream; the client's answer is a POST."""
+    """A server request sent while answering (here, ping) goes on the POST stream; the client's
+    answer is a POST."""
     server = build_server()
 
     @server.tool()
@@ -280,7 +282,8 @@ async def test_a_question_back_to_the_client_travels_on_the_requests_stream() ->
 
 
 async def test_a_broadcast_from_inside_a_request_goes_to_every_announcement_channel() -> None:
-    """A handler of session A adds a tool: the notice goes on A's and B's GET streams, never on A's POST."""
+    """A handler of session A adds a tool: the notice goes on A's and B's GET streams, never on A's
+    POST."""
     server = build_server()
 
     @server.tool()
@@ -307,7 +310,8 @@ async def test_a_broadcast_from_inside_a_request_goes_to_every_announcement_chan
 
 
 class SlowStore(MemoryEventStore):
-    """A store whose ``append`` takes a while, as one over the network would (a priming event's longest)."""
+    """A store whose ``append`` takes a while, as one over the network would (a priming event's
+    longest)."""
 
     async def append(self, stream_id: str, data: str) -> str:
         await asyncio.sleep(0.02 if data == "" else 0)

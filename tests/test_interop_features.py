@@ -1,4 +1,5 @@
-"""Interop: the official SDK's client uses everything the course's example server offers, over stdio.
+"""Interop: the official SDK's client uses everything the course's example server offers, over
+stdio.
 
 ``python -m minimcp serve`` runs as a child process; ``mcp.Client`` (mcp 2.3.0, the oracle) lists,
 calls, reads and gets every tool, resource, template and prompt, follows progress, and sees the

@@ -47,7 +47,8 @@ def course_server_with_a_polling_tool():
 async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> None:
     async def scenario(url: str) -> None:
         async with Client(url, mode=mode) as client:
-            # "auto" probes with server/discover, which minimcp answers: 2026-07-28, no session (lesson 12)
+            # "auto" probes with server/discover, which minimcp answers: 2026-07-28, no session
+            # (lesson 12)
             assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
             assert client.server_info.name == "course-server"
             assert (client.session.initialize_result is not None) == (mode == "legacy")

@@ -50,7 +50,7 @@ async def still_answers(client: Client) -> None:
     assert await client.request("logging/setLevel", {"level": "info"}, TIMEOUT) == {}
 
 
-# -- the capability ---------------------------------------------------------------------------------
+# -- the capability --------------------------------------------------------------------------------
 async def test_a_server_declares_logging_only_when_it_logs() -> None:
     quiet = Server("quiet")
     async with connected(quiet) as client:
@@ -66,7 +66,7 @@ async def test_a_server_declares_logging_only_when_it_logs() -> None:
         assert client.server_capabilities["logging"] == {}
 
 
-# -- logging/setLevel -------------------------------------------------------------------------------
+# -- logging/setLevel ------------------------------------------------------------------------------
 async def test_set_level_accepts_every_rfc5424_level_and_answers_an_empty_result() -> None:
     async with connected(chatty_server()) as client:
         for level in LEVELS:
@@ -98,7 +98,7 @@ async def test_an_invalid_level_is_invalid_params_and_the_session_goes_on(
         await still_answers(client)
 
 
-# -- notifications/message and the filter -----------------------------------------------------------
+# -- notifications/message and the filter ----------------------------------------------------------
 async def test_messages_arrive_with_level_logger_and_data_before_the_result() -> None:
     notes: Notes = asyncio.Queue()
     async with connected(chatty_server(), notes) as client:
@@ -159,7 +159,7 @@ async def test_each_session_keeps_its_own_level() -> None:
         assert len(logged(loud_notes)) == len(LEVELS) + 1
 
 
-# -- mistakes in the server ---------------------------------------------------------------------------
+# -- mistakes in the server ------------------------------------------------------------------------
 async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool_not_the_server(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -1,9 +1,9 @@
 """Lesson 12: the server's side of MCP 2026-07-28, on one connection (the cable does not matter).
 
 Every request carries its own envelope; ``server/discover`` replaces the handshake; results carry
-``resultType`` and cache hints; questions to the client become ``input_required`` answers, their state
-sealed; the first request on a connection decides its era. Each refusal is checked to the exact error, and
-the server is checked to go on answering afterwards.
+``resultType`` and cache hints; questions to the client become ``input_required`` answers, their
+state sealed; the first request on a connection decides its era. Each refusal is checked to the
+exact error, and the server is checked to go on answering afterwards.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def envelope(**changes: Any) -> dict[str, Any]:
 
 
 def asking_server() -> Server:
-    """The course server, with tools that ask the client things (lesson 09's, asked the 2026 way)."""
+    """The course server, with tools that ask the client things (lesson 09's, asked the 2026
+    way)."""
     server = complete_server(step_delay=0.001)
     server.enable_logging()
 
@@ -132,7 +133,7 @@ async def still_serving(connection: Connection) -> None:
     assert (await call(connection, "tools/list"))["resultType"] == "complete"
 
 
-# -- discovery and the envelope -----------------------------------------------------------------------------
+# -- discovery and the envelope --------------------------------------------------------------------
 
 
 async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints() -> None:
@@ -256,7 +257,7 @@ async def test_log_lines_only_for_a_request_that_asks_for_them() -> None:
         ]
 
 
-# -- the era of a connection ---------------------------------------------------------------------------------
+# -- the era of a connection -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("envelope_too", [False, True])
@@ -305,7 +306,7 @@ async def test_a_legacy_only_server_answers_the_probe_method_not_found() -> None
         ] == "2025-11-25"
 
 
-# -- questions without a connection back ---------------------------------------------------------------------
+# -- questions without a connection back -----------------------------------------------------------
 
 ELICITING = envelope(clientCapabilities={"elicitation": {}})
 
@@ -447,7 +448,7 @@ async def test_a_question_the_client_cannot_answer_is_a_missing_capability() -> 
         await still_serving(connection)
 
 
-# -- any process of one server: the state key they share ----------------------------------------------------
+# -- any process of one server: the state key they share -------------------------------------------
 
 
 @asynccontextmanager
@@ -506,7 +507,7 @@ async def test_legacy_only_answers_the_probe_method_not_found_over_stdio(repo_ro
         )
 
 
-# -- subscriptions/listen ------------------------------------------------------------------------------------
+# -- subscriptions/listen --------------------------------------------------------------------------
 
 
 async def test_a_listener_is_acknowledged_first_then_hears_what_it_asked_for_tagged() -> None:

@@ -1,4 +1,5 @@
-"""Prompts (lesson 06): prompts/list, prompts/get, argument checks, roles, content, pages, list_changed."""
+"""Prompts (lesson 06): prompts/list, prompts/get, argument checks, roles, content, pages,
+list_changed."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ async def get(client: Client, name: str, arguments: Any = None) -> dict[str, Any
 async def assert_invalid(
     client: Client, name: Any, arguments: Any, message: str | None = None
 ) -> None:
-    """prompts/get fails with -32602 (and the given message), and the server answers on afterwards."""
+    """prompts/get fails with -32602 (and the given message), and the server answers on
+    afterwards."""
     with pytest.raises(RpcError) as caught:
         await client.request("prompts/get", {"name": name, "arguments": arguments}, TIMEOUT)
     assert caught.value.code == -32602

@@ -1,4 +1,5 @@
-"""Resources and templates (lesson 05): list, read, templates, -32002, file:// guard, subscriptions, pages."""
+"""Resources and templates (lesson 05): list, read, templates, -32002, file:// guard, subscriptions,
+pages."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def catalogue() -> ResourceServer:
     return server
 
 
-# -- list and read ------------------------------------------------------------------------------------
+# -- list and read ---------------------------------------------------------------------------------
 async def test_list_shows_metadata_not_contents() -> None:
     async with connected(catalogue()) as client:
         assert client.server_capabilities["resources"] == {"subscribe": True, "listChanged": True}
@@ -187,7 +188,7 @@ async def test_a_failing_handler_is_an_internal_error_and_the_server_lives_on() 
         assert (await read(client, "notes://readme"))["contents"][0]["text"] == "Read me first."
 
 
-# -- the URI template matcher -----------------------------------------------------------------------
+# -- the URI template matcher ----------------------------------------------------------------------
 def test_level_1_matching() -> None:
     pattern = compile_template("courses://{id}")
     assert match_template(pattern, "courses://AI101") == {"id": "AI101"}
@@ -216,10 +217,11 @@ def test_templates_beyond_level_1_are_refused(template: str) -> None:
         compile_template(template)
 
 
-# -- file:// resources and the path guard -------------------------------------------------------------
+# -- file:// resources and the path guard ----------------------------------------------------------
 @pytest.fixture
 def tree(tmp_path: Path) -> dict[str, Path]:
-    """A served folder with files, a subfolder and two symlinks; a secret next to it; another folder."""
+    """A served folder with files, a subfolder and two symlinks; a secret next to it; another
+    folder."""
     shared = tmp_path / "shared"
     (shared / "docs").mkdir(parents=True)
     (shared / "notes.txt").write_text("inside\n")
@@ -351,7 +353,7 @@ def test_serving_a_missing_folder_fails_at_once(tmp_path: Path) -> None:
         ResourceServer("x").add_directory(tmp_path / "file.txt")
 
 
-# -- subscriptions --------------------------------------------------------------------------------------
+# -- subscriptions ---------------------------------------------------------------------------------
 async def next_note(notes: Notes) -> tuple[str, dict[str, Any]]:
     return await asyncio.wait_for(notes.get(), TIMEOUT)
 
@@ -432,7 +434,7 @@ async def test_adding_a_resource_tells_live_sessions() -> None:
         await assert_not_found(client, "notes://late")
 
 
-# -- pagination ---------------------------------------------------------------------------------------------
+# -- pagination ------------------------------------------------------------------------------------
 async def walk(client: Client, method: str, key: str) -> list[list[str]]:
     pages: list[list[str]] = []
     params: dict[str, Any] = {}

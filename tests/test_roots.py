@@ -1,5 +1,5 @@
-"""Roots (minimcp.server.roots): the server asks which folders it may work in, keeps the answer until
-the client says it changed, and a served folder shows only what lies inside them."""
+"""Roots (minimcp.server.roots): the server asks which folders it may work in, keeps the answer
+until the client says it changed, and a served folder shows only what lies inside them."""
 
 from __future__ import annotations
 

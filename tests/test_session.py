@@ -86,7 +86,8 @@ async def server(raw_pair):
 
 @pytest.fixture
 async def live():
-    """A real ClientSession and ServerSession on one memory cable (the client is not yet initialized)."""
+    """A real ClientSession and ServerSession on one memory cable (the client is not yet
+    initialized)."""
     client_end, server_end = memory_pair()
     app = App()
     server_session = ServerSession(server_end, app)
@@ -403,7 +404,8 @@ async def test_server_discover_is_method_not_found(server, initialized: bool) ->
 
 # -- the seams later lessons plug into ------------------------------------------------------------
 class EchoFront:
-    """A front that takes ``demo/front`` before the handshake's rules (as lesson 12's takes 2026)."""
+    """A front that takes ``demo/front`` before the handshake's rules (as lesson 12's takes
+    2026)."""
 
     def takes(self, request: Request) -> bool:
         return request.method == "demo/front"

@@ -1,4 +1,5 @@
-"""The SSE writer and parser (minimcp.sse), against the HTML standard's rules and its own examples."""
+"""The SSE writer and parser (minimcp.sse), against the HTML standard's rules and its own
+examples."""
 
 from __future__ import annotations
 
