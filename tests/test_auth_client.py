@@ -171,7 +171,6 @@ async def test_step_up_asks_for_the_named_scopes_and_gives_up_after_the_limit() 
     stingy = Servers()
     oauth, http = setup(stingy, max_step_ups=1)
     stingy.authorize = lambda url, real=stingy.authorize: real(url.replace("admin", ""))  # type: ignore[method-assign]
-    assert (
-        await http.post(MCP, json={"tool": "admin"})
-    ).status_code == 403  # the last 403, not a loop
+    # the last 403, not a loop
+    assert (await http.post(MCP, json={"tool": "admin"})).status_code == 403
     assert stingy.seen.count(f"POST {ISSUER}/token") == 2  # the first token, and one step-up

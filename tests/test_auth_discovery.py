@@ -78,11 +78,8 @@ def test_authorization_server_metadata_in_the_spec_order(issuer: str, urls: list
 @pytest.mark.parametrize(
     ("challenged", "supported", "scope"),
     [
-        (
-            "files:read",
-            ["files:read", "files:write"],
-            "files:read",
-        ),  # the challenge is authoritative
+        # the challenge is authoritative
+        ("files:read", ["files:read", "files:write"], "files:read"),
         (None, ["files:read", "files:write"], "files:read files:write"),
         (None, None, None),
         ("", [], None),

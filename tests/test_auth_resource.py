@@ -275,9 +275,8 @@ async def test_a_tool_with_a_scope_of_its_own_needs_a_step_up(endpoint: Endpoint
     }
     status, header, body = error_of(await endpoint.post(call, basic, **session))
     assert (status, body["error"]) == (403, "insufficient_scope")
-    assert header.endswith(
-        'scope="mcp mcp:analysis"'
-    )  # everything this request needs, to ask for at once
+    # everything this request needs, to ask for at once
+    assert header.endswith('scope="mcp mcp:analysis"')
     stepped_up = token(endpoint.url, scope="mcp mcp:analysis")
     response = await endpoint.post(call, stepped_up, **session)
     assert response.status_code == 200 and "Analysed 12 courses" in response.text
@@ -287,9 +286,8 @@ async def test_a_tool_with_a_scope_of_its_own_needs_a_step_up(endpoint: Endpoint
         "method": "tools/call",
         "params": {"name": "read_events", "arguments": {"date": "2025-03-21"}},
     }
-    assert (
-        await endpoint.post(other, basic, **session)
-    ).status_code == 200  # other tools need no more
+    # other tools need no more
+    assert (await endpoint.post(other, basic, **session)).status_code == 200
 
 
 async def test_a_session_belongs_to_the_user_who_opened_it(endpoint: Endpoint) -> None:

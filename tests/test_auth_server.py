@@ -182,9 +182,8 @@ async def test_what_must_not_redirect_gets_400(
     flow = Flow(server.issuer)
     await flow.register()
     response = await flow.authorize(**overrides)
-    assert (
-        response.status_code == 400 and "location" not in response.headers
-    )  # never an open redirect
+    # never an open redirect
+    assert response.status_code == 400 and "location" not in response.headers
     assert response.json()["error_description"] == description
 
 
@@ -237,9 +236,8 @@ async def test_minimcp_gets_in_through_the_course_authorization_server(
         finally:
             await oauth.aclose()
     assert result["content"][0]["text"].startswith("Events for 2025-03-21:")
-    assert oauth.client_id is not None and oauth.client_id.startswith(
-        "client-"
-    )  # registered dynamically
+    # registered dynamically
+    assert oauth.client_id is not None and oauth.client_id.startswith("client-")
 
 
 async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
@@ -298,14 +296,10 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
             },
             True,
         ),
-        (
-            lambda url: {"client_id": url + "-other", "redirect_uris": [REDIRECT]},
-            False,
-        ),  # names another client
-        (
-            lambda url: {"client_id": url, "redirect_uris": ["http://evil.example/callback"]},
-            False,
-        ),  # not loopback/https
+        # names another client
+        (lambda url: {"client_id": url + "-other", "redirect_uris": [REDIRECT]}, False),
+        # not loopback/https
+        (lambda url: {"client_id": url, "redirect_uris": ["http://evil.example/callback"]}, False),
     ],
 )
 async def test_a_client_id_metadata_document_identifies_a_client(

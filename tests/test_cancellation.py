@@ -233,9 +233,8 @@ async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> 
     events: list[str] = []
     async with running_complete(slow_server(events), stream_after=0.05) as http:
         async with http_client(http.url, extensions=[cancellation]) as client:
-            with pytest.raises(
-                TimeoutError
-            ):  # the answer streams (it took > 0.05 s), then we give up
+            # the answer streams (it took > 0.05 s), then we give up
+            with pytest.raises(TimeoutError):
                 await client.call_tool("wait_forever", timeout=0.3)
             await until(lambda: events == ["cancelled"])
             transport = client.session.transport
@@ -243,10 +242,8 @@ async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> 
             await until(lambda: session.busy == 0)
             assert events == ["cancelled"]
             assert session.exchanges == {}  # the server forgot the request ...
-            assert [stream.ended for stream in session.streams.values()] == [
-                False,
-                True,
-            ]  # GET, the POST
+            # GET, the POST
+            assert [stream.ended for stream in session.streams.values()] == [False, True]
             assert transport._reading == {}  # ... and the client stopped reading its stream
             await client.ping(timeout=TIMEOUT)  # the session goes on
 
@@ -297,8 +294,7 @@ async def test_over_http_a_request_cancelled_before_its_post_chose_gets_an_empty
             "text/event-stream",
         )
         events_sent = SSEParser().feed(response.content)
-        assert [event.data for event in events_sent] == [
-            ""
-        ]  # the priming event, then the end: no answer
+        # the priming event, then the end: no answer
+        assert [event.data for event in events_sent] == [""]
         assert events == ["cancelled"] and session.exchanges == {}
         await raw.ping()

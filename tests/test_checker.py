@@ -204,15 +204,13 @@ def test_a_real_failure_shows_its_input_and_both_values_whole(course: exercises.
         and "got:    assert 3 == (2 * 2)\n" in case
         and "where 3 = double(2)" in case
     )
-    assert (
-        "○ not started  test_double_later\n" in out
-    )  # still the stub's NotImplementedError: neutral
+    # still the stub's NotImplementedError: neutral
+    assert "○ not started  test_double_later\n" in out
     # A long value is shown whole, expected and actual, as `pytest -vv` would (never "...").
     shout = between(out, "✗ failed       test_shout\n", "Lesson 01-demo:")
     assert f"got:    assert {LONG.upper()!r} == {(LONG.upper() + '!')!r}\n" in shout
-    assert (
-        f"  - {LONG.upper()}!\n" in shout and f"  + {LONG.upper()}\n" in shout
-    )  # and how they differ
+    # and how they differ
+    assert f"  - {LONG.upper()}!\n" in shout and f"  + {LONG.upper()}\n" in shout
     assert "..." not in shout and "Use -v" not in shout
     assert "Next to fix: test_double." in out
 
@@ -224,9 +222,8 @@ def test_an_error_in_the_exercise_is_located_in_it(course: exercises.Lesson) -> 
     out = run_checker(course.root, "01", "--part", "1").stdout
     failure = between(out, "✗ failed       test_double\n", "test_double_small_numbers")
     assert "got:    TypeError: unsupported operand type(s) for +: 'int' and 'NoneType'\n" in failure
-    assert (
-        "at:     lessons/01-demo/exercise.py:7\n" in failure
-    )  # `return x + None`, in the student's file
+    # `return x + None`, in the student's file
+    assert "at:     lessons/01-demo/exercise.py:7\n" in failure
 
     course.stub.write_text("def double(x)\n    return x\n", encoding="utf-8")  # a syntax error
     out = run_checker(course.root, "01").stdout

@@ -304,9 +304,8 @@ async def test_roots_are_listed_and_a_change_is_announced(tmp_path: Path) -> Non
             "roots": [{"uri": first.as_uri(), "name": "notes"}]
         }
         await client.set_roots([first, {"uri": second.as_uri(), "name": "The code"}])
-        await client.set_roots(
-            [first, {"uri": second.as_uri(), "name": "The code"}]
-        )  # no change: no notice
+        # no change: no notice
+        await client.set_roots([first, {"uri": second.as_uri(), "name": "The code"}])
         assert await ask(client, "roots/list", {}) == {
             "roots": [
                 {"uri": first.as_uri(), "name": "notes"},

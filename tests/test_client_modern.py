@@ -95,9 +95,8 @@ async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(
         )
     assert methods_sent(wire)[:3] == ["server/discover", "initialize", "notifications/initialized"]
     wire.unlink()
-    async with modern_stdio_client(
-        command, Mode.AUTO
-    ) as client:  # the same server: no probe this time
+    # the same server: no probe this time
+    async with modern_stdio_client(command, Mode.AUTO) as client:
         assert client.session.conversation.era == "legacy"
     assert methods_sent(wire)[:2] == ["initialize", "notifications/initialized"]
 
@@ -199,9 +198,8 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
         result = await client.call_tool(
             "route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT
         )
-        assert (
-            result["content"][0]["text"] == "Hello, 世界 7"
-        )  # the server checked the headers: they agree
+        # the server checked the headers: they agree
+        assert result["content"][0]["text"] == "Hello, 世界 7"
     call = seen[-1]
     assert (call["mcp-method"], call["mcp-name"], call["mcp-protocol-version"]) == (
         "tools/call",
@@ -270,6 +268,5 @@ async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() ->
             http_client(http.url) as legacy,
         ):
             assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
-            assert "by_ratio" in [
-                tool["name"] for tool in await legacy.list_tools()
-            ]  # no headers in 2025
+            # no headers in 2025
+            assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]

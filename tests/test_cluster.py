@@ -208,9 +208,8 @@ async def test_the_announcement_channel_on_another_worker_hears_the_owner_and_yi
         channel = SSEReader(response)
         (priming,) = await channel.read(1)
         assert priming.data == ""
-        first.app.server.add_tool(
-            lambda: "late", "late"
-        )  # the owner's server changes: its sessions hear it
+        # the owner's server changes: its sessions hear it
+        first.app.server.add_tool(lambda: "late", "late")
         (notice,) = await channel.read(1)
         assert json.loads(notice.data) == {
             "jsonrpc": "2.0",

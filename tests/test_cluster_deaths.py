@@ -190,9 +190,8 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
             while b"replaces it" not in await asyncio.wait_for(parent.stderr.readline(), TIMEOUT):
                 pass
             await until_listening(port)
-            for request_id in range(
-                2, 8
-            ):  # new connections, spread by the kernel: every one answered
+            # new connections, spread by the kernel: every one answered
+            for request_id in range(2, 8):
                 answer = await http.post(
                     url,
                     json={"jsonrpc": "2.0", "id": request_id, "method": "ping"},

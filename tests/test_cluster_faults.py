@@ -93,9 +93,8 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(
                         "notifications/message", {"level": "info", "data": n}
                     )
                     if n % 5 == 0:
-                        await asyncio.sleep(
-                            0.003
-                        )  # let the stream flow, and the cuts fall mid-burst
+                        # let the stream flow, and the cuts fall mid-burst
+                        await asyncio.sleep(0.003)
                 await asyncio.wait_for(done.wait(), TIMEOUT)
                 await asyncio.sleep(0.1)  # anything doubled would show up now
         finally:
@@ -138,9 +137,8 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
                         )
                     )
                     await asyncio.sleep(chooser.uniform(0.3, 1.5))
-                    victim = chooser.choice(
-                        ports
-                    )  # killed: SIGKILL, no goodbye; a new worker takes its port
+                    # killed: SIGKILL, no goodbye; a new worker takes its port
+                    victim = chooser.choice(ports)
                     os.kill(processes[victim].pid, signal.SIGKILL)
                     processes[victim].wait(10)
                     processes[victim] = start_worker(redis_url, victim)
@@ -152,9 +150,8 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
                         finished += 1
                     except RpcError as error:  # it was running on the worker that died
                         assert (error.code, error.message) == (-32603, WORKER_DIED)
-                        assert progress == list(
-                            range(1, len(progress) + 1)
-                        )  # what came, came once, in order
+                        # what came, came once, in order
+                        assert progress == list(range(1, len(progress) + 1))
                         failed += 1
                     messages += len(progress) + 1
                     await until_listening(victim)

@@ -175,9 +175,8 @@ async def test_completion_answers_values_for_the_prompt_argument_the_suite_asks_
 async def test_every_tool_has_a_name_a_description_and_an_input_schema() -> None:
     async with suite() as (client, _):
         tools = await client.list_tools()
-    assert TOOLS <= {
-        tool["name"] for tool in tools
-    }  # test_reconnection comes with lesson 08's transport
+    # test_reconnection comes with lesson 08's transport
+    assert TOOLS <= {tool["name"] for tool in tools}
     for tool in tools:
         assert tool["name"] and tool["description"] and tool["inputSchema"]["type"] == "object"
     by_name = {tool["name"]: tool for tool in tools}
@@ -583,9 +582,8 @@ async def test_the_sdk_client_lists_and_calls_the_tools_over_stdio(repo_root) ->
             )
             assert elicited[0].message == "Who are you?"
 
-            with pytest.warns(
-                MCPDeprecationWarning
-            ):  # deprecated in 2026-07-28, fine on a 2025 session
+            # deprecated in 2026-07-28, fine on a 2025 session
+            with pytest.warns(MCPDeprecationWarning):
                 await client.set_logging_level("debug")
             await client.call_tool("test_tool_with_logging")
             assert [entry.data for entry in logged] == [

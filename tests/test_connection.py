@@ -213,9 +213,8 @@ async def test_answers_for_unknown_ids_are_dropped(raw, caplog) -> None:
         call = asyncio.ensure_future(connection.request("echo", {}, timeout=TIMEOUT))
         request = await peer.recv()
         await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"first": True}})
-        await peer.send(
-            {"jsonrpc": "2.0", "id": request["id"], "result": {"second": True}}
-        )  # a repeat
+        # a repeat
+        await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"second": True}})
         assert await call == {"first": True}
         await peer.ping()  # and nothing was answered for any of them
     assert caplog.text.count("dropping an answer nobody is waiting for") == 4

@@ -353,9 +353,8 @@ def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
     root = make_course(
         tmp_path,
         lesson_entry("10", "two-words", "Two words"),
-        lesson_entry(
-            "02", "no-exercise", "No exercise", exercise=False
-        ),  # a lesson, but no exercise
+        # a lesson, but no exercise
+        lesson_entry("02", "no-exercise", "No exercise", exercise=False),
     )
     (root / "solutions" / "10-two-words").mkdir()
     (root / "solutions" / "10-two-words" / "exercise.py").write_text("x = 1\n")
@@ -412,9 +411,8 @@ def test_discovery_takes_every_path_from_the_manifest(tmp_path: Path) -> None:
     assert (lesson.name, lesson.number, lesson.title) == ("03-odd", "3", "Odd places")
     assert lesson.solution == root / "answers" / "three.py"
     assert lesson.stub == root / "lessons" / "03-odd" / "exercise.py"
-    assert (
-        lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"
-    )  # the first one there
+    # the first one there
+    assert lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"
     assert lesson.page is None and lesson.notebook is None
     assert exercises.find_lesson("3", root) == lesson
 

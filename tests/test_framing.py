@@ -159,9 +159,8 @@ def test_default_limit_is_4_mib() -> None:
 # -- Content-Length -----------------------------------------------------------------------------
 def test_encode_content_length() -> None:
     assert encode_content_length(b"{}") == b"Content-Length: 2\r\n\r\n{}"
-    assert (
-        encode_content_length("é".encode()) == b"Content-Length: 2\r\n\r\n\xc3\xa9"
-    )  # bytes, not chars
+    # bytes, not chars
+    assert encode_content_length("é".encode()) == b"Content-Length: 2\r\n\r\n\xc3\xa9"
 
 
 def test_content_length_split_anywhere() -> None:

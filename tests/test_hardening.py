@@ -84,9 +84,8 @@ async def test_old_streams_of_a_session_leave_the_store_too() -> None:
             assert response.status_code == 200
         (session,) = http.app.sessions.values()
         await asyncio.sleep(0.05)
-        assert (
-            len(store._streams) <= 2 + 2 + 1
-        )  # kept POST streams (+ at most the newest), the GET channel
+        # kept POST streams (+ at most the newest), the GET channel
+        assert len(store._streams) <= 2 + 2 + 1
         assert (await raw.http.delete(http.url, headers=raw.headers())).status_code == 200
         await asyncio.sleep(0.05)
         assert store.size == 0 and len(store._streams) == 0, "DELETE left events behind"
@@ -208,9 +207,8 @@ def test_a_folder_swapped_for_a_symlink_after_the_check_is_refused(folder: Path)
     (outside / "note.txt").write_text("outside")
     (folder / "docs" / "note.txt").unlink()
     (folder / "docs").rmdir()
-    (folder / "docs").symlink_to(
-        outside
-    )  # the file's own name is no symlink: only the folder moved
+    # the file's own name is no symlink: only the folder moved
+    (folder / "docs").symlink_to(outside)
     assert open_inside(folder, folder / "docs" / "note.txt") is None
 
 
@@ -302,9 +300,8 @@ async def test_sessions_left_half_open_expire_and_free_the_cap() -> None:
             async with raw_session(http.url, initialize=False) as raw:
                 assert (await raw.post(INITIALIZE)).status_code == 200
         await asyncio.sleep(0.4)
-        async with raw_session(
-            http.url
-        ) as raw:  # a place was free again: the half-open ones expired
+        # a place was free again: the half-open ones expired
+        async with raw_session(http.url) as raw:
             await raw.ping()
 
 

@@ -492,9 +492,8 @@ def test_the_rule_model_reads_course_ids_from_the_servers_prompt() -> None:
     tools = [{"name": "course/read_events"}, {"name": "course/find_similar_courses"}]
     expected = ToolCall("course/find_similar_courses", {"ids": ["cl3n", "sw4r"]})
     assert RuleModel().pick_tool(text, tools) == expected
-    assert (
-        RuleModel().pick_tool(text, tools[:1]) is None
-    )  # the rule fires only if the tool is on offer
+    # the rule fires only if the tool is on offer
+    assert RuleModel().pick_tool(text, tools[:1]) is None
 
 
 def test_readable_turns_json_lists_into_names() -> None:

@@ -78,9 +78,8 @@ async def test_the_person_may_edit_the_request_and_max_tokens_cuts_the_answer() 
         return {**request, "messages": [message], "maxTokens": 1}
 
     result = await call(HostQuestions(approve=edit), "xml_to_json", {"xml": XML})
-    assert (
-        text(result) == '{"a":'
-    )  # the edited request, cut at one "token" (a word, for the rule model)
+    # the edited request, cut at one "token" (a word, for the rule model)
+    assert text(result) == '{"a":'
 
 
 async def test_a_form_is_filled_from_the_profile() -> None:
@@ -111,10 +110,8 @@ async def test_the_person_sees_the_prefilled_form_and_completes_it() -> None:
 @pytest.mark.parametrize(
     ("tool", "expected"),
     [
-        (
-            "link_github",
-            "Nothing linked: the user chose cancel.",
-        ),  # nobody to ask, the profile does not know
+        # nobody to ask, the profile does not know
+        ("link_github", "Nothing linked: the user chose cancel."),
         ("book_meeting", "Not booked: 'Retro'."),
     ],
 )

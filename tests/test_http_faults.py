@@ -190,9 +190,8 @@ async def test_a_burst_of_announcements_survives_many_cuts(seed: int) -> None:
                 for n in range(count):
                     await server.broadcast("notifications/message", {"level": "info", "data": n})
                     if n % 5 == 0:
-                        await asyncio.sleep(
-                            0.003
-                        )  # let the stream flow, and the cuts fall mid-burst
+                        # let the stream flow, and the cuts fall mid-burst
+                        await asyncio.sleep(0.003)
                 await asyncio.wait_for(done.wait(), TIMEOUT)
                 await asyncio.sleep(0.1)  # anything doubled would show up now
         finally:

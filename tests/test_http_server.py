@@ -422,10 +422,8 @@ async def test_a_request_with_progress_is_answered_as_a_stream() -> None:
             assert response.headers["cache-control"] == "no-cache"
             events = await read_events(response)
         priming, *rest = events
-        assert (priming.data, priming.retry) == (
-            "",
-            20,
-        )  # an id to resume from, and when to come back
+        # an id to resume from, and when to come back
+        assert (priming.data, priming.retry) == ("", 20)
         stream_id = priming.id.rsplit("-", 1)[0]
         assert [event.id for event in events] == [f"{stream_id}-{n}" for n in range(5)]
         sent = messages(rest)

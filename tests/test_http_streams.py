@@ -77,9 +77,8 @@ async def test_a_dropped_post_stream_is_resumed_with_exactly_what_it_missed() ->
         async with raw.http.stream(
             "POST", http.url, json=analysis(2, 8), headers=raw.headers()
         ) as post:
-            seen = await SSEReader(post).read(
-                3
-            )  # priming, progress 1, progress 2: then the cable breaks
+            # priming, progress 1, progress 2: then the cable breaks
+            seen = await SSEReader(post).read(3)
         last_id = seen[-1].id
         await asyncio.sleep(0.1)  # meanwhile the task goes on, and its events are stored
         headers = raw.headers(**GET_HEADERS, last_event_id=last_id)
@@ -89,16 +88,8 @@ async def test_a_dropped_post_stream_is_resumed_with_exactly_what_it_missed() ->
                 resumed
             ).read()  # to the end: the stream closes after the answer
         got = messages(seen) + messages(replayed)
-        assert [m["params"]["progress"] for m in got[:-1]] == [
-            1,
-            2,
-            3,
-            4,
-            5,
-            6,
-            7,
-            8,
-        ]  # none lost, none twice
+        # none lost, none twice
+        assert [m["params"]["progress"] for m in got[:-1]] == [1, 2, 3, 4, 5, 6, 7, 8]
         assert got[-1]["id"] == 2 and "result" in got[-1]
         ids = [event.id for event in seen + replayed]
         assert len(ids) == len(set(ids))
@@ -301,9 +292,8 @@ async def test_a_broadcast_from_inside_a_request_goes_to_every_announcement_chan
             await a_channel.read(1)
             await b_channel.read(1)
             answer = await a.call(2, "tools/call", {"name": "add_one"})
-            assert (
-                answer["result"]["content"][0]["text"] == "added"
-            )  # plain JSON: nothing else on it
+            # plain JSON: nothing else on it
+            assert answer["result"]["content"][0]["text"] == "added"
             for channel in (a_channel, b_channel):
                 (event,) = await channel.read(1)
                 assert json.loads(event.data)["method"] == "notifications/tools/list_changed"

@@ -155,9 +155,8 @@ async def sampling(
 async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
     if params.message == "What is your GitHub user?":
         return types.ElicitResult(action="accept", content={"github_user": "octocat"})
-    return types.ElicitResult(
-        action="accept", content={"date": "2026-12-01"}
-    )  # book_meeting: defaults apply
+    # book_meeting: defaults apply
+    return types.ElicitResult(action="accept", content={"date": "2026-12-01"})
 
 
 # logging/setLevel is what a 2025-11-25 session uses; the SDK warns that 2026-07-28 deprecates it.
@@ -241,6 +240,5 @@ async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
                 await client.call_tool("wait_forever", {}, read_timeout_seconds=0.5)
             await until(lambda: bool(events))
             assert events == ["cancelled"]
-            assert (await client.list_tools()).tools[
-                0
-            ].name == "wait_forever"  # the session goes on
+            # the session goes on
+            assert (await client.list_tools()).tools[0].name == "wait_forever"

@@ -65,9 +65,8 @@ async def test_the_sdk_client_gets_in_through_the_course_authorization_server() 
     authorization = await start_authorization_server()
     landed: list[str] = []
 
-    async def open_in_browser(
-        url: str,
-    ) -> None:  # the scripted person consents; where does the browser land?
+    # the scripted person consents; where does the browser land?
+    async def open_in_browser(url: str) -> None:
         async with httpx2.AsyncClient(follow_redirects=False) as http:
             landed.append((await http.get(url)).headers["location"])
 

@@ -55,9 +55,8 @@ async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_ur
                 (course,) = (await client.read_resource("courses://AI101")).contents
                 assert course.text.startswith('{"id": "AI101"')
             sent = balancer.sent_to
-            assert all(
-                a != b for a, b in zip(sent, sent[1:], strict=False)
-            )  # never the same worker twice in a row
+            # never the same worker twice in a row
+            assert all(a != b for a, b in zip(sent, sent[1:], strict=False))
             assert len(set(sent)) == 3
         finally:
             await stop()

@@ -65,9 +65,8 @@ def page_messages(page: str) -> list[str]:
 
 
 def lessons() -> list[Path]:
-    return sorted(
-        p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md")
-    )  # a lesson may have several pages
+    # a lesson may have several pages
+    return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md"))
 
 
 @pytest.mark.parametrize("page", lessons(), ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -111,10 +111,8 @@ async def test_messages_arrive_with_level_logger_and_data_before_the_result() ->
         {"level": "info", "logger": "chatty", "data": "a info message"},
     ]
     assert [m["level"] for m in messages] == [*LEVELS, "emergency"]
-    assert messages[-1] == {
-        "level": "emergency",
-        "data": {"structured": True, "count": 2},
-    }  # no logger
+    # no logger
+    assert messages[-1] == {"level": "emergency", "data": {"structured": True, "count": 2}}
 
 
 async def test_only_messages_at_least_as_severe_as_the_level_are_sent() -> None:
@@ -184,9 +182,8 @@ async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool
                 }
             ],
         }
-        assert (
-            "this server did not declare the logging capability" in caplog.text
-        )  # the details: our log
+        # the details: our log
+        assert "this server did not declare the logging capability" in caplog.text
         await client.ping(TIMEOUT)
 
     server.enable_logging()

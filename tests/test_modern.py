@@ -182,9 +182,8 @@ async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints
 )
 async def test_a_malformed_envelope_is_invalid_params(params: dict[str, Any], message: str) -> None:
     async with peer() as (connection, _):
-        await call(
-            connection, "server/discover"
-        )  # the connection is in the modern era: every request needs one
+        # the connection is in the modern era: every request needs one
+        await call(connection, "server/discover")
         error = await refused(connection, "tools/list", params)
         assert (error.code, error.message) == (-32602, message)
         await still_serving(connection)
@@ -290,9 +289,8 @@ async def test_after_initialize_a_2026_request_is_an_unsupported_version() -> No
         )
         error = await refused(connection, "server/discover", None)
         assert error.code == -32601  # a session's answer to the probe, as before lesson 12
-        assert "tools" in await connection.request(
-            "tools/list", None, TIMEOUT
-        )  # the session goes on
+        # the session goes on
+        assert "tools" in await connection.request("tools/list", None, TIMEOUT)
 
 
 async def test_a_legacy_only_server_answers_the_probe_method_not_found() -> None:
@@ -485,9 +483,8 @@ async def test_processes_sharing_a_key_open_each_others_states_and_no_others(
                 "elicitation-1": {"action": "accept", "content": {"github_user": "octocat"}}
             },
         }
-        done = await second.request(
-            "tools/call", retry, TIMEOUT
-        )  # another process: the same server
+        # another process: the same server
+        done = await second.request("tools/call", retry, TIMEOUT)
         assert done["content"][0]["text"] == "Linked to GitHub user octocat."
         with pytest.raises(RpcError) as caught:
             await stranger.request("tools/call", retry, TIMEOUT)
@@ -557,9 +554,8 @@ async def test_a_listener_is_acknowledged_first_then_hears_what_it_asked_for_tag
                 {"uri": "courses://all", "_meta": {"io.modelcontextprotocol/subscriptionId": 1}},
             ),
         ]
-        await connection.notify(
-            "notifications/cancelled", {"requestId": 1}
-        )  # stdio: stop listening
+        # stdio: stop listening
+        await connection.notify("notifications/cancelled", {"requestId": 1})
         await until(lambda: not server.subscriptions.listeners)
         assert not listening.done()  # a cancelled request gets no answer
         listening.cancel()

@@ -89,10 +89,8 @@ async def test_list_shows_arguments_with_required_flags() -> None:
                 {"name": "language", "required": False},
             ],
         },
-        {
-            "name": "general-summary",
-            "description": "Summarize content",
-        },  # no arguments: no "arguments"
+        # no arguments: no "arguments"
+        {"name": "general-summary", "description": "Summarize content"},
     ]
     assert [p["name"] for p in prompts] == [
         "code_review",
@@ -235,9 +233,8 @@ async def test_prompts_list_is_paginated() -> None:
             params = {"cursor": page["nextCursor"]}
         assert names == [f"prompt-{i}" for i in range(7)]
         with pytest.raises(RpcError) as caught:
-            await client.request(
-                "prompts/list", {"cursor": "eyJwYWdlIjogM30="}, TIMEOUT
-            )  # not one of ours
+            # not one of ours
+            await client.request("prompts/list", {"cursor": "eyJwYWdlIjogM30="}, TIMEOUT)
         assert caught.value.code == -32602
         await client.ping(TIMEOUT)
 

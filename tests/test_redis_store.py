@@ -150,12 +150,8 @@ async def test_the_http_endpoint_resumes_a_stream_from_redis(redis_url: str) -> 
         ) as resumed:
             rest = await read_events(resumed)
         await client.aclose()
-    assert [event.id.rsplit("-", 1)[1] for event in rest] == [
-        "2",
-        "3",
-        "4",
-        "5",
-    ]  # steps 2-4, then the answer
+    # steps 2-4, then the answer
+    assert [event.id.rsplit("-", 1)[1] for event in rest] == ["2", "3", "4", "5"]
     assert [json.loads(event.data).get("params", {}).get("progress") for event in rest[:-1]] == [
         2,
         3,

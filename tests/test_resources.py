@@ -329,9 +329,8 @@ def test_the_path_guard_itself(tree: dict[str, Path]) -> None:
     assert (
         resolve_inside(shared, f"{shared.as_uri()}/docs/./guide.md") == shared / "docs" / "guide.md"
     )
-    assert (
-        resolve_inside(shared, f"{shared.as_uri()}/docs/../notes.txt") == shared / "notes.txt"
-    )  # stays in
+    # stays in
+    assert resolve_inside(shared, f"{shared.as_uri()}/docs/../notes.txt") == shared / "notes.txt"
 
 
 async def test_a_symlink_that_moves_outside_later_is_refused(tree: dict[str, Path]) -> None:

@@ -355,9 +355,8 @@ async def test_a_schema_forms_cannot_show_is_the_servers_bug(
 
 
 def test_modes_from_the_capability() -> None:
-    assert supports_mode({}, "form") and not supports_mode(
-        {}, "url"
-    )  # {} is form mode, for older clients
+    # {} is form mode, for older clients
+    assert supports_mode({}, "form") and not supports_mode({}, "url")
     assert supports_mode({"form": {}}, "form") and not supports_mode({"form": {}}, "url")
     assert supports_mode({"url": {}}, "url") and not supports_mode({"url": {}}, "form")
     assert supports_mode({"form": {}, "url": {}}, "form") and supports_mode(

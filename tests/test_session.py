@@ -275,9 +275,8 @@ async def test_client_sends_initialized_after_the_result(raw_pair) -> None:
         }
     )
     result = await handshake
-    assert (
-        result["protocolVersion"] == client.protocol_version == "2024-11-05"
-    )  # the server's choice wins
+    # the server's choice wins
+    assert result["protocolVersion"] == client.protocol_version == "2024-11-05"
     assert client.instructions is None
     assert await peer.recv() == {"jsonrpc": "2.0", "method": "notifications/initialized"}
     await client.close()
@@ -428,9 +427,8 @@ async def test_the_session_offers_seams_for_later_lessons(server) -> None:
     session.front = EchoFront()
     session.notification_handlers["notifications/progress"] = on_progress
     session.after_each.append(after_each)
-    answer = await peer.call(
-        {"jsonrpc": "2.0", "id": 1, "method": "demo/front"}
-    )  # before initialize
+    # before initialize
+    answer = await peer.call({"jsonrpc": "2.0", "id": 1, "method": "demo/front"})
     assert answer == {"jsonrpc": "2.0", "id": 1, "result": {"served": "by the front"}}
     assert "result" in await peer.call(initialize_request(2))
     await peer.send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}})

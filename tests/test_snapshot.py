@@ -64,9 +64,8 @@ def test_a_lesson_runs_on_the_code_of_the_lessons_up_to_it(number: str, tmp_path
     without_the_editable_hook(tmp_path)
     assert left_out, "a snapshot leaves the later lessons out"
     where = run_on_snapshot(tmp_path, "-c", "import minimcp; print(minimcp.__file__)")
-    assert where.stdout.strip() == str(
-        tmp_path / "minimcp" / "__init__.py"
-    )  # the copy, not the tree
+    # the copy, not the tree
+    assert where.stdout.strip() == str(tmp_path / "minimcp" / "__init__.py")
     tests = run_on_snapshot(tmp_path, "-m", "pytest", "-q", "-x", *files_up_to(number))
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
 

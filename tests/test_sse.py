@@ -22,9 +22,8 @@ def parse_all(data: bytes, step: int | None = None) -> list[Event]:
 
 def test_format_event_writes_fields_then_a_blank_line() -> None:
     assert format_event('{"a":1}', id="s-1") == b'id: s-1\ndata: {"a":1}\n\n'
-    assert (
-        format_event("", id="s-0", retry=1000) == b"id: s-0\nretry: 1000\ndata:\n\n"
-    )  # a priming event
+    # a priming event
+    assert format_event("", id="s-0", retry=1000) == b"id: s-0\nretry: 1000\ndata:\n\n"
     assert format_event(retry=500) == b"retry: 500\n\n"
     assert format_event("one\ntwo", event="note") == b"event: note\ndata: one\ndata: two\n\n"
     assert format_comment("keep-alive") == b": keep-alive\n\n"
@@ -43,10 +42,8 @@ def test_the_standards_examples() -> None:
         Event(" third event", ""),
     ]
     stream = b"data\n\ndata\ndata\n\ndata:"
-    assert parse_all(stream) == [
-        Event(""),
-        Event("\n"),
-    ]  # the unterminated last one is not dispatched
+    # the unterminated last one is not dispatched
+    assert parse_all(stream) == [Event(""), Event("\n")]
 
 
 def test_every_line_ending_and_every_cut() -> None:

@@ -143,9 +143,8 @@ async def test_pipe_transport_content_length() -> None:
 async def test_a_connection_answers_a_frame_that_is_not_utf8() -> None:
     transport, writer = pipe(b'\xc3\x28\n{"jsonrpc":"2.0","id":1,"method":"x"}\n')
     connection = Connection(transport)
-    await asyncio.wait_for(
-        connection.run(), TIMEOUT
-    )  # the request right before EOF is answered too
+    # the request right before EOF is answered too
+    await asyncio.wait_for(connection.run(), TIMEOUT)
     first, second = (json.loads(line) for line in bytes(writer.data).splitlines())
     assert first["id"] is None and first["error"]["code"] == PARSE_ERROR
     assert second == {

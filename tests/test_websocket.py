@@ -322,9 +322,8 @@ async def test_a_binary_frame_closes_with_1003(course) -> None:
     server, running = course
     async with websocket_client(running.url, name="bystander") as bystander:
         websocket = await raw(running.url)
-        await websocket.send(
-            b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
-        )  # JSON, but in a binary frame
+        # JSON, but in a binary frame
+        await websocket.send(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
         assert await closed_with(websocket) == (
             1003,
             "MCP messages are JSON text: send text frames",
@@ -372,9 +371,8 @@ async def test_a_text_frame_that_is_not_json_rpc_gets_an_error_and_the_session_g
 async def test_a_text_frame_that_is_not_utf8_closes_with_1007(course) -> None:
     _, running = course
     websocket = await raw(running.url)
-    await websocket.send(
-        b"\xff\xfe not UTF-8", text=True
-    )  # a text frame with bytes that are not UTF-8
+    # a text frame with bytes that are not UTF-8
+    await websocket.send(b"\xff\xfe not UTF-8", text=True)
     code, reason = await closed_with(websocket)
     assert code == 1007
     assert reason.startswith("invalid start byte")

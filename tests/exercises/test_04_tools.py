@@ -665,9 +665,8 @@ def test_names_are_stable_when_a_list_changes(exercise):
     assert router.resolve("s__a_b_2") == ("s", "a_b")
     with pytest.raises(KeyError):
         router.resolve("s__a_b")
-    router.set_tools(
-        "s", [{"name": "c"}, {"name": "a_b"}, {"name": "a.b"}]
-    )  # back again: the free name
+    # back again: the free name
+    router.set_tools("s", [{"name": "c"}, {"name": "a_b"}, {"name": "a.b"}])
     assert [tool["name"] for tool in router.tools()] == ["s__c", "s__a_b_2", "s__a_b", "t__x"]
 
 

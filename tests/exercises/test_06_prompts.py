@@ -289,9 +289,8 @@ def test_resolve_by_id_first(exercise) -> None:
     """Rule 1: a name that is a course's ID (any case) is that course, before any other rule."""
     catalogue = [*CATALOGUE, {"id": "redis", "name": "Redis Internals"}]
     assert exercise.resolve("c4ch, ai101", CATALOGUE) == exercise.Resolution(ids=["c4ch", "AI101"])
-    assert exercise.resolve("redis", catalogue) == exercise.Resolution(
-        ids=["redis"]
-    )  # not rd1s too
+    # not rd1s too
+    assert exercise.resolve("redis", catalogue) == exercise.Resolution(ids=["redis"])
 
 
 def test_resolve_exact_name_beats_prefixes(exercise) -> None:

@@ -105,9 +105,8 @@ def test_the_line_rules_of_the_html_standard(exercise) -> None:
         b"retry: 1.5\nretry: 12a\ndata: z\n\n"
     )
     assert stream.feed(data) == [" two spaces", "x\n\ny", "z"]
-    assert (
-        stream.last_event_id == "a"
-    )  # the NUL id was ignored; the id carries over from event to event
+    # the NUL id was ignored; the id carries over from event to event
+    assert stream.last_event_id == "a"
     assert stream.connection_ended() == 1000  # the default: neither retry was valid
 
 
@@ -134,13 +133,11 @@ def test_retry_is_honoured_at_once_and_kept_across_connections(exercise) -> None
     stream = exercise.ResumableStream()
     stream.feed(b"id: g-0\nretry: 250\ndata:\n\n")
     assert stream.connection_ended() == 250
-    stream.feed(
-        event("g-1", progress(1)) + b"retry: 40\n\n"
-    )  # the server closes: "come back in 40"
+    # the server closes: "come back in 40"
+    stream.feed(event("g-1", progress(1)) + b"retry: 40\n\n")
     assert stream.connection_ended() == 40
-    stream.feed(
-        event("g-2", progress(2)) + b"retry: 60\nid: g-3\ndata: {"
-    )  # cut, but the retry counts
+    # cut, but the retry counts
+    stream.feed(event("g-2", progress(2)) + b"retry: 60\nid: g-3\ndata: {")
     assert stream.connection_ended() == 60
     stream.feed(event("g-3", progress(3)))
     assert stream.connection_ended() == 60
@@ -333,9 +330,8 @@ def test_over_the_total_the_least_recently_used_other_session_goes_whole(exercis
     events.append("B", "b", "bbbbbbbb")
     events.append("C", "c", "cccc")  # 20 bytes
     events.events_after("A", "a-0")  # A is used again: B is now the least recently used
-    events.append(
-        "C", "c", "dddddddd"
-    )  # 30 > 25 (C itself: 12 > 10, so "cccc" went first: 24): all kept
+    # 30 > 25 (C itself: 12 > 10, so "cccc" went first: 24): all kept
+    events.append("C", "c", "dddddddd")
     assert events.size() == 24
     events.append("C", "x", "ee")  # C: 10 ... 26 > 25: B goes, whole
     assert reason(exercise, events, "B", "b-0") == "unknown"

@@ -147,9 +147,8 @@ async def test_forget_drops_the_stream(exercise: Any, redis: Any) -> None:
 
 # -- Exercise 2 · A session-to-worker router -------------------------------------------------------
 
-SESSIONS = [
-    hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)
-]  # 32 hex digits, like session ids
+# 32 hex digits, like session ids
+SESSIONS = [hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)]
 
 
 def test_the_score_is_the_first_8_bytes_of_sha256(exercise: Any) -> None:

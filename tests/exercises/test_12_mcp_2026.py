@@ -283,9 +283,8 @@ def test_the_next_step_after_the_probe(
     "answer",
     [
         unsupported("2027-01-01"),
-        {
-            "error": {"code": -32022, "message": "Unsupported protocol version"}
-        },  # no data: nothing in common
+        # no data: nothing in common
+        {"error": {"code": -32022, "message": "Unsupported protocol version"}},
         {"error": {"code": -32020, "message": "Header mismatch"}},
     ],
 )
