@@ -90,7 +90,10 @@ class Servers:
         code = f"code-{len(self.challenge)}"
         self.challenge[code] = query["code_challenge"]
         self.scope = query.get("scope", "")
-        return f"{query['redirect_uri']}?{urlencode({'code': code, 'state': query['state'], 'iss': self.redirect_iss})}"
+        return (
+            f"{query['redirect_uri']}?"
+            f"{urlencode({'code': code, 'state': query['state'], 'iss': self.redirect_iss})}"
+        )
 
     def token(self, form: dict[str, list[str]]) -> httpx2.Response:
         field = {name: values[0] for name, values in form.items()}

@@ -108,7 +108,8 @@ def test_pkce_s256_is_rfc_7636s_example() -> None:
     ("header", "parsed"),
     [
         (
-            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", scope="a b"',
+            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", '
+            'scope="a b"',
             {
                 "bearer": {
                     "resource_metadata": "https://x/.well-known/oauth-protected-resource",

@@ -339,9 +339,7 @@ async def test_a_client_id_metadata_document_identifies_a_client(
 
 
 # -- a person with a browser: the consent page, and the client's loopback listener -----------------
-async def test_a_person_consents_on_a_page_and_the_browser_comes_back_to_the_loopback_listener() -> (
-    None
-):
+async def test_a_person_consents_on_a_page_and_the_browser_returns_to_the_listener() -> None:
     authorization = await start_authorization_server(page=True)
     redirect = f"http://127.0.0.1:{free_port()}/callback"
     seen: list[str] = []

@@ -149,7 +149,8 @@ def test_the_untouched_stub_is_not_started_part_by_part(course: exercises.Lesson
     out = done.stdout
     # First, where the lesson is explained, from course.toml.
     assert out.startswith(
-        "Lesson 01 · Doubling things — page lessons/01-demo/index.md, notebook notebooks/01-demo.ipynb\n"
+        "Lesson 01 · Doubling things — page lessons/01-demo/index.md, "
+        "notebook notebooks/01-demo.ipynb\n"
     )
     # A heading per part, in order, with its count; each test under its own part.
     part1 = between(out, "Part 1 · Doubling — 0/5 passed, 5 not started\n", "Part 2")

@@ -153,7 +153,8 @@ async def test_a_refusal_is_error_minus_one_with_the_reason() -> None:
         ),
         (
             {"messages": [], "maxTokens": 5},
-            'sampling/createMessage needs "messages" (a non-empty list) and "maxTokens" (an integer)',
+            'sampling/createMessage needs "messages" (a non-empty list) and '
+            '"maxTokens" (an integer)',
         ),
     ],
 )
@@ -245,8 +246,8 @@ async def test_nothing_typed_leaves_when_the_user_says_no(action: str) -> None:
                     },
                 },
             },
-            "This form cannot be shown: form field 'address': the type must be one of array, boolean, integer, "
-            "number, string",
+            "This form cannot be shown: form field 'address': the type must be one of "
+            "array, boolean, integer, number, string",
         ),
         (
             {"message": "Nothing?"},

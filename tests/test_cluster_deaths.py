@@ -324,7 +324,8 @@ async def test_a_worker_that_stops_gracefully_leaves_its_sessions_to_the_others(
         async with http.stream("POST", leaving_url, json=call, headers=headers) as stream:
             reader = SSEReader(stream)
             seen = await reader.read(2)
-            leaving.terminate()  # SIGTERM: a restart, a deploy; the worker closes its connections and goes
+            # SIGTERM: a restart, a deploy; the worker closes its connections and goes
+            leaving.terminate()
             seen += await reader.read()
         assert leaving.wait(10) == 0
         resumed = {**headers, "last-event-id": seen[-1].id}

@@ -61,8 +61,9 @@ async def test_long_calls_survive_many_cuts_across_workers(redis_url: str, seed:
             await proxy.close()
             await stop()
         print(
-            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, {len(balancer.sent_to)} "
-            f"requests spread over 3 workers, {messages} messages, each received once, in order"
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, "
+            f"{len(balancer.sent_to)} requests spread over 3 workers, {messages} messages, "
+            "each received once, in order"
         )
         assert proxy.cuts >= 30 and len(set(balancer.sent_to)) == 3
 
@@ -102,8 +103,8 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(
             await stop()
         assert received == list(range(count))
         print(
-            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections through 3 workers, "
-            f"{count} announcements, each received once, in order"
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections "
+            f"through 3 workers, {count} announcements, each received once, in order"
         )
         assert proxy.cuts >= 10
 
@@ -163,7 +164,7 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
             process.terminate()
             process.wait(10)
     print(
-        f"\n{deaths} workers killed during 6 calls: {finished} finished, {failed} ended with the error; "
-        f"{messages} messages, each received once, in order"
+        f"\n{deaths} workers killed during 6 calls: {finished} finished, "
+        f"{failed} ended with the error; {messages} messages, each received once, in order"
     )
     assert deaths == 6

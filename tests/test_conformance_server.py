@@ -334,7 +334,8 @@ async def test_the_elicitation_tool_asks_for_username_and_email() -> None:
             client, "test_elicitation", {"message": "Please provide your information"}
         )
     assert result["content"][0]["text"] == (
-        'User response: action=accept, content={"username": "testuser", "email": "test@example.com"}'
+        'User response: action=accept, content={"username": "testuser", '
+        '"email": "test@example.com"}'
     )
     [(method, params)] = peer.requests
     assert method == "elicitation/create"
@@ -578,7 +579,8 @@ async def test_the_sdk_client_lists_and_calls_the_tools_over_stdio(repo_root) ->
 
             answer = await client.call_tool("test_elicitation", {"message": "Who are you?"})
             assert answer.content[0].text == (
-                'User response: action=accept, content={"username": "sdk", "email": "sdk@example.com"}'
+                'User response: action=accept, content={"username": "sdk", '
+                '"email": "sdk@example.com"}'
             )
             assert elicited[0].message == "Who are you?"
 

@@ -124,8 +124,8 @@ class FakeServer:
                         "content": {
                             "type": "text",
                             "text": (
-                                f'Given the courses {names}, use the tool search_similar with ids="v1ws,c4ch" '
-                                "and describe what it finds."
+                                f"Given the courses {names}, use the tool search_similar "
+                                'with ids="v1ws,c4ch" and describe what it finds.'
                             ),
                         },
                     }
@@ -486,8 +486,8 @@ def test_content_text_reads_one_block_or_many() -> None:
 
 def test_the_rule_model_reads_course_ids_from_the_servers_prompt() -> None:
     text = (
-        "Find similar courses using the tool find_similar_courses with these course IDs: cl3n, sw4r "
-        "(the courses named Clean Code, Software Architecture)."
+        "Find similar courses using the tool find_similar_courses with these course IDs: "
+        "cl3n, sw4r (the courses named Clean Code, Software Architecture)."
     )
     tools = [{"name": "course/read_events"}, {"name": "course/find_similar_courses"}]
     expected = ToolCall("course/find_similar_courses", {"ids": ["cl3n", "sw4r"]})

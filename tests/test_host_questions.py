@@ -63,9 +63,8 @@ async def test_a_refusal_reaches_the_tool_as_an_error() -> None:
         HostQuestions(approve=lambda server, request: False), "xml_to_json", {"xml": XML}
     )
     assert result["isError"] is True
-    assert (
-        text(result)
-        == "Tool xml_to_json failed: RpcError: The user refused assistant's request to use the model"
+    assert text(result) == (
+        "Tool xml_to_json failed: RpcError: The user refused assistant's request to use the model"
     )
 
 
@@ -141,9 +140,8 @@ async def test_a_host_chat_uses_a_tool_that_samples_the_host_model() -> None:
         client = await host.connect_with("assistant", stdio_client, command, cwd=str(ROOT))
         assert client.session.capabilities == {"sampling": {}, "elicitation": {"form": {}}}
         answer = await host.ask(f"Turn this into JSON: {XML}")
-        assert (
-            answer
-            == f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
+        assert answer == (
+            f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
         )
 
 

@@ -173,7 +173,8 @@ async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
         assert answer.json()["error"] == {
             "code": -32601,
             "message": (
-                "Method not found: initialize (2026-07-28 has no handshake: every request carries its _meta)"
+                "Method not found: initialize "
+                "(2026-07-28 has no handshake: every request carries its _meta)"
             ),
         }
         await still_serving(http, server.url)

@@ -80,11 +80,10 @@ async def test_requests_without_a_session_id_get_400() -> None:
         await raw.ping()
 
 
-async def test_a_legacy_only_server_answers_the_2026_probe_method_not_found_so_new_clients_fall_back() -> (
-    None
-):
+async def test_a_2025_server_answers_the_probe_method_not_found_so_new_clients_fall_back() -> None:
     server = build_server(step_delay=0.01)
-    server.modern_versions = ()  # the initialize era only: what a 2025 server answers (lesson 12 serves both)
+    # the initialize era only: what a 2025 server answers (lesson 12 serves both)
+    server.modern_versions = ()
     async with running(server) as http, raw_session(http.url, initialize=False) as raw:
         response = await raw.post(
             {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}},
@@ -311,7 +310,8 @@ async def test_a_request_id_already_in_flight_is_refused() -> None:
             assert again.json()["error"] == {
                 "code": INVALID_REQUEST,
                 "message": (
-                    "Request id 7 was already used in this session, by a request still being answered"
+                    "Request id 7 was already used in this session, "
+                    "by a request still being answered"
                 ),
             }
             answer = messages(await read_events(first))[-1]

@@ -88,7 +88,10 @@ async def test_list_and_get_a_prompt_with_arguments(client: Client) -> None:
     result = await client.get_prompt(
         "course-similar-by-name", {"names": "caché, vistas"}, timeout=10
     )
-    expected = "Given the following course names: caché, vistas, look up their IDs and find similar courses."
+    expected = (
+        "Given the following course names: caché, vistas, "
+        "look up their IDs and find similar courses."
+    )
     assert result["messages"] == [{"role": "user", "content": {"type": "text", "text": expected}}]
 
 

@@ -177,7 +177,8 @@ async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool
                 {
                     "type": "text",
                     "text": (
-                        "Tool careless failed with an internal error (the server's log has the details)"
+                        "Tool careless failed with an internal error "
+                        "(the server's log has the details)"
                     ),
                 }
             ],

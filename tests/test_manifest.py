@@ -172,7 +172,8 @@ def test_readme_table_agrees_with_the_manifest(entry: dict[str, Any]) -> None:
     assert number in rows, f"README.md's lesson table has no row `| {number} · {title} | ... |`"
     readme_title, column = rows[number]
     assert titles_agree(readme_title, title), (
-        f"README.md calls lesson {number} {readme_title!r}, course.toml {title!r}: one must start the other"
+        f"README.md calls lesson {number} {readme_title!r}, course.toml {title!r}: "
+        "one must start the other"
     )
     problems = module_problems(column, entry.get("modules", []))
     assert not problems, f"README.md, lesson {number}'s row: " + "; ".join(problems)

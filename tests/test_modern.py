@@ -161,7 +161,8 @@ async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints
     [
         (
             {},
-            'Invalid params: every request needs "_meta" with "io.modelcontextprotocol/protocolVersion" and '
+            'Invalid params: every request needs "_meta" with '
+            '"io.modelcontextprotocol/protocolVersion" and '
             '"io.modelcontextprotocol/clientCapabilities"',
         ),
         (
@@ -171,12 +172,13 @@ async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints
         ),
         (
             {"_meta": envelope(clientCapabilities=None)},
-            'Invalid params: "_meta" needs "io.modelcontextprotocol/clientCapabilities" (an object)',
+            'Invalid params: "_meta" needs '
+            '"io.modelcontextprotocol/clientCapabilities" (an object)',
         ),
         (
             {"_meta": envelope(logLevel="loud")},
-            'Invalid params: "io.modelcontextprotocol/logLevel" must be one of debug, info, notice, warning, error, '
-            "critical, alert, emergency",
+            'Invalid params: "io.modelcontextprotocol/logLevel" must be one of '
+            "debug, info, notice, warning, error, critical, alert, emergency",
         ),
     ],
 )

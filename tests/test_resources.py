@@ -105,7 +105,8 @@ async def test_read_text_json_and_binary() -> None:
                 {
                     "uri": "courses://all",
                     "mimeType": "application/json",
-                    "text": '[{"id": "AI101", "name": "Intro to AI"}, {"id": "café", "name": "Coffee"}]',
+                    "text": '[{"id": "AI101", "name": "Intro to AI"}, '
+                    '{"id": "café", "name": "Coffee"}]',
                 }
             ]
         }
@@ -283,7 +284,8 @@ def traversal_attempts(root: Path, shared: Path) -> list[str]:
         f"{base}/%2E%2E/secret.txt",
         f"{base}/..%2fsecret.txt",  # encoded slash
         f"{base}/%2e%2e%2fsecret.txt",
-        f"{base}/%252e%252e/secret.txt",  # double encoding: a folder literally named %2e%2e (absent)
+        # double encoding: a folder literally named %2e%2e (absent)
+        f"{base}/%252e%252e/secret.txt",
         (root / "secret.txt").as_uri(),  # an absolute path outside
         "file:///etc/passwd",
         "file:///",

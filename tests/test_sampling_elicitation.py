@@ -223,8 +223,8 @@ async def test_sampling_with_tools_needs_the_tools_sub_capability() -> None:
     )
     async with talking_to(asking_server(), {"sampling": {}}, recorder) as client:
         assert error_text(await call(client, "ask_with_tools")) == (
-            "The client did not declare 'sampling.tools', so this server cannot send it a sampling request "
-            "with tools"
+            "The client did not declare 'sampling.tools', so this server cannot send it "
+            "a sampling request with tools"
         )
     assert recorder.received == []
     async with talking_to(asking_server(), {"sampling": {"tools": {}}}, recorder) as client:
@@ -309,7 +309,8 @@ async def test_accepted_content_must_fit_the_schema(reply: dict[str, Any], probl
         ({"action": "accept"}, 'The user accepted the form but the client sent no "content"'),
         (
             {"action": "maybe"},
-            "The client's answer to elicitation/create has no valid \"action\": {'action': 'maybe'}",
+            'The client\'s answer to elicitation/create has no valid "action": '
+            "{'action': 'maybe'}",
         ),
         (
             ["accept"],
@@ -328,8 +329,8 @@ async def test_no_elicitation_capability_or_no_form_mode_means_no_request() -> N
     recorder = Recorder()
     async with talking_to(asking_server(), {"sampling": {}}, recorder) as client:
         assert error_text(await call(client, "fill_form")) == (
-            "The client did not declare the 'elicitation' capability, so this server cannot send it "
-            "elicitation/create"
+            "The client did not declare the 'elicitation' capability, so this server cannot "
+            "send it elicitation/create"
         )
     async with talking_to(asking_server(), {"elicitation": {"url": {}}}, recorder) as client:
         assert error_text(await call(client, "fill_form")) == (

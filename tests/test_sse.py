@@ -35,7 +35,12 @@ def test_the_standards_examples() -> None:
     # https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
     stream = b"data: YHOO\ndata: +2\ndata: 10\n\n"
     assert parse_all(stream) == [Event("YHOO\n+2\n10")]
-    stream = b": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n"
+    stream = (
+        b": test stream\n\n"
+        b"data: first event\nid: 1\n\n"
+        b"data:second event\nid\n\n"
+        b"data:  third event\n\n"
+    )
     assert parse_all(stream) == [
         Event("first event", "1"),
         Event("second event", ""),

@@ -174,8 +174,8 @@ async def test_the_1x_sdk_convention_one_message_per_text_frame(course) -> None:
                 "content": [
                     {
                         "type": "text",
-                        "text": "Events for 2025-03-20:\n- 09:00 Daily meeting\n- 16:00 Secret project "
-                        "presentation to client",
+                        "text": "Events for 2025-03-20:\n- 09:00 Daily meeting\n"
+                        "- 16:00 Secret project presentation to client",
                     }
                 ]
             },

@@ -349,13 +349,13 @@ def test_instruction_names_the_tool_and_the_ids(exercise) -> None:
     Name B).'"""
     found = exercise.Resolution(ids=["v1ws", "c4ch"])
     assert exercise.instruction(found, CATALOGUE) == (
-        "Find similar courses using the tool find_similar_courses with these course IDs: v1ws, c4ch "
-        "(SQL Views, Cache Strategies)."
+        "Find similar courses using the tool find_similar_courses with these course IDs: "
+        "v1ws, c4ch (SQL Views, Cache Strategies)."
     )
     tdd = exercise.Resolution(ids=["tdd1"])
     assert exercise.instruction(tdd, CATALOGUE, tool="course/find_similar_courses") == (
-        "Find similar courses using the tool course/find_similar_courses with these course IDs: tdd1 "
-        "(Test-Driven Development)."
+        "Find similar courses using the tool course/find_similar_courses with these course IDs: "
+        "tdd1 (Test-Driven Development)."
     )
 
 
@@ -371,15 +371,16 @@ def test_instruction_says_what_is_ambiguous_and_unknown(exercise) -> None:
     assert exercise.instruction(found, CATALOGUE) == (
         "Find similar courses using the tool find_similar_courses with these course IDs: c4ch "
         "(Cache Strategies). "
-        '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x). '
-        '"arch" is ambiguous: ask the user whether they meant Software Architecture (sw4r), Hexagonal '
-        "Architecture (hx4g) or Event-Driven Architecture (ev3n). "
+        '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from '
+        "Scratch (sq1x). "
+        '"arch" is ambiguous: ask the user whether they meant Software Architecture (sw4r), '
+        "Hexagonal Architecture (hx4g) or Event-Driven Architecture (ev3n). "
         'No course matched "vistas", "Quantum" or "!!!"; say so.'
     )
     only_ambiguous = exercise.Resolution(ambiguous={"SQL": ["v1ws", "sq1x"]})
-    assert (
-        exercise.instruction(only_ambiguous, CATALOGUE)
-        == '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x).'
+    assert exercise.instruction(only_ambiguous, CATALOGUE) == (
+        '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from '
+        "Scratch (sq1x)."
     )
 
 

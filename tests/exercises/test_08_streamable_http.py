@@ -461,7 +461,8 @@ def test_quality_the_most_specific_range_decides(exercise) -> None:
     type's. type/subtype beats type/*, beats */*; then more parameters beat fewer; then the first
     listed."""
     ranges = exercise.parse_accept(
-        "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5"
+        "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, "
+        "text/plain;format=fixed;q=0.4, */*;q=0.5"
     )
     assert exercise.quality(ranges, "text/plain;format=flowed") == 1.0
     assert exercise.quality(ranges, "text/plain") == 0.7

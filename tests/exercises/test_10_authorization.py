@@ -72,7 +72,8 @@ def test_each_downgrade_or_mismatch_is_refused_with_its_reason(
     ("header", "parsed"),
     [
         (
-            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", scope="a b"',
+            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", '
+            'scope="a b"',
             {
                 "bearer": {
                     "resource_metadata": "https://x/.well-known/oauth-protected-resource",
