@@ -1,9 +1,11 @@
-"""A test load balancer for lesson 11: every HTTP request to the next worker in turn, not every connection.
+"""A test load balancer for lesson 11: every HTTP request to the next worker in turn, not every
+connection.
 
-Real load balancers spread *connections*; a client that keeps one connection open would then meet one
-worker only. This one forwards each request on its own (a round robin per request), so that consecutive
-requests of one session land on different workers: the hardest case for a deployment with no affinity.
-It streams answers through as they come (SSE included), and drops the upstream request when its client goes.
+Real load balancers spread *connections*; a client that keeps one connection open would then meet
+one worker only. This one forwards each request on its own (a round robin per request), so that
+consecutive requests of one session land on different workers: the hardest case for a deployment
+with no affinity. It streams answers through as they come (SSE included), and drops the upstream
+request when its client goes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from minimcp.transports.http.server import bind, launch, started
 
 
 class RoundRobin:
-    """An ASGI application that forwards each request to ``upstreams[i % n]``, i counting requests."""
+    """An ASGI application that forwards each request to ``upstreams[i % n]``, i counting
+    requests."""
 
     def __init__(self, upstreams: list[str]) -> None:
         self.upstreams = upstreams

@@ -84,7 +84,8 @@ def make_raw_pair() -> tuple[RawPeer, MemoryTransport]:
 # has its own conftest.py, and "import conftest" could find the wrong one.
 @pytest.fixture
 def raw_pair() -> Callable[[], tuple[RawPeer, MemoryTransport]]:
-    """``peer, transport = raw_pair()``: give ``transport`` to the code under test, drive ``peer``."""
+    """``peer, transport = raw_pair()``: give ``transport`` to the code under test, drive
+    ``peer``."""
     return make_raw_pair
 
 
@@ -95,7 +96,8 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    """A private ``redis-server`` on a free loopback port (no disk), for one test module, then stopped."""
+    """A private ``redis-server`` on a free loopback port (no disk), for one test module, then
+    stopped."""
     if shutil.which("redis-server") is None:
         pytest.skip("needs redis-server (CI installs it: apt-get install redis-server)")
     with socket.socket() as probe:

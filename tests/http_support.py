@@ -153,8 +153,8 @@ def messages(events: list[Event]) -> list[dict[str, Any]]:
 
 
 def header_tap(seen: list[dict[str, str]]) -> Any:
-    """An ``around`` for :func:`running` that writes down each HTTP request's method and headers (lower-case
-    names; the method under ``":method"``) into ``seen``: what really travelled."""
+    """An ``around`` for :func:`running` that writes down each HTTP request's method and headers
+    (lower-case names; the method under ``":method"``) into ``seen``: what really travelled."""
 
     def around(url: str, app: Any) -> Any:
         async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -1,4 +1,5 @@
-"""Helpers shared by the feature tests (importable as ``support``: pytest puts tests/ on sys.path)."""
+"""Helpers shared by the feature tests (importable as ``support``: pytest puts tests/ on
+sys.path)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def free_port() -> int:
 
 
 async def until(condition: Callable[[], bool], timeout: float = 4.0) -> None:
-    """Wait, a bounded while, until ``condition()`` holds (something travels, then a task reacts)."""
+    """Wait, a bounded while, until ``condition()`` holds (something travels, then a task
+    reacts)."""
     for _ in range(int(timeout / 0.02)):
         if condition():
             return

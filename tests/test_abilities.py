@@ -1,4 +1,5 @@
-"""What each cable declares it can do besides carrying messages (rpc/abilities.py), and who reads it.
+"""What each cable declares it can do besides carrying messages (rpc/abilities.py), and who reads
+it.
 
 stdio and WebSocket carry messages and nothing more; lesson 08's session cable has a stream per
 request (lesson 11's, which also keeps the session's state for another worker, is checked in

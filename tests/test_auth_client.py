@@ -1,9 +1,11 @@
-"""The client's OAuth flow (minimcp.auth.client): the decisions it makes, and the answers it must refuse.
+"""The client's OAuth flow (minimcp.auth.client): the decisions it makes, and the answers it must
+refuse.
 
-The official conformance suite drives the whole flow against its own servers (``python tools/conformance.py
---client``: 16 authorization scenarios, in CI). These tests stand one scripted authorization server and one
-resource server behind an in-memory httpx transport, so that each test can bend one answer (a forged
-``state``, a mix-up's ``iss``, an expired token) and check exactly what the client does with it.
+The official conformance suite drives the whole flow against its own servers
+(``python tools/conformance.py --client``: 16 authorization scenarios, in CI). These tests stand one
+scripted authorization server and one resource server behind an in-memory httpx transport, so that
+each test can bend one answer (a forged ``state``, a mix-up's ``iss``, an expired token) and check
+exactly what the client does with it.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ ISSUER = "http://auth.test"
 
 
 class Servers:
-    """A resource server that wants a token (and, for the tool ``admin``, the scope ``admin``), and an
-    authorization server that registers, authorizes at once and issues tokens: every request recorded."""
+    """A resource server that wants a token (and, for the tool ``admin``, the scope ``admin``), and
+    an authorization server that registers, authorizes at once and issues tokens: every request
+    recorded."""
 
     def __init__(self) -> None:
         self.seen: list[str] = []
@@ -87,7 +90,10 @@ class Servers:
         code = f"code-{len(self.challenge)}"
         self.challenge[code] = query["code_challenge"]
         self.scope = query.get("scope", "")
-        return f"{query['redirect_uri']}?{urlencode({'code': code, 'state': query['state'], 'iss': self.redirect_iss})}"
+        return (
+            f"{query['redirect_uri']}?"
+            f"{urlencode({'code': code, 'state': query['state'], 'iss': self.redirect_iss})}"
+        )
 
     def token(self, form: dict[str, list[str]]) -> httpx2.Response:
         field = {name: values[0] for name, values in form.items()}
@@ -168,7 +174,6 @@ async def test_step_up_asks_for_the_named_scopes_and_gives_up_after_the_limit() 
     stingy = Servers()
     oauth, http = setup(stingy, max_step_ups=1)
     stingy.authorize = lambda url, real=stingy.authorize: real(url.replace("admin", ""))  # type: ignore[method-assign]
-    assert (
-        await http.post(MCP, json={"tool": "admin"})
-    ).status_code == 403  # the last 403, not a loop
+    # the last 403, not a loop
+    assert (await http.post(MCP, json={"tool": "admin"})).status_code == 403
     assert stingy.seen.count(f"POST {ISSUER}/token") == 2  # the first token, and one step-up

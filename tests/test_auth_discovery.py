@@ -1,5 +1,5 @@
-"""The client's discovery rules (minimcp.auth.discovery, minimcp.auth.bearer): URLs in the spec's order,
-scope selection, PKCE, and reading a WWW-Authenticate challenge."""
+"""The client's discovery rules (minimcp.auth.discovery, minimcp.auth.bearer): URLs in the spec's
+order, scope selection, PKCE, and reading a WWW-Authenticate challenge."""
 
 from __future__ import annotations
 
@@ -78,11 +78,8 @@ def test_authorization_server_metadata_in_the_spec_order(issuer: str, urls: list
 @pytest.mark.parametrize(
     ("challenged", "supported", "scope"),
     [
-        (
-            "files:read",
-            ["files:read", "files:write"],
-            "files:read",
-        ),  # the challenge is authoritative
+        # the challenge is authoritative
+        ("files:read", ["files:read", "files:write"], "files:read"),
         (None, ["files:read", "files:write"], "files:read files:write"),
         (None, None, None),
         ("", [], None),
@@ -111,7 +108,8 @@ def test_pkce_s256_is_rfc_7636s_example() -> None:
     ("header", "parsed"),
     [
         (
-            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", scope="a b"',
+            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", '
+            'scope="a b"',
             {
                 "bearer": {
                     "resource_metadata": "https://x/.well-known/oauth-protected-resource",

@@ -142,7 +142,8 @@ async def test_a_body_over_64_kb_gets_413(
         (
             {"token_endpoint_auth_method": ["none"]},
             "invalid_client_metadata",
-            "token_endpoint_auth_method must be one of client_secret_basic, client_secret_post, none",
+            "token_endpoint_auth_method must be one of "
+            "client_secret_basic, client_secret_post, none",
         ),
         (
             {"client_name": "x" * 60_000},

@@ -1,8 +1,9 @@
-"""The MCP server as an OAuth resource server (minimcp.auth): every refusal, exactly, and the server serving after.
+"""The MCP server as an OAuth resource server (minimcp.auth): every refusal, exactly, and the server
+serving after.
 
-A real uvicorn on a free loopback port serves the course server behind ``ProtectedEndpoint``; tokens are
-real JWTs signed with a real RSA key (PyJWT and cryptography), and every request is raw HTTP, so each test
-sees the exact status, ``WWW-Authenticate`` header and body.
+A real uvicorn on a free loopback port serves the course server behind ``ProtectedEndpoint``; tokens
+are real JWTs signed with a real RSA key (PyJWT and cryptography), and every request is raw HTTP, so
+each test sees the exact status, ``WWW-Authenticate`` header and body.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def error_of(response: httpx2.Response) -> tuple[int, str, dict[str, Any]]:
     return response.status_code, response.headers.get("www-authenticate", ""), response.json()
 
 
-# -- the headers, on their own ------------------------------------------------------------------------------
+# -- the headers, on their own ---------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
@@ -141,7 +142,7 @@ def test_a_challenge_quotes_its_parameters() -> None:
     assert challenge() == "Bearer"
 
 
-# -- the metadata --------------------------------------------------------------------------------------------
+# -- the metadata ----------------------------------------------------------------------------------
 async def test_the_metadata_is_served_at_both_well_known_urls(endpoint: Endpoint) -> None:
     resource = endpoint.url
     expected = {
@@ -159,7 +160,7 @@ async def test_the_metadata_is_served_at_both_well_known_urls(endpoint: Endpoint
         assert (response.status_code, response.json()) == (200, expected)
 
 
-# -- the refusals --------------------------------------------------------------------------------------------
+# -- the refusals ----------------------------------------------------------------------------------
 async def test_no_token_gets_401_and_where_to_get_one(endpoint: Endpoint) -> None:
     status, header, body = error_of(await endpoint.post(INITIALIZE))
     assert (status, header) == (
@@ -274,9 +275,8 @@ async def test_a_tool_with_a_scope_of_its_own_needs_a_step_up(endpoint: Endpoint
     }
     status, header, body = error_of(await endpoint.post(call, basic, **session))
     assert (status, body["error"]) == (403, "insufficient_scope")
-    assert header.endswith(
-        'scope="mcp mcp:analysis"'
-    )  # everything this request needs, to ask for at once
+    # everything this request needs, to ask for at once
+    assert header.endswith('scope="mcp mcp:analysis"')
     stepped_up = token(endpoint.url, scope="mcp mcp:analysis")
     response = await endpoint.post(call, stepped_up, **session)
     assert response.status_code == 200 and "Analysed 12 courses" in response.text
@@ -286,9 +286,8 @@ async def test_a_tool_with_a_scope_of_its_own_needs_a_step_up(endpoint: Endpoint
         "method": "tools/call",
         "params": {"name": "read_events", "arguments": {"date": "2025-03-21"}},
     }
-    assert (
-        await endpoint.post(other, basic, **session)
-    ).status_code == 200  # other tools need no more
+    # other tools need no more
+    assert (await endpoint.post(other, basic, **session)).status_code == 200
 
 
 async def test_a_session_belongs_to_the_user_who_opened_it(endpoint: Endpoint) -> None:
@@ -307,7 +306,7 @@ async def test_a_session_belongs_to_the_user_who_opened_it(endpoint: Endpoint) -
     }
 
 
-# -- the WebSocket cable: the same checks, once, on the upgrade ----------------------------------------------
+# -- the WebSocket cable: the same checks, once, on the upgrade ------------------------------------
 async def test_a_websocket_upgrade_needs_a_token_for_the_ws_url() -> None:
     running_ws = await start_websocket(
         complete_server(step_delay=0.001), authorize=websocket_guard(ISSUER, KEYS, scopes=["mcp"])
@@ -345,7 +344,8 @@ async def test_a_websocket_upgrade_needs_a_token_for_the_ws_url() -> None:
 
 
 async def test_a_2026_request_needs_a_token_too_and_gets_in_with_one(endpoint: Endpoint) -> None:
-    """Lesson 12: a request with no session is checked like any other, and served once its token is good."""
+    """Lesson 12: a request with no session is checked like any other, and served once its token is
+    good."""
     meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {},

@@ -1,7 +1,9 @@
-"""The course authorization server (minimcp.auth.authorization_server, grants), and the whole flow through it.
+"""The course authorization server (minimcp.auth.authorization_server, grants), and the whole flow
+through it.
 
-A real uvicorn serves the authorization server on a free loopback port; raw HTTP checks each refusal with
-its exact status and error; then minimcp's client gets in to a protected course server through it.
+A real uvicorn serves the authorization server on a free loopback port; raw HTTP checks each refusal
+with its exact status and error; then minimcp's client gets in to a protected course server through
+it.
 """
 
 from __future__ import annotations
@@ -180,9 +182,8 @@ async def test_what_must_not_redirect_gets_400(
     flow = Flow(server.issuer)
     await flow.register()
     response = await flow.authorize(**overrides)
-    assert (
-        response.status_code == 400 and "location" not in response.headers
-    )  # never an open redirect
+    # never an open redirect
+    assert response.status_code == 400 and "location" not in response.headers
     assert response.json()["error_description"] == description
 
 
@@ -224,7 +225,8 @@ async def test_a_person_who_says_no() -> None:
 async def test_minimcp_gets_in_through_the_course_authorization_server(
     server: RunningAuthorizationServer,
 ) -> None:
-    """The whole lesson: a protected course server, its authorization server, and the client's flow."""
+    """The whole lesson: a protected course server, its authorization server, and the client's
+    flow."""
     guard = protect(server.issuer, server.grants.public_keys(), scopes=["mcp"])
     async with running_complete(complete_server(step_delay=0.001), around=guard) as http:
         oauth = OAuth(http.url, redirect_uri=REDIRECT)
@@ -234,13 +236,13 @@ async def test_minimcp_gets_in_through_the_course_authorization_server(
         finally:
             await oauth.aclose()
     assert result["content"][0]["text"].startswith("Events for 2025-03-21:")
-    assert oauth.client_id is not None and oauth.client_id.startswith(
-        "client-"
-    )  # registered dynamically
+    # registered dynamically
+    assert oauth.client_id is not None and oauth.client_id.startswith("client-")
 
 
 async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
-    """``serve --transport http --auth``: the course authorization server beside it; no token, no entry."""
+    """``serve --transport http --auth``: the course authorization server beside it; no token, no
+    entry."""
     port, auth_port = free_port(), free_port()
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -294,20 +296,17 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
             },
             True,
         ),
-        (
-            lambda url: {"client_id": url + "-other", "redirect_uris": [REDIRECT]},
-            False,
-        ),  # names another client
-        (
-            lambda url: {"client_id": url, "redirect_uris": ["http://evil.example/callback"]},
-            False,
-        ),  # not loopback/https
+        # names another client
+        (lambda url: {"client_id": url + "-other", "redirect_uris": [REDIRECT]}, False),
+        # not loopback/https
+        (lambda url: {"client_id": url, "redirect_uris": ["http://evil.example/callback"]}, False),
     ],
 )
 async def test_a_client_id_metadata_document_identifies_a_client(
     server: RunningAuthorizationServer, document: Any, works: bool
 ) -> None:
-    """A client_id that is a URL is fetched: it must name itself exactly, and list the redirect URI."""
+    """A client_id that is a URL is fetched: it must name itself exactly, and list the redirect
+    URI."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/client.json"
 
@@ -339,10 +338,8 @@ async def test_a_client_id_metadata_document_identifies_a_client(
         await asyncio.wait_for(serving, 10)
 
 
-# -- a person with a browser: the consent page, and the client's loopback listener ---------------------------
-async def test_a_person_consents_on_a_page_and_the_browser_comes_back_to_the_loopback_listener() -> (
-    None
-):
+# -- a person with a browser: the consent page, and the client's loopback listener -----------------
+async def test_a_person_consents_on_a_page_and_the_browser_returns_to_the_listener() -> None:
     authorization = await start_authorization_server(page=True)
     redirect = f"http://127.0.0.1:{free_port()}/callback"
     seen: list[str] = []

@@ -1,8 +1,8 @@
 """Cancellation, both ways (spec 2025-11-25, basic/utilities/cancellation).
 
-Every test runs a real ServerSession and ClientSession over an in-memory cable, with a tracing tap on
-the client's side, so it checks what travelled: the ``notifications/cancelled`` sent when a request is
-given up, and the answer that must *not* travel once the receiver has stopped.
+Every test runs a real ServerSession and ClientSession over an in-memory cable, with a tracing tap
+on the client's side, so it checks what travelled: the ``notifications/cancelled`` sent when a
+request is given up, and the answer that must *not* travel once the receiver has stopped.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ Trace = list[tuple[str, dict[str, Any]]]
 
 @asynccontextmanager
 async def session_with(server: Server, **client: Any) -> AsyncIterator[tuple[ClientSession, Trace]]:
-    """An initialized ClientSession talking to ``server``, and the trace of what crossed the cable."""
+    """An initialized ClientSession talking to ``server``, and the trace of what crossed the
+    cable."""
     trace: Trace = []
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
@@ -227,14 +228,13 @@ async def test_the_cancellation_is_logged_with_its_reason(caplog: pytest.LogCapt
     assert "cancelled by the peer (no answer within 0.1 s)" in caplog.text
 
 
-# -- over Streamable HTTP: the POST's stream must not outlive its cancelled request ------------------------
+# -- over Streamable HTTP: the POST's stream must not outlive its cancelled request ----------------
 async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> None:
     events: list[str] = []
     async with running_complete(slow_server(events), stream_after=0.05) as http:
         async with http_client(http.url, extensions=[cancellation]) as client:
-            with pytest.raises(
-                TimeoutError
-            ):  # the answer streams (it took > 0.05 s), then we give up
+            # the answer streams (it took > 0.05 s), then we give up
+            with pytest.raises(TimeoutError):
                 await client.call_tool("wait_forever", timeout=0.3)
             await until(lambda: events == ["cancelled"])
             transport = client.session.transport
@@ -242,10 +242,8 @@ async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> 
             await until(lambda: session.busy == 0)
             assert events == ["cancelled"]
             assert session.exchanges == {}  # the server forgot the request ...
-            assert [stream.ended for stream in session.streams.values()] == [
-                False,
-                True,
-            ]  # GET, the POST
+            # GET, the POST
+            assert [stream.ended for stream in session.streams.values()] == [False, True]
             assert transport._reading == {}  # ... and the client stopped reading its stream
             await client.ping(timeout=TIMEOUT)  # the session goes on
 
@@ -253,8 +251,9 @@ async def test_over_http_a_cancelled_request_ends_its_stream_on_both_sides() -> 
 async def test_over_http_the_client_lets_go_of_a_cancelled_stream_by_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Against a server that keeps the stream open (as ours did before it learnt to end it), the client
-    closes its side: the server sees the disconnect, and nothing of the session stays busy."""
+    """Against a server that keeps the stream open (as ours did before it learnt to end it), the
+    client closes its side: the server sees the disconnect, and nothing of the session stays
+    busy."""
     monkeypatch.setattr(SessionTransport, "request_cancelled", lambda self, request_id: None)
     events: list[str] = []
     async with running_complete(slow_server(events), stream_after=0.05) as http:
@@ -295,8 +294,7 @@ async def test_over_http_a_request_cancelled_before_its_post_chose_gets_an_empty
             "text/event-stream",
         )
         events_sent = SSEParser().feed(response.content)
-        assert [event.data for event in events_sent] == [
-            ""
-        ]  # the priming event, then the end: no answer
+        # the priming event, then the end: no answer
+        assert [event.data for event in events_sent] == [""]
         assert events == ["cancelled"] and session.exchanges == {}
         await raw.ping()

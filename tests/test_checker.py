@@ -149,7 +149,8 @@ def test_the_untouched_stub_is_not_started_part_by_part(course: exercises.Lesson
     out = done.stdout
     # First, where the lesson is explained, from course.toml.
     assert out.startswith(
-        "Lesson 01 · Doubling things — page lessons/01-demo/index.md, notebook notebooks/01-demo.ipynb\n"
+        "Lesson 01 · Doubling things — page lessons/01-demo/index.md, "
+        "notebook notebooks/01-demo.ipynb\n"
     )
     # A heading per part, in order, with its count; each test under its own part.
     part1 = between(out, "Part 1 · Doubling — 0/5 passed, 5 not started\n", "Part 2")
@@ -184,7 +185,8 @@ def test_a_real_failure_shows_its_input_and_both_values_whole(course: exercises.
     assert "Part 1 · Doubling — 1/5 passed, 3 failed, 1 not started\n" in out
     assert "Part 2 · Names and shouting — 1/2 passed, 1 failed\n" in out
     assert "] 2/7 passed, 4 failed, 1 not started\n" in out
-    # A failure: its hint, what went wrong (with the call that gave the wrong value), the test's line.
+    # A failure: its hint, what went wrong (with the call that gave the wrong value), the test's
+    # line.
     failure = between(out, "✗ failed       test_double\n", "test_double_small_numbers")
     assert "hint:   double(x) returns x + x.\n" in failure
     assert "got:    assert 22 == 42\n" in failure
@@ -203,15 +205,13 @@ def test_a_real_failure_shows_its_input_and_both_values_whole(course: exercises.
         and "got:    assert 3 == (2 * 2)\n" in case
         and "where 3 = double(2)" in case
     )
-    assert (
-        "○ not started  test_double_later\n" in out
-    )  # still the stub's NotImplementedError: neutral
+    # still the stub's NotImplementedError: neutral
+    assert "○ not started  test_double_later\n" in out
     # A long value is shown whole, expected and actual, as `pytest -vv` would (never "...").
     shout = between(out, "✗ failed       test_shout\n", "Lesson 01-demo:")
     assert f"got:    assert {LONG.upper()!r} == {(LONG.upper() + '!')!r}\n" in shout
-    assert (
-        f"  - {LONG.upper()}!\n" in shout and f"  + {LONG.upper()}\n" in shout
-    )  # and how they differ
+    # and how they differ
+    assert f"  - {LONG.upper()}!\n" in shout and f"  + {LONG.upper()}\n" in shout
     assert "..." not in shout and "Use -v" not in shout
     assert "Next to fix: test_double." in out
 
@@ -223,9 +223,8 @@ def test_an_error_in_the_exercise_is_located_in_it(course: exercises.Lesson) -> 
     out = run_checker(course.root, "01", "--part", "1").stdout
     failure = between(out, "✗ failed       test_double\n", "test_double_small_numbers")
     assert "got:    TypeError: unsupported operand type(s) for +: 'int' and 'NoneType'\n" in failure
-    assert (
-        "at:     lessons/01-demo/exercise.py:7\n" in failure
-    )  # `return x + None`, in the student's file
+    # `return x + None`, in the student's file
+    assert "at:     lessons/01-demo/exercise.py:7\n" in failure
 
     course.stub.write_text("def double(x)\n    return x\n", encoding="utf-8")  # a syntax error
     out = run_checker(course.root, "01").stdout

@@ -46,7 +46,8 @@ def text(value: str) -> list[dict[str, Any]]:
 
 
 def make_server(list_changed: bool = True) -> tuple[ToolServer, dict[str, list[Any]]]:
-    """A server with three pages of tools, resources, a template and prompts; ``seen`` records calls."""
+    """A server with three pages of tools, resources, a template and prompts; ``seen`` records
+    calls."""
     server = ToolServer("test-server")
     server.declare("tools", {"listChanged": list_changed})
     server.declare("resources", {"subscribe": True, "listChanged": list_changed})
@@ -253,9 +254,8 @@ async def test_call_tool_returns_the_result_object() -> None:
     async with connect(server) as client:
         result = await client.call_tool("echo", {"text": "hi"})
     assert result == {"content": text("hi"), "isError": False}
-    assert seen["tools/call"] == [
-        {"name": "echo", "arguments": {"text": "hi"}}
-    ]  # no _meta without progress
+    # no _meta without progress
+    assert seen["tools/call"] == [{"name": "echo", "arguments": {"text": "hi"}}]
 
 
 async def test_a_failing_tool_is_a_result_not_an_exception() -> None:
@@ -298,9 +298,8 @@ async def test_progress_goes_to_the_call_that_asked_for_it_in_order() -> None:
         tokens.append(token)
         if len(tokens) == 2:
             both_arrived.set()
-        await asyncio.wait_for(
-            both_arrived.wait(), WAIT
-        )  # both calls in flight before any progress
+        # both calls in flight before any progress
+        await asyncio.wait_for(both_arrived.wait(), WAIT)
         label = ctx.params["arguments"]["label"]
         for step in (1, 2, 3):
             await ctx.session.notify(
@@ -331,9 +330,8 @@ async def test_progress_goes_to_the_call_that_asked_for_it_in_order() -> None:
             ),
             WAIT,
         )
-        assert (
-            client._progress._callbacks == {}
-        )  # tokens are forgotten once their calls are answered
+        # tokens are forgotten once their calls are answered
+        assert client._progress._callbacks == {}
 
     assert (x["content"], y["content"]) == (text("x done"), text("y done"))
     assert len(set(tokens)) == 2 and all(isinstance(t, (str, int)) for t in tokens)

@@ -1,4 +1,5 @@
-"""The client answers the server (minimcp.client.answers): sampling, elicitation, roots, and what it hears.
+"""The client answers the server (minimcp.client.answers): sampling, elicitation, roots, and what it
+hears.
 
 A minimcp server whose tool ``ask`` sends any request to the client *without* the server's own
 capability checks (``context.send_request``), so that the client's rules are what is tested: what it
@@ -47,7 +48,8 @@ FORM = {
 
 
 def raw_server() -> tuple[Server, list[str]]:
-    """A server with ``ask(method, params)``: it sends the request as is and returns what came back."""
+    """A server with ``ask(method, params)``: it sends the request as is and returns what came
+    back."""
     server = Server("asks-anything")
     heard: list[str] = []
 
@@ -78,7 +80,7 @@ async def still_serving(client: Client) -> None:
     await client.ping()
 
 
-# -- what the client declares ---------------------------------------------------------------------------
+# -- what the client declares ----------------------------------------------------------------------
 def test_each_handler_declares_its_capability_and_nothing_else(tmp_path: Path) -> None:
     assert ClientAnswers().capabilities() == {}
     answers = ClientAnswers(
@@ -115,7 +117,7 @@ def test_bad_options_are_refused_at_once() -> None:
         to_root({"uri": "https://x.test/", "name": "web"})
 
 
-# -- sampling -------------------------------------------------------------------------------------------
+# -- sampling --------------------------------------------------------------------------------------
 async def test_sampling_reaches_the_handler_and_its_answer_the_server() -> None:
     seen: list[dict[str, Any]] = []
 
@@ -151,7 +153,8 @@ async def test_a_refusal_is_error_minus_one_with_the_reason() -> None:
         ),
         (
             {"messages": [], "maxTokens": 5},
-            'sampling/createMessage needs "messages" (a non-empty list) and "maxTokens" (an integer)',
+            'sampling/createMessage needs "messages" (a non-empty list) and '
+            '"maxTokens" (an integer)',
         ),
     ],
 )
@@ -178,7 +181,7 @@ async def test_a_request_never_declared_is_method_not_found(method: str) -> None
         await still_serving(client)
 
 
-# -- elicitation ----------------------------------------------------------------------------------------
+# -- elicitation -----------------------------------------------------------------------------------
 async def test_an_accepted_form_gets_its_defaults_and_is_checked() -> None:
     server, _ = raw_server()
     answers = ClientAnswers(
@@ -243,8 +246,8 @@ async def test_nothing_typed_leaves_when_the_user_says_no(action: str) -> None:
                     },
                 },
             },
-            "This form cannot be shown: form field 'address': the type must be one of array, boolean, integer, "
-            "number, string",
+            "This form cannot be shown: form field 'address': the type must be one of "
+            "array, boolean, integer, number, string",
         ),
         (
             {"message": "Nothing?"},
@@ -293,7 +296,7 @@ async def test_url_mode_and_its_completion_notice() -> None:
     assert completed == ["e1"]
 
 
-# -- roots ----------------------------------------------------------------------------------------------
+# -- roots -----------------------------------------------------------------------------------------
 async def test_roots_are_listed_and_a_change_is_announced(tmp_path: Path) -> None:
     first, second = tmp_path / "notes", tmp_path / "code"
     server, heard = raw_server()
@@ -302,9 +305,8 @@ async def test_roots_are_listed_and_a_change_is_announced(tmp_path: Path) -> Non
             "roots": [{"uri": first.as_uri(), "name": "notes"}]
         }
         await client.set_roots([first, {"uri": second.as_uri(), "name": "The code"}])
-        await client.set_roots(
-            [first, {"uri": second.as_uri(), "name": "The code"}]
-        )  # no change: no notice
+        # no change: no notice
+        await client.set_roots([first, {"uri": second.as_uri(), "name": "The code"}])
         assert await ask(client, "roots/list", {}) == {
             "roots": [
                 {"uri": first.as_uri(), "name": "notes"},
@@ -321,7 +323,7 @@ async def test_set_roots_needs_roots_declared() -> None:
             await client.set_roots(["/tmp"])
 
 
-# -- what the client hears ------------------------------------------------------------------------------
+# -- what the client hears -------------------------------------------------------------------------
 async def test_log_messages_reach_on_log() -> None:
     server = Server("talkative")
     server.enable_logging()
@@ -336,7 +338,7 @@ async def test_log_messages_reach_on_log() -> None:
     assert lines == [("warning", "db", {"slow": 3})]
 
 
-# -- sampling with tools: a tool loop's messages must be balanced -------------------------------------------
+# -- sampling with tools: a tool loop's messages must be balanced ----------------------------------
 USE = {
     "role": "assistant",
     "content": [

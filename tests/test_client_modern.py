@@ -1,5 +1,5 @@
-"""Lesson 12: minimcp's client in both eras: mode="auto" probes, falls back, remembers; a 2026 request
-carries its envelope and its headers, and is asked again while the server needs input."""
+"""Lesson 12: minimcp's client in both eras: mode="auto" probes, falls back, remembers; a 2026
+request carries its envelope and its headers, and is asked again while the server needs input."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
 
 
 def wiretapped(repo_root: Path, wire: Path, *arguments: str) -> list[str]:
-    """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we send to ``wire``."""
+    """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we
+    send to ``wire``."""
     return [
         sys.executable,
         str(repo_root / "tests" / "stdio_wiretap.py"),
@@ -94,9 +95,8 @@ async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(
         )
     assert methods_sent(wire)[:3] == ["server/discover", "initialize", "notifications/initialized"]
     wire.unlink()
-    async with modern_stdio_client(
-        command, Mode.AUTO
-    ) as client:  # the same server: no probe this time
+    # the same server: no probe this time
+    async with modern_stdio_client(command, Mode.AUTO) as client:
         assert client.session.conversation.era == "legacy"
     assert methods_sent(wire)[:2] == ["initialize", "notifications/initialized"]
 
@@ -198,9 +198,8 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
         result = await client.call_tool(
             "route", {"region": "Hello, 世界", "priority": 7}, timeout=TIMEOUT
         )
-        assert (
-            result["content"][0]["text"] == "Hello, 世界 7"
-        )  # the server checked the headers: they agree
+        # the server checked the headers: they agree
+        assert result["content"][0]["text"] == "Hello, 世界 7"
     call = seen[-1]
     assert (call["mcp-method"], call["mcp-name"], call["mcp-protocol-version"]) == (
         "tools/call",
@@ -269,6 +268,5 @@ async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() ->
             http_client(http.url) as legacy,
         ):
             assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
-            assert "by_ratio" in [
-                tool["name"] for tool in await legacy.list_tools()
-            ]  # no headers in 2025
+            # no headers in 2025
+            assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]

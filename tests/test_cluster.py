@@ -32,8 +32,9 @@ async def workers(
     build: Callable[[], Any] = lambda: complete_server(step_delay=0.05),
     **options: Any,
 ) -> AsyncIterator[list[HttpServer]]:
-    """``count`` workers of ``build()`` (the course server), each with its own Server, all on one Redis,
-    serving both eras (lesson 12's 2026-07-28 strategy given to each, as ``minimcp serve`` does)."""
+    """``count`` workers of ``build()`` (the course server), each with its own Server, all on one
+    Redis, serving both eras (lesson 12's 2026-07-28 strategy given to each, as ``minimcp serve``
+    does)."""
     redis = connect(redis_url)
     await redis.flushdb()
     await redis.aclose()
@@ -50,7 +51,8 @@ async def workers(
 
 
 class Client:
-    """Raw HTTP, one session, each request to the next worker in turn (a round-robin load balancer)."""
+    """Raw HTTP, one session, each request to the next worker in turn (a round-robin load
+    balancer)."""
 
     def __init__(self, urls: list[str]) -> None:
         self.urls = urls
@@ -206,9 +208,8 @@ async def test_the_announcement_channel_on_another_worker_hears_the_owner_and_yi
         channel = SSEReader(response)
         (priming,) = await channel.read(1)
         assert priming.data == ""
-        first.app.server.add_tool(
-            lambda: "late", "late"
-        )  # the owner's server changes: its sessions hear it
+        # the owner's server changes: its sessions hear it
+        first.app.server.add_tool(lambda: "late", "late")
         (notice,) = await channel.read(1)
         assert json.loads(notice.data) == {
             "jsonrpc": "2.0",

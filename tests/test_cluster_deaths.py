@@ -1,7 +1,7 @@
 """Lesson 11: a worker dies (killed, no goodbye), and its sessions go on on another worker.
 
-Real worker processes (``python -m minimcp serve --transport http --redis URL``) on free loopback ports,
-one private ``redis-server``; one worker is killed with SIGKILL in the middle of a long call.
+Real worker processes (``python -m minimcp serve --transport http --redis URL``) on free loopback
+ports, one private ``redis-server``; one worker is killed with SIGKILL in the middle of a long call.
 """
 
 from __future__ import annotations
@@ -190,9 +190,8 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
             while b"replaces it" not in await asyncio.wait_for(parent.stderr.readline(), TIMEOUT):
                 pass
             await until_listening(port)
-            for request_id in range(
-                2, 8
-            ):  # new connections, spread by the kernel: every one answered
+            # new connections, spread by the kernel: every one answered
+            for request_id in range(2, 8):
                 answer = await http.post(
                     url,
                     json={"jsonrpc": "2.0", "id": request_id, "method": "ping"},
@@ -325,7 +324,8 @@ async def test_a_worker_that_stops_gracefully_leaves_its_sessions_to_the_others(
         async with http.stream("POST", leaving_url, json=call, headers=headers) as stream:
             reader = SSEReader(stream)
             seen = await reader.read(2)
-            leaving.terminate()  # SIGTERM: a restart, a deploy; the worker closes its connections and goes
+            # SIGTERM: a restart, a deploy; the worker closes its connections and goes
+            leaving.terminate()
             seen += await reader.read()
         assert leaving.wait(10) == 0
         resumed = {**headers, "last-event-id": seen[-1].id}

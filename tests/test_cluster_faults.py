@@ -1,10 +1,11 @@
 """Lesson 11, fault injection: lesson 08's cutting proxy in front of a round-robin load balancer, in
-front of three workers sharing one Redis; then the same with workers killed in the middle of long calls.
+front of three workers sharing one Redis; then the same with workers killed in the middle of long
+calls.
 
 Every request goes to another worker than the last, every SSE stream may be cut, and each resumption
 lands on yet another worker. Every stored message must arrive exactly once and in order; a call that
-was running on a worker that died ends with a clear error, never a hang. The figures are printed with
-``pytest -s``.
+was running on a worker that died ends with a clear error, never a hang. The figures are printed
+with ``pytest -s``.
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ async def test_long_calls_survive_many_cuts_across_workers(redis_url: str, seed:
             await proxy.close()
             await stop()
         print(
-            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, {len(balancer.sent_to)} "
-            f"requests spread over 3 workers, {messages} messages, each received once, in order"
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections, "
+            f"{len(balancer.sent_to)} requests spread over 3 workers, {messages} messages, "
+            "each received once, in order"
         )
         assert proxy.cuts >= 30 and len(set(balancer.sent_to)) == 3
 
@@ -92,9 +94,8 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(
                         "notifications/message", {"level": "info", "data": n}
                     )
                     if n % 5 == 0:
-                        await asyncio.sleep(
-                            0.003
-                        )  # let the stream flow, and the cuts fall mid-burst
+                        # let the stream flow, and the cuts fall mid-burst
+                        await asyncio.sleep(0.003)
                 await asyncio.wait_for(done.wait(), TIMEOUT)
                 await asyncio.sleep(0.1)  # anything doubled would show up now
         finally:
@@ -102,8 +103,8 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(
             await stop()
         assert received == list(range(count))
         print(
-            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections through 3 workers, "
-            f"{count} announcements, each received once, in order"
+            f"\nseed {seed}: {proxy.cuts} cuts over {proxy.connections} connections "
+            f"through 3 workers, {count} announcements, each received once, in order"
         )
         assert proxy.cuts >= 10
 
@@ -137,9 +138,8 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
                         )
                     )
                     await asyncio.sleep(chooser.uniform(0.3, 1.5))
-                    victim = chooser.choice(
-                        ports
-                    )  # killed: SIGKILL, no goodbye; a new worker takes its port
+                    # killed: SIGKILL, no goodbye; a new worker takes its port
+                    victim = chooser.choice(ports)
                     os.kill(processes[victim].pid, signal.SIGKILL)
                     processes[victim].wait(10)
                     processes[victim] = start_worker(redis_url, victim)
@@ -151,9 +151,8 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
                         finished += 1
                     except RpcError as error:  # it was running on the worker that died
                         assert (error.code, error.message) == (-32603, WORKER_DIED)
-                        assert progress == list(
-                            range(1, len(progress) + 1)
-                        )  # what came, came once, in order
+                        # what came, came once, in order
+                        assert progress == list(range(1, len(progress) + 1))
                         failed += 1
                     messages += len(progress) + 1
                     await until_listening(victim)
@@ -165,7 +164,7 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
             process.terminate()
             process.wait(10)
     print(
-        f"\n{deaths} workers killed during 6 calls: {finished} finished, {failed} ended with the error; "
-        f"{messages} messages, each received once, in order"
+        f"\n{deaths} workers killed during 6 calls: {finished} finished, "
+        f"{failed} ended with the error; {messages} messages, each received once, in order"
     )
     assert deaths == 6

@@ -1,4 +1,5 @@
-"""Completion (minimcp.completion): the capability, completion/complete for prompts and templates."""
+"""Completion (minimcp.completion): the capability, completion/complete for prompts and
+templates."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ async def still_answers(client: Client) -> None:
     ] == ["rust", "ruby"]
 
 
-# -- the capability ---------------------------------------------------------------------------------
+# -- the capability --------------------------------------------------------------------------------
 async def test_the_capability_comes_with_the_first_completion() -> None:
     server = Server("plain")
 
@@ -79,7 +80,7 @@ async def test_the_capability_comes_with_the_first_completion() -> None:
         assert client.server_capabilities["completions"] == {}
 
 
-# -- answers ----------------------------------------------------------------------------------------
+# -- answers ---------------------------------------------------------------------------------------
 async def test_prompt_arguments_complete_from_what_was_typed() -> None:
     async with connected(review_server()) as client:
         answer = await complete(
@@ -162,7 +163,7 @@ def test_completion_result_needs_strings() -> None:
         completion_result(["a", 1])  # type: ignore[list-item]
 
 
-# -- errors -----------------------------------------------------------------------------------------
+# -- errors ----------------------------------------------------------------------------------------
 PROMPT = {"type": "ref/prompt", "name": "code_review"}
 LANGUAGE = {"name": "language", "value": "py"}
 

@@ -1,8 +1,9 @@
-"""``python -m minimcp conformance-client``: each scenario against a minimcp server shaped like the suite's.
+"""``python -m minimcp conformance-client``: each scenario against a minimcp server shaped like the
+suite's.
 
-The official suite runs these scenarios itself (``python tools/conformance.py --client``, in CI); this
-module checks, without Node.js, that each one does what its scenario asks: the right tool, the right
-arguments, the schema sent back untouched, the defaults filled in.
+The official suite runs these scenarios itself (``python tools/conformance.py --client``, in CI);
+this module checks, without Node.js, that each one does what its scenario asks: the right tool, the
+right arguments, the schema sent back untouched, the defaults filled in.
 """
 
 from __future__ import annotations

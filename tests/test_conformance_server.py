@@ -1,4 +1,5 @@
-"""The conformance suite's server (minimcp.examples.conformance), checked the way the suite checks it.
+"""The conformance suite's server (minimcp.examples.conformance), checked the way the suite checks
+it.
 
 The official suite (``@modelcontextprotocol/conformance`` 0.1.16, run by ``tools/conformance.py``)
 talks to this server over Streamable HTTP. Here the same expectations, scenario by scenario, run
@@ -104,7 +105,8 @@ class SuiteClient:
 async def suite(
     capabilities: dict[str, Any] | None = None,
 ) -> AsyncIterator[tuple[Client, SuiteClient]]:
-    """A fresh conformance server, and a client that declares and answers sampling and elicitation."""
+    """A fresh conformance server, and a client that declares and answers sampling and
+    elicitation."""
     peer = SuiteClient()
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(build_server().serve(server_end))
@@ -130,7 +132,7 @@ async def call(
     return await client.call_tool(name, arguments, timeout=TIMEOUT, **options)
 
 
-# -- server-initialize, ping, logging-set-level, completion-complete ---------------------------------
+# -- server-initialize, ping, logging-set-level, completion-complete -------------------------------
 async def test_initialize_declares_every_capability_the_suite_uses() -> None:
     async with suite() as (client, _):
         assert client.protocol_version == "2025-11-25"
@@ -169,13 +171,12 @@ async def test_completion_answers_values_for_the_prompt_argument_the_suite_asks_
         }
 
 
-# -- tools-list, json-schema-2020-12 -------------------------------------------------------------------
+# -- tools-list, json-schema-2020-12 ---------------------------------------------------------------
 async def test_every_tool_has_a_name_a_description_and_an_input_schema() -> None:
     async with suite() as (client, _):
         tools = await client.list_tools()
-    assert TOOLS <= {
-        tool["name"] for tool in tools
-    }  # test_reconnection comes with lesson 08's transport
+    # test_reconnection comes with lesson 08's transport
+    assert TOOLS <= {tool["name"] for tool in tools}
     for tool in tools:
         assert tool["name"] and tool["description"] and tool["inputSchema"]["type"] == "object"
     by_name = {tool["name"]: tool for tool in tools}
@@ -216,7 +217,7 @@ async def test_the_json_schema_2020_12_tool_validates_with_its_refs() -> None:
         )
 
 
-# -- tools-call-* ---------------------------------------------------------------------------------------
+# -- tools-call-* ----------------------------------------------------------------------------------
 async def test_the_content_tools_answer_what_the_suite_checks() -> None:
     async with suite() as (client, _):
         # tools-call-simple-text calls it without "arguments" at all
@@ -333,7 +334,8 @@ async def test_the_elicitation_tool_asks_for_username_and_email() -> None:
             client, "test_elicitation", {"message": "Please provide your information"}
         )
     assert result["content"][0]["text"] == (
-        'User response: action=accept, content={"username": "testuser", "email": "test@example.com"}'
+        'User response: action=accept, content={"username": "testuser", '
+        '"email": "test@example.com"}'
     )
     [(method, params)] = peer.requests
     assert method == "elicitation/create"
@@ -407,7 +409,7 @@ async def test_without_the_capabilities_sampling_and_elicitation_return_an_error
     assert peer.requests == []
 
 
-# -- resources-* ----------------------------------------------------------------------------------------
+# -- resources-* -----------------------------------------------------------------------------------
 async def test_resources_list_read_and_subscribe() -> None:
     async with suite() as (client, _):
         resources = await client.list_resources()
@@ -454,7 +456,7 @@ async def test_resources_list_read_and_subscribe() -> None:
         assert await client.request("resources/unsubscribe", watched, TIMEOUT) == {}
 
 
-# -- prompts-* ------------------------------------------------------------------------------------------
+# -- prompts-* -------------------------------------------------------------------------------------
 async def test_prompts_list_and_get() -> None:
     async with suite() as (client, _):
         prompts = {p["name"]: p for p in await client.list_prompts()}
@@ -512,7 +514,7 @@ async def test_prompts_list_and_get() -> None:
         }
 
 
-# -- the official SDK's client, over stdio -----------------------------------------------------------
+# -- the official SDK's client, over stdio ---------------------------------------------------------
 async def test_the_sdk_client_lists_and_calls_the_tools_over_stdio(repo_root) -> None:
     pytest.importorskip("mcp", reason="the interop test needs the official SDK (mcp==2.3.0)")
     from mcp import Client as SdkClient
@@ -577,13 +579,13 @@ async def test_the_sdk_client_lists_and_calls_the_tools_over_stdio(repo_root) ->
 
             answer = await client.call_tool("test_elicitation", {"message": "Who are you?"})
             assert answer.content[0].text == (
-                'User response: action=accept, content={"username": "sdk", "email": "sdk@example.com"}'
+                'User response: action=accept, content={"username": "sdk", '
+                '"email": "sdk@example.com"}'
             )
             assert elicited[0].message == "Who are you?"
 
-            with pytest.warns(
-                MCPDeprecationWarning
-            ):  # deprecated in 2026-07-28, fine on a 2025 session
+            # deprecated in 2026-07-28, fine on a 2025 session
+            with pytest.warns(MCPDeprecationWarning):
                 await client.set_logging_level("debug")
             await client.call_tool("test_tool_with_logging")
             assert [entry.data for entry in logged] == [

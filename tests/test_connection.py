@@ -213,9 +213,8 @@ async def test_answers_for_unknown_ids_are_dropped(raw, caplog) -> None:
         call = asyncio.ensure_future(connection.request("echo", {}, timeout=TIMEOUT))
         request = await peer.recv()
         await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"first": True}})
-        await peer.send(
-            {"jsonrpc": "2.0", "id": request["id"], "result": {"second": True}}
-        )  # a repeat
+        # a repeat
+        await peer.send({"jsonrpc": "2.0", "id": request["id"], "result": {"second": True}})
         assert await call == {"first": True}
         await peer.ping()  # and nothing was answered for any of them
     assert caplog.text.count("dropping an answer nobody is waiting for") == 4
@@ -384,7 +383,8 @@ async def test_a_failing_notification_handler_is_not_fatal(raw_pair) -> None:
 
 
 class RecordingTransport:
-    """A memory cable that remembers what was sent on it, and which request each message belongs to."""
+    """A memory cable that remembers what was sent on it, and which request each message belongs
+    to."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -402,7 +402,8 @@ class RecordingTransport:
 
 
 async def test_every_message_says_which_request_it_belongs_to() -> None:
-    """An answer, and what a handler sends while answering, name the request; a broadcast names none."""
+    """An answer, and what a handler sends while answering, name the request; a broadcast names
+    none."""
     client_end, server_end = memory_pair()
     recording = RecordingTransport(server_end)
 

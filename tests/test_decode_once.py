@@ -5,8 +5,8 @@ Streamable HTTP's routing, the client's handshake record and header hook) gets t
 These tests run one ``tools/call``, from connecting to closing, over four cables with both ends in
 this process, and count every JSON decode on the way: every call of ``json.loads``, which ``parse``
 uses, wherever it is made (the name is patched in ``json``, and in any module that imported it as
-``loads``). Both sides run here, so each JSON-RPC message that crossed a cable must have been decoded
-exactly once in all: by its receiver, at the receiver's edge.
+``loads``). Both sides run here, so each JSON-RPC message that crossed a cable must have been
+decoded exactly once in all: by its receiver, at the receiver's edge.
 
 The cables: stdio's framing over a socket pair (``PipeTransport`` at both ends, as over a child's
 pipes), WebSocket, and Streamable HTTP in both eras: 2025-11-25 (a session, a GET stream) and
@@ -178,7 +178,8 @@ async def test_a_forwarded_message_is_decoded_once_per_edge(
 
 
 def decoded_messages(decodes: Counter[str]) -> dict[str, int]:
-    """How often each JSON-RPC message was decoded, by its method (``"answer #2"`` for an answer)."""
+    """How often each JSON-RPC message was decoded, by its method (``"answer #2"`` for an
+    answer)."""
     described = {}
     for text, count in decodes.items():
         if text != "other":

@@ -1,4 +1,5 @@
-"""The course's example server: the notes' calendar tool, courses resources, templates and prompts."""
+"""The course's example server: the notes' calendar tool, courses resources, templates and
+prompts."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ async def test_the_handshake_announces_the_features() -> None:
         assert set(client.server_capabilities) == {"tools", "resources", "prompts"}
 
 
-# -- tools ----------------------------------------------------------------------------------------------
+# -- tools -----------------------------------------------------------------------------------------
 async def test_read_events_is_listed_as_in_the_notes() -> None:
     async with course_server() as client:
         tools = {
@@ -84,8 +85,8 @@ async def test_read_events() -> None:
             "content": [
                 {
                     "type": "text",
-                    "text": "Events for 2025-03-21:\n- 09:00 Doctor appointment\n- 12:30 Team meeting\n"
-                    "- 18:00 Gym session",
+                    "text": "Events for 2025-03-21:\n- 09:00 Doctor appointment\n"
+                    "- 12:30 Team meeting\n- 18:00 Gym session",
                 }
             ]
         }
@@ -146,7 +147,8 @@ async def test_run_analysis_reports_progress_then_answers() -> None:
                 {
                     "type": "text",
                     "text": (
-                        "Analysed 12 courses in 5 steps: 217 hours in total; 3 Beginner, 5 Intermediate, 4 Advanced; "
+                        "Analysed 12 courses in 5 steps: 217 hours in total; "
+                        "3 Beginner, 5 Intermediate, 4 Advanced; "
                         "most common topic: architecture (5 courses)."
                     ),
                 }
@@ -184,7 +186,7 @@ async def test_two_analyses_at_once_keep_their_own_progress() -> None:
             assert mine == list(range(1, steps + 1))
 
 
-# -- resources --------------------------------------------------------------------------------------------
+# -- resources -------------------------------------------------------------------------------------
 async def test_the_resources_of_the_notes() -> None:
     data = load_data()
     async with course_server() as client:
@@ -222,7 +224,7 @@ async def test_the_resources_of_the_notes() -> None:
         await client.ping(TIMEOUT)
 
 
-# -- prompts ------------------------------------------------------------------------------------------------
+# -- prompts ---------------------------------------------------------------------------------------
 async def get(client: Client, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
     return await client.request(
         "prompts/get", {"name": name, "arguments": arguments or {}}, TIMEOUT
@@ -238,8 +240,8 @@ async def test_the_prompts_of_the_notes() -> None:
         assert prompts["course-similar-by-name"] == {  # notes §6.3.4
             "name": "course-similar-by-name",
             "title": "Find similar courses by name",
-            "description": "Given one or more course names, build a prompt that asks the LLM to search "
-            "similar courses using tools and IDs.",
+            "description": "Given one or more course names, build a prompt that asks the LLM "
+            "to search similar courses using tools and IDs.",
             "arguments": [
                 {
                     "name": "names",
@@ -255,8 +257,8 @@ async def test_the_prompts_of_the_notes() -> None:
                 "content": {
                     "type": "text",
                     "text": (
-                        "Summarize the following content in a concise way, highlighting key concepts and main "
-                        "sections."
+                        "Summarize the following content in a concise way, highlighting key "
+                        "concepts and main sections."
                     ),
                 },
             }
@@ -271,9 +273,9 @@ async def test_course_similar_by_name_turns_names_into_ids() -> None:
         ]
         assert message["role"] == "user"
         assert message["content"]["text"] == (
-            "Find similar courses using the tool find_similar_courses with these course IDs: c4ch, v1ws "
-            "(the courses named Cache Strategies, SQL Views). Finally, answer the user with a short "
-            "description of the most relevant similar courses."
+            "Find similar courses using the tool find_similar_courses with these course IDs: "
+            "c4ch, v1ws (the courses named Cache Strategies, SQL Views). Finally, answer the "
+            "user with a short description of the most relevant similar courses."
         )
         partly = (await get(client, "course-similar-by-name", {"names": "cache, knitting"}))[
             "messages"

@@ -201,7 +201,13 @@ def test_bad_markers_raise_with_the_line_number(source: str, line: int, words: s
 
 
 def test_header_talks_to_the_student() -> None:
-    source = "# -*- coding: utf-8 -*-\ndef f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION\n"
+    source = (
+        "# -*- coding: utf-8 -*-\n"
+        "def f():\n"
+        "    # BEGIN SOLUTION\n"
+        "    return 1\n"
+        "    # END SOLUTION\n"
+    )
     stub = generate_stub(source, lesson="02-stdio")
     lines = stub.splitlines()
     assert lines[0] == "# -*- coding: utf-8 -*-"  # an encoding line must stay first
@@ -300,7 +306,8 @@ DEMO_TESTS = dedent(
 
 
 def lesson_entry(number: str, slug: str, title: str, exercise: bool = True) -> str:
-    """One ``[[lesson]]`` of a fake course.toml, with the usual paths; with ``exercise``, its exercise.
+    """One ``[[lesson]]`` of a fake course.toml, with the usual paths; with ``exercise``, its
+    exercise.
 
     Its ``tests`` name a feature test first, as the real manifest does: the exercise's tests are
     the first file under tests/exercises/, not simply the first file.
@@ -352,9 +359,8 @@ def test_discovery_maps_solutions_to_lessons_and_tests(tmp_path: Path) -> None:
     root = make_course(
         tmp_path,
         lesson_entry("10", "two-words", "Two words"),
-        lesson_entry(
-            "02", "no-exercise", "No exercise", exercise=False
-        ),  # a lesson, but no exercise
+        # a lesson, but no exercise
+        lesson_entry("02", "no-exercise", "No exercise", exercise=False),
     )
     (root / "solutions" / "10-two-words").mkdir()
     (root / "solutions" / "10-two-words" / "exercise.py").write_text("x = 1\n")
@@ -403,7 +409,11 @@ def test_discovery_takes_every_path_from_the_manifest(tmp_path: Path) -> None:
         title = "Odd places"
         exercise = "lessons/03-odd/exercise.py"
         solution = "answers/three.py"
-        tests = ["tests/test_odd.py", "tests/exercises/test_03_odd.py", "tests/exercises/test_03_more.py"]
+        tests = [
+            "tests/test_odd.py",
+            "tests/exercises/test_03_odd.py",
+            "tests/exercises/test_03_more.py",
+        ]
         """
     )
     root = make_course(tmp_path, odd)
@@ -411,9 +421,8 @@ def test_discovery_takes_every_path_from_the_manifest(tmp_path: Path) -> None:
     assert (lesson.name, lesson.number, lesson.title) == ("03-odd", "3", "Odd places")
     assert lesson.solution == root / "answers" / "three.py"
     assert lesson.stub == root / "lessons" / "03-odd" / "exercise.py"
-    assert (
-        lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"
-    )  # the first one there
+    # the first one there
+    assert lesson.test_file == root / "tests" / "exercises" / "test_03_odd.py"
     assert lesson.page is None and lesson.notebook is None
     assert exercises.find_lesson("3", root) == lesson
 
@@ -501,7 +510,8 @@ def stub_problems(run: Run) -> list[str]:
     silent = [result.name for result in tests if not result.hint]
     if silent:
         problems.append(
-            f"these tests have no docstring, so a student who fails them gets no hint: {', '.join(silent)}"
+            "these tests have no docstring, so a student who fails them gets no hint: "
+            f"{', '.join(silent)}"
         )
     red = [
         f"{result.name} ({' '.join(result.message[:1])})"
@@ -510,8 +520,9 @@ def stub_problems(run: Run) -> list[str]:
     ]
     if red:
         problems.append(
-            "these tests fail on the untouched stub for another reason than its NotImplementedError, so a "
-            f"student who has not started sees a red failure instead of 'not started': {', '.join(red)}"
+            "these tests fail on the untouched stub for another reason than its "
+            "NotImplementedError, so a student who has not started sees a red failure instead of "
+            f"'not started': {', '.join(red)}"
         )
     if tests and not passed and not skipped and run.returncode != 1:
         problems.append(f"pytest exited with {run.returncode}:\n{run.output}")
@@ -545,12 +556,14 @@ def test_every_exercise_test_fails_on_the_stub(lesson: exercises.Lesson) -> None
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
 def test_every_exercise_test_is_in_a_part(lesson: exercises.Lesson) -> None:
-    """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left out."""
+    """The checker reports by part: each test file is cut into parts 1, 2, ... and no test is left
+    out."""
     known = read_test_file(lesson.test_file)
     where = lesson.relative(lesson.test_file)
     numbers = [part.number for part in known.parts]
     assert numbers and numbers == list(range(1, len(numbers) + 1)), (
-        f"{where}: its `# -- Exercise N · title ---` lines number the parts {numbers}, not 1, 2, ..."
+        f"{where}: its `# -- Exercise N · title ---` lines number the parts {numbers}, "
+        "not 1, 2, ..."
     )
     assert all(part.title for part in known.parts), f"{where}: a part has no title"
     outside = sorted(set(known.node_ids) - set(known.part_of))

@@ -1,4 +1,5 @@
-"""Framing (minimcp.framing): NDJSON lines and Content-Length frames, cut at every possible place."""
+"""Framing (minimcp.framing): NDJSON lines and Content-Length frames, cut at every possible
+place."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def splits(data: bytes):
     yield tuple(data[i : i + 1] for i in range(len(data)))
 
 
-# -- NDJSON -----------------------------------------------------------------------------------------
+# -- NDJSON ----------------------------------------------------------------------------------------
 def test_encode_line() -> None:
     assert encode_line(b"{}") == b"{}\n"
     with pytest.raises(ValueError):
@@ -158,9 +159,8 @@ def test_default_limit_is_4_mib() -> None:
 # -- Content-Length -----------------------------------------------------------------------------
 def test_encode_content_length() -> None:
     assert encode_content_length(b"{}") == b"Content-Length: 2\r\n\r\n{}"
-    assert (
-        encode_content_length("é".encode()) == b"Content-Length: 2\r\n\r\n\xc3\xa9"
-    )  # bytes, not chars
+    # bytes, not chars
+    assert encode_content_length("é".encode()) == b"Content-Length: 2\r\n\r\n\xc3\xa9"
 
 
 def test_content_length_split_anywhere() -> None:

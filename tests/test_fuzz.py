@@ -1,4 +1,5 @@
-"""Property tests (hypothesis): whatever arrives, minimcp answers with a message or an error, never a crash.
+"""Property tests (hypothesis): whatever arrives, minimcp answers with a message or an error, never
+a crash.
 
 Bounded on purpose (200 examples each, no deadline) so the whole file stays well under ten seconds.
 """
@@ -90,7 +91,8 @@ def chunked(data: bytes, cuts: list[int]) -> list[bytes]:
 
 
 def decode(decoder: Any, chunks: list[bytes]) -> list[Any]:
-    """Feed every chunk, pull every frame; bounded, so a decoder that loops fails instead of hanging."""
+    """Feed every chunk, pull every frame; bounded, so a decoder that loops fails instead of
+    hanging."""
     events: list[Any] = []
     for chunk in chunks:
         decoder.feed(chunk)
@@ -113,7 +115,7 @@ def decode(decoder: Any, chunks: list[bytes]) -> list[Any]:
     return events
 
 
-# -- jsonrpc.parse ----------------------------------------------------------------------------------
+# -- jsonrpc.parse ---------------------------------------------------------------------------------
 @BOUNDED
 @given(st.binary(max_size=200))
 def test_parse_any_bytes(data: bytes) -> None:

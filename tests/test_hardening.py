@@ -34,7 +34,7 @@ from minimcp.transports.websocket import start_websocket
 SURROGATE_ID = '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}'
 
 
-# -- 1. a subscribed session is freed when its client leaves -----------------------------------------
+# -- 1. a subscribed session is freed when its client leaves ---------------------------------------
 async def test_a_subscribed_session_is_freed_when_its_client_leaves() -> None:
     server = build_server(step_delay=0)
     async with connected(server) as client:
@@ -84,9 +84,8 @@ async def test_old_streams_of_a_session_leave_the_store_too() -> None:
             assert response.status_code == 200
         (session,) = http.app.sessions.values()
         await asyncio.sleep(0.05)
-        assert (
-            len(store._streams) <= 2 + 2 + 1
-        )  # kept POST streams (+ at most the newest), the GET channel
+        # kept POST streams (+ at most the newest), the GET channel
+        assert len(store._streams) <= 2 + 2 + 1
         assert (await raw.http.delete(http.url, headers=raw.headers())).status_code == 200
         await asyncio.sleep(0.05)
         assert store.size == 0 and len(store._streams) == 0, "DELETE left events behind"
@@ -189,7 +188,8 @@ async def test_an_over_long_file_name_is_not_found(folder: Path) -> None:
 
 
 def test_a_file_swapped_for_a_symlink_after_the_check_is_refused(folder: Path) -> None:
-    """The check passed (a regular file inside); then the file became a symlink to a secret outside."""
+    """The check passed (a regular file inside); then the file became a symlink to a secret
+    outside."""
     note = folder / "docs" / "note.txt"
     note.unlink()
     note.symlink_to(folder.parent / "secret.txt")
@@ -207,9 +207,8 @@ def test_a_folder_swapped_for_a_symlink_after_the_check_is_refused(folder: Path)
     (outside / "note.txt").write_text("outside")
     (folder / "docs" / "note.txt").unlink()
     (folder / "docs").rmdir()
-    (folder / "docs").symlink_to(
-        outside
-    )  # the file's own name is no symlink: only the folder moved
+    # the file's own name is no symlink: only the folder moved
+    (folder / "docs").symlink_to(outside)
     assert open_inside(folder, folder / "docs" / "note.txt") is None
 
 
@@ -270,7 +269,8 @@ async def test_a_slow_request_head_is_dropped_and_others_are_served() -> None:
 
 
 async def test_connections_over_the_limit_are_refused_at_once() -> None:
-    """Slow clients cannot hold more than max_connections: one more is closed before it says a word."""
+    """Slow clients cannot hold more than max_connections: one more is closed before it says a
+    word."""
     from minimcp.transports.http.server import start_http
 
     http = await start_http(build_server(step_delay=0), max_connections=4, header_timeout=30)
@@ -300,9 +300,8 @@ async def test_sessions_left_half_open_expire_and_free_the_cap() -> None:
             async with raw_session(http.url, initialize=False) as raw:
                 assert (await raw.post(INITIALIZE)).status_code == 200
         await asyncio.sleep(0.4)
-        async with raw_session(
-            http.url
-        ) as raw:  # a place was free again: the half-open ones expired
+        # a place was free again: the half-open ones expired
+        async with raw_session(http.url) as raw:
             await raw.ping()
 
 

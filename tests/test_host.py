@@ -124,8 +124,8 @@ class FakeServer:
                         "content": {
                             "type": "text",
                             "text": (
-                                f'Given the courses {names}, use the tool search_similar with ids="v1ws,c4ch" '
-                                "and describe what it finds."
+                                f"Given the courses {names}, use the tool search_similar "
+                                'with ids="v1ws,c4ch" and describe what it finds.'
                             ),
                         },
                     }
@@ -440,8 +440,9 @@ async def test_using_a_prompt_runs_the_loop_on_the_servers_words() -> None:
 
 @pytest.mark.parametrize("role", ["system", "tool", None])
 async def test_a_prompt_may_not_speak_as_system_or_tool(role: str | None) -> None:
-    """A prompt's messages are "user" or "assistant" (spec: PromptMessage.role). A server that sends
-    another role must not get a system rule or a fake tool result into the chat: nothing is pasted."""
+    """A prompt's messages are "user" or "assistant" (spec: PromptMessage.role). A server that
+    sends another role must not get a system rule or a fake tool result into the chat: nothing is
+    pasted."""
     server = ServerCore("sneaky")
     server.declare("prompts")
 
@@ -485,15 +486,14 @@ def test_content_text_reads_one_block_or_many() -> None:
 
 def test_the_rule_model_reads_course_ids_from_the_servers_prompt() -> None:
     text = (
-        "Find similar courses using the tool find_similar_courses with these course IDs: cl3n, sw4r "
-        "(the courses named Clean Code, Software Architecture)."
+        "Find similar courses using the tool find_similar_courses with these course IDs: "
+        "cl3n, sw4r (the courses named Clean Code, Software Architecture)."
     )
     tools = [{"name": "course/read_events"}, {"name": "course/find_similar_courses"}]
     expected = ToolCall("course/find_similar_courses", {"ids": ["cl3n", "sw4r"]})
     assert RuleModel().pick_tool(text, tools) == expected
-    assert (
-        RuleModel().pick_tool(text, tools[:1]) is None
-    )  # the rule fires only if the tool is on offer
+    # the rule fires only if the tool is on offer
+    assert RuleModel().pick_tool(text, tools[:1]) is None
 
 
 def test_readable_turns_json_lists_into_names() -> None:

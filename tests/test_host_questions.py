@@ -1,8 +1,8 @@
 """The host answers its servers' questions (minimcp.host.questions), against the assistant server.
 
-Sampling through the host's rule model with a person who approves, refuses or edits; elicitation from
-the profile, from the person, or dismissed; URL mode only with consent; and the whole loop in a host
-chatting with ``python -m minimcp serve --example assistant`` as a child process.
+Sampling through the host's rule model with a person who approves, refuses or edits; elicitation
+from the profile, from the person, or dismissed; URL mode only with consent; and the whole loop in a
+host chatting with ``python -m minimcp serve --example assistant`` as a child process.
 """
 
 from __future__ import annotations
@@ -63,9 +63,8 @@ async def test_a_refusal_reaches_the_tool_as_an_error() -> None:
         HostQuestions(approve=lambda server, request: False), "xml_to_json", {"xml": XML}
     )
     assert result["isError"] is True
-    assert (
-        text(result)
-        == "Tool xml_to_json failed: RpcError: The user refused assistant's request to use the model"
+    assert text(result) == (
+        "Tool xml_to_json failed: RpcError: The user refused assistant's request to use the model"
     )
 
 
@@ -78,9 +77,8 @@ async def test_the_person_may_edit_the_request_and_max_tokens_cuts_the_answer() 
         return {**request, "messages": [message], "maxTokens": 1}
 
     result = await call(HostQuestions(approve=edit), "xml_to_json", {"xml": XML})
-    assert (
-        text(result) == '{"a":'
-    )  # the edited request, cut at one "token" (a word, for the rule model)
+    # the edited request, cut at one "token" (a word, for the rule model)
+    assert text(result) == '{"a":'
 
 
 async def test_a_form_is_filled_from_the_profile() -> None:
@@ -111,10 +109,8 @@ async def test_the_person_sees_the_prefilled_form_and_completes_it() -> None:
 @pytest.mark.parametrize(
     ("tool", "expected"),
     [
-        (
-            "link_github",
-            "Nothing linked: the user chose cancel.",
-        ),  # nobody to ask, the profile does not know
+        # nobody to ask, the profile does not know
+        ("link_github", "Nothing linked: the user chose cancel."),
         ("book_meeting", "Not booked: 'Retro'."),
     ],
 )
@@ -144,9 +140,8 @@ async def test_a_host_chat_uses_a_tool_that_samples_the_host_model() -> None:
         client = await host.connect_with("assistant", stdio_client, command, cwd=str(ROOT))
         assert client.session.capabilities == {"sampling": {}, "elicitation": {"form": {}}}
         answer = await host.ask(f"Turn this into JSON: {XML}")
-        assert (
-            answer
-            == f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
+        assert answer == (
+            f"Here is what assistant/xml_to_json says:\n{json.dumps(AS_JSON, ensure_ascii=False)}."
         )
 
 

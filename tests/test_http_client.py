@@ -39,7 +39,8 @@ async def test_the_client_runs_the_course_server_over_http() -> None:
             assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
             assert "Analysed 12 courses" in result["content"][0]["text"]
         assert http.app.sessions == {}  # closing sent DELETE
-    # The GET stream opens right after the handshake, before the first request: nothing announced is missed.
+    # The GET stream opens right after the handshake, before the first request: nothing announced is
+    # missed.
     assert trace == [
         "POST initialize #1 -> 200 application/json",
         "POST notifications/initialized -> 202 ",
@@ -89,7 +90,8 @@ async def test_the_client_resumes_a_stream_the_server_closed_after_its_retry() -
 
 
 async def test_a_resumption_refused_for_a_moment_is_tried_again() -> None:
-    """A gateway with no live server behind it (502), or a busy server (503), is no reason to give up a stream."""
+    """A gateway with no live server behind it (502), or a busy server (503), is no reason to give
+    up a stream."""
     server = build_server()
 
     @server.tool()

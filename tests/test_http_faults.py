@@ -1,5 +1,5 @@
-"""Fault injection: a proxy cuts SSE connections at random points, many times over; every message still
-arrives exactly once, in order.
+"""Fault injection: a proxy cuts SSE connections at random points, many times over; every message
+still arrives exactly once, in order.
 
 The proxy sits between minimcp's HTTP client and server on 127.0.0.1. Each response that is an SSE
 stream is, with some probability, cut a random number of bytes after its first event (the priming
@@ -152,8 +152,8 @@ async def test_a_long_task_survives_many_cuts(seed: int) -> None:
 def collect_messages(
     count: int,
 ) -> tuple[list[Any], asyncio.Event, Callable[[str, dict[str, Any]], None]]:
-    """The data of every ``notifications/message`` a client hears, an event set once ``count`` came, and
-    the ``on_notification`` callback that gathers them."""
+    """The data of every ``notifications/message`` a client hears, an event set once ``count`` came,
+    and the ``on_notification`` callback that gathers them."""
     received: list[Any] = []
     done = asyncio.Event()
 
@@ -190,9 +190,8 @@ async def test_a_burst_of_announcements_survives_many_cuts(seed: int) -> None:
                 for n in range(count):
                     await server.broadcast("notifications/message", {"level": "info", "data": n})
                     if n % 5 == 0:
-                        await asyncio.sleep(
-                            0.003
-                        )  # let the stream flow, and the cuts fall mid-burst
+                        # let the stream flow, and the cuts fall mid-burst
+                        await asyncio.sleep(0.003)
                 await asyncio.wait_for(done.wait(), TIMEOUT)
                 await asyncio.sleep(0.1)  # anything doubled would show up now
         finally:

@@ -1,9 +1,9 @@
 """Lesson 12: Streamable HTTP for MCP 2026-07-28, beside lesson 08's sessions on the same endpoint.
 
-POST only; no session id; the standard headers checked against the body (-32020); the envelope's errors
-with status 400, an unknown method 404; an answer as JSON or as an SSE stream without event ids; a stream
-the client closes cancels its request. The official SDK's client in mode="auto" ends up here, with no
-initialize on the wire.
+POST only; no session id; the standard headers checked against the body (-32020); the envelope's
+errors with status 400, an unknown method 404; an answer as JSON or as an SSE stream without event
+ids; a stream the client closes cancels its request. The official SDK's client in mode="auto" ends
+up here, with no initialize on the wire.
 """
 
 from __future__ import annotations
@@ -173,7 +173,8 @@ async def test_envelope_errors_are_400_and_an_unknown_method_404() -> None:
         assert answer.json()["error"] == {
             "code": -32601,
             "message": (
-                "Method not found: initialize (2026-07-28 has no handshake: every request carries its _meta)"
+                "Method not found: initialize "
+                "(2026-07-28 has no handshake: every request carries its _meta)"
             ),
         }
         await still_serving(http, server.url)
@@ -202,9 +203,8 @@ async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> N
             assert answer.headers["x-accel-buffering"] == "no"
             text = (await answer.aread()).decode()
         events = [block for block in text.split("\n\n") if block.strip()]
-        assert all(
-            line.startswith("data: ") for block in events for line in block.splitlines()
-        )  # no id:, no priming
+        # no id:, no priming
+        assert all(line.startswith("data: ") for block in events for line in block.splitlines())
         said = [json.loads(block.removeprefix("data: ")) for block in events]
         assert [note["params"]["progress"] for note in said[:-1]] == [1, 2, 3]
         assert said[-1]["id"] == 1 and said[-1]["result"]["resultType"] == "complete"
@@ -233,9 +233,8 @@ async def test_closing_the_stream_cancels_the_request() -> None:
             async for chunk in answer.aiter_bytes():
                 assert b"notifications/progress" in chunk
                 break
-        await asyncio.wait_for(
-            stopped.wait(), TIMEOUT
-        )  # the client left: the handler was cancelled
+        # the client left: the handler was cancelled
+        await asyncio.wait_for(stopped.wait(), TIMEOUT)
 
 
 async def test_a_2025_session_and_2026_requests_share_the_endpoint() -> None:
@@ -305,9 +304,8 @@ async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_i
             first = json.loads((await anext(lines)).removeprefix("data: "))
             assert first["method"] == "notifications/subscriptions/acknowledged"
             assert first["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": 7}
-            server.app.server.add_tool(
-                lambda: "hi", "newcomer"
-            )  # any change of the list, from anywhere
+            # any change of the list, from anywhere
+            server.app.server.add_tool(lambda: "hi", "newcomer")
             async for line in lines:
                 if line.startswith("data: "):
                     heard = json.loads(line.removeprefix("data: "))
@@ -317,9 +315,8 @@ async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_i
                 "method": "notifications/tools/list_changed",
                 "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}},
             }
-        await until(
-            lambda: not server.app.server.subscriptions.listeners
-        )  # the client closed the stream
+        # the client closed the stream
+        await until(lambda: not server.app.server.subscriptions.listeners)
         assert not server.app.server.subscriptions.listeners
 
 
@@ -412,6 +409,5 @@ async def test_header_parameters_that_agree_are_served() -> None:
         answer = await http.post(
             server.url, json=body, headers={**headers_for(body), "mcp-param-region": "=?base64"}
         )
-        assert (
-            answer.status_code == 200
-        )  # no suffix: a literal value; a null argument: no header expected
+        # no suffix: a literal value; a null argument: no header expected
+        assert answer.status_code == 200

@@ -1,4 +1,5 @@
-"""Streamable HTTP's routing rules, with no socket and no event loop (minimcp.transports.http.routing)."""
+"""Streamable HTTP's routing rules, with no socket and no event loop
+(minimcp.transports.http.routing)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,8 @@ from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, answer_as, stre
         (True, 7, {7}, 7),  # an answer goes back on its own POST
         (False, 7, {7, 8}, 7),  # progress sent while answering 7: on 7's stream
         (False, None, {7}, ANNOUNCEMENTS),  # list_changed: the server's own news
-        (
-            False,
-            9,
-            {7},
-            ANNOUNCEMENTS,
-        ),  # related to a request whose POST is gone: still worth saying
+        # related to a request whose POST is gone: still worth saying
+        (False, 9, {7}, ANNOUNCEMENTS),
         (True, 9, {7}, DROP),  # an answer nobody waits for: nobody can receive it
         (True, None, {7}, DROP),  # an error answer to a message that could not be read
     ],

@@ -1,4 +1,5 @@
-"""Streamable HTTP, the server: every status code and guard, each followed by proof that it still serves.
+"""Streamable HTTP, the server: every status code and guard, each followed by proof that it still
+serves.
 
 The server is the course's example server behind ``minimcp.http`` on 127.0.0.1; the client is raw
 httpx2, so each test sees exactly what travelled (spec 2025-11-25, basic/transports).
@@ -34,7 +35,7 @@ def error_of(response: httpx2.Response) -> tuple[int, str]:
     return body["error"]["code"], body["error"]["message"]
 
 
-# -- the session ------------------------------------------------------------------------------------
+# -- the session -----------------------------------------------------------------------------------
 async def test_initialize_opens_a_session_with_an_unguessable_visible_ascii_id() -> None:
     async with running() as http, raw_session(http.url, initialize=False) as raw:
         response = await raw.post(INITIALIZE)
@@ -79,11 +80,10 @@ async def test_requests_without_a_session_id_get_400() -> None:
         await raw.ping()
 
 
-async def test_a_legacy_only_server_answers_the_2026_probe_method_not_found_so_new_clients_fall_back() -> (
-    None
-):
+async def test_a_2025_server_answers_the_probe_method_not_found_so_new_clients_fall_back() -> None:
     server = build_server(step_delay=0.01)
-    server.modern_versions = ()  # the initialize era only: what a 2025 server answers (lesson 12 serves both)
+    # the initialize era only: what a 2025 server answers (lesson 12 serves both)
+    server.modern_versions = ()
     async with running(server) as http, raw_session(http.url, initialize=False) as raw:
         response = await raw.post(
             {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}},
@@ -182,7 +182,8 @@ async def test_the_number_of_sessions_is_capped() -> None:
 
 
 async def test_at_the_cap_an_idle_session_makes_room_at_once() -> None:
-    """At the cap, initialize first expires the idle sessions: the place they free is usable at once."""
+    """At the cap, initialize first expires the idle sessions: the place they free is usable at
+    once."""
     async with running(max_sessions=1) as http, raw_session(http.url) as idle:
         (session,) = http.app.sessions.values()
         session.last_active -= 10_000  # unused for hours (the reaper has not come by yet)
@@ -195,8 +196,8 @@ async def test_at_the_cap_an_idle_session_makes_room_at_once() -> None:
 
 
 async def test_a_server_that_is_shutting_down_opens_no_new_session() -> None:
-    """Once close() has ended the sessions, a client told 404 must not open a new one on the way out:
-    its streams would hold the shutdown up."""
+    """Once close() has ended the sessions, a client told 404 must not open a new one on the way
+    out: its streams would hold the shutdown up."""
     async with running() as http, raw_session(http.url) as raw:
         await http.app.close()
         response = await raw.post({"jsonrpc": "2.0", "id": 2, "method": "ping"})
@@ -211,7 +212,7 @@ async def test_a_server_that_is_shutting_down_opens_no_new_session() -> None:
         assert http.app.sessions == {}
 
 
-# -- what a POST must look like -------------------------------------------------------------------------
+# -- what a POST must look like --------------------------------------------------------------------
 @pytest.mark.parametrize("accept", ["application/json", "text/event-stream", "text/html", ""])
 async def test_post_must_accept_json_and_sse(accept: str) -> None:
     async with running() as http, raw_session(http.url) as raw:
@@ -309,7 +310,8 @@ async def test_a_request_id_already_in_flight_is_refused() -> None:
             assert again.json()["error"] == {
                 "code": INVALID_REQUEST,
                 "message": (
-                    "Request id 7 was already used in this session, by a request still being answered"
+                    "Request id 7 was already used in this session, "
+                    "by a request still being answered"
                 ),
             }
             answer = messages(await read_events(first))[-1]
@@ -320,7 +322,7 @@ async def test_a_request_id_already_in_flight_is_refused() -> None:
         await raw.ping()
 
 
-# -- the guards --------------------------------------------------------------------------------------
+# -- the guards ------------------------------------------------------------------------------------
 async def test_a_foreign_origin_gets_403_and_loopback_origins_pass() -> None:
     async with running() as http, raw_session(http.url) as raw:
         response = await raw.post(
@@ -350,7 +352,8 @@ async def test_an_allowed_origin_can_be_configured() -> None:
 
 
 async def test_a_host_that_is_not_ours_gets_421() -> None:
-    """DNS rebinding: the browser sends the attacker's name as Host even when it reaches 127.0.0.1."""
+    """DNS rebinding: the browser sends the attacker's name as Host even when it reaches
+    127.0.0.1."""
     async with running() as http, raw_session(http.url) as raw:
         response = await raw.post(
             {"jsonrpc": "2.0", "id": 2, "method": "ping"}, host="evil.example:80"
@@ -388,7 +391,7 @@ async def test_get_must_accept_sse() -> None:
         await raw.ping()
 
 
-# -- JSON or a stream -----------------------------------------------------------------------------------
+# -- JSON or a stream ------------------------------------------------------------------------------
 async def test_quick_requests_get_json_and_notifications_202() -> None:
     async with running() as http, raw_session(http.url) as raw:
         answer = await raw.call(
@@ -419,10 +422,8 @@ async def test_a_request_with_progress_is_answered_as_a_stream() -> None:
             assert response.headers["cache-control"] == "no-cache"
             events = await read_events(response)
         priming, *rest = events
-        assert (priming.data, priming.retry) == (
-            "",
-            20,
-        )  # an id to resume from, and when to come back
+        # an id to resume from, and when to come back
+        assert (priming.data, priming.retry) == ("", 20)
         stream_id = priming.id.rsplit("-", 1)[0]
         assert [event.id for event in events] == [f"{stream_id}-{n}" for n in range(5)]
         sent = messages(rest)

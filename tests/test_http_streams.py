@@ -52,7 +52,8 @@ async def test_the_announcement_channel_carries_what_the_server_says_on_its_own(
 
 
 async def test_the_two_channels_at_once_each_message_on_one_stream() -> None:
-    """The article's scene: a long task streams on its POST while a new tool is announced on the GET."""
+    """The article's scene: a long task streams on its POST while a new tool is announced on the
+    GET."""
     server = build_server(step_delay=0.02)
     async with running(server) as http, raw_session(http.url) as raw:
         async with raw.http.stream("GET", http.url, headers=raw.headers(**GET_HEADERS)) as get:
@@ -76,9 +77,8 @@ async def test_a_dropped_post_stream_is_resumed_with_exactly_what_it_missed() ->
         async with raw.http.stream(
             "POST", http.url, json=analysis(2, 8), headers=raw.headers()
         ) as post:
-            seen = await SSEReader(post).read(
-                3
-            )  # priming, progress 1, progress 2: then the cable breaks
+            # priming, progress 1, progress 2: then the cable breaks
+            seen = await SSEReader(post).read(3)
         last_id = seen[-1].id
         await asyncio.sleep(0.1)  # meanwhile the task goes on, and its events are stored
         headers = raw.headers(**GET_HEADERS, last_event_id=last_id)
@@ -88,16 +88,8 @@ async def test_a_dropped_post_stream_is_resumed_with_exactly_what_it_missed() ->
                 resumed
             ).read()  # to the end: the stream closes after the answer
         got = messages(seen) + messages(replayed)
-        assert [m["params"]["progress"] for m in got[:-1]] == [
-            1,
-            2,
-            3,
-            4,
-            5,
-            6,
-            7,
-            8,
-        ]  # none lost, none twice
+        # none lost, none twice
+        assert [m["params"]["progress"] for m in got[:-1]] == [1, 2, 3, 4, 5, 6, 7, 8]
         assert got[-1]["id"] == 2 and "result" in got[-1]
         ids = [event.id for event in seen + replayed]
         assert len(ids) == len(set(ids))
@@ -252,7 +244,8 @@ async def test_close_sse_stream_is_a_no_op_on_other_cables() -> None:
 
 
 async def test_a_question_back_to_the_client_travels_on_the_requests_stream() -> None:
-    """A server request sent while answering (here, ping) goes on the POST stream; the client's answer is a POST."""
+    """A server request sent while answering (here, ping) goes on the POST stream; the client's
+    answer is a POST."""
     server = build_server()
 
     @server.tool()
@@ -280,7 +273,8 @@ async def test_a_question_back_to_the_client_travels_on_the_requests_stream() ->
 
 
 async def test_a_broadcast_from_inside_a_request_goes_to_every_announcement_channel() -> None:
-    """A handler of session A adds a tool: the notice goes on A's and B's GET streams, never on A's POST."""
+    """A handler of session A adds a tool: the notice goes on A's and B's GET streams, never on A's
+    POST."""
     server = build_server()
 
     @server.tool()
@@ -298,16 +292,16 @@ async def test_a_broadcast_from_inside_a_request_goes_to_every_announcement_chan
             await a_channel.read(1)
             await b_channel.read(1)
             answer = await a.call(2, "tools/call", {"name": "add_one"})
-            assert (
-                answer["result"]["content"][0]["text"] == "added"
-            )  # plain JSON: nothing else on it
+            # plain JSON: nothing else on it
+            assert answer["result"]["content"][0]["text"] == "added"
             for channel in (a_channel, b_channel):
                 (event,) = await channel.read(1)
                 assert json.loads(event.data)["method"] == "notifications/tools/list_changed"
 
 
 class SlowStore(MemoryEventStore):
-    """A store whose ``append`` takes a while, as one over the network would (a priming event's longest)."""
+    """A store whose ``append`` takes a while, as one over the network would (a priming event's
+    longest)."""
 
     async def append(self, stream_id: str, data: str) -> str:
         await asyncio.sleep(0.02 if data == "" else 0)

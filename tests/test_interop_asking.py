@@ -1,11 +1,11 @@
 """Interop for lesson 09 with the official Python SDK (mcp==2.3.0), both ways.
 
-1. minimcp's client answers an SDK server that asks (tests/servers/sdk_asking_server.py): sampling, a
-   form with a default, a URL and its completion, roots; over stdio and over Streamable HTTP.
-2. The SDK's client, with its sampling, elicitation, roots and logging callbacks, uses minimcp's assistant
-   server; and completes a prompt's argument.
-3. Cancellation each way: the SDK gives up on a minimcp tool (the tool is cancelled), minimcp gives up on
-   an SDK tool (the SDK's tool is cancelled).
+1. minimcp's client answers an SDK server that asks (tests/servers/sdk_asking_server.py): sampling,
+   a form with a default, a URL and its completion, roots; over stdio and over Streamable HTTP.
+2. The SDK's client, with its sampling, elicitation, roots and logging callbacks, uses minimcp's
+   assistant server; and completes a prompt's argument.
+3. Cancellation each way: the SDK gives up on a minimcp tool (the tool is cancelled), minimcp gives
+   up on an SDK tool (the SDK's tool is cancelled).
 Only the tests import ``mcp``.
 """
 
@@ -72,7 +72,7 @@ def text(result: dict[str, Any]) -> str:
     return str(result["content"][0]["text"])
 
 
-# -- 1. minimcp's client answers the SDK's server --------------------------------------------------------------
+# -- 1. minimcp's client answers the SDK's server --------------------------------------------------
 @pytest.mark.parametrize("cable", ["stdio", "http"])
 async def test_minimcp_answers_every_question_of_an_sdk_server(cable: str, tmp_path: Path) -> None:
     asked: list[dict[str, Any]] = []
@@ -139,7 +139,7 @@ async def test_minimcp_gives_up_and_the_sdk_tool_is_cancelled(tmp_path: Path) ->
         await client.ping()
 
 
-# -- 2. the SDK's client answers minimcp's server ---------------------------------------------------------------
+# -- 2. the SDK's client answers minimcp's server --------------------------------------------------
 async def sampling(
     context: Any, params: types.CreateMessageRequestParams
 ) -> types.CreateMessageResult:
@@ -155,9 +155,8 @@ async def sampling(
 async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
     if params.message == "What is your GitHub user?":
         return types.ElicitResult(action="accept", content={"github_user": "octocat"})
-    return types.ElicitResult(
-        action="accept", content={"date": "2026-12-01"}
-    )  # book_meeting: defaults apply
+    # book_meeting: defaults apply
+    return types.ElicitResult(action="accept", content={"date": "2026-12-01"})
 
 
 # logging/setLevel is what a 2025-11-25 session uses; the SDK warns that 2026-07-28 deprecates it.
@@ -219,7 +218,7 @@ async def test_the_sdk_client_gives_its_roots_to_a_folder_that_honours_them(tmp_
     assert [resource.name for resource in listed.resources] == ["notes/plan.md"]
 
 
-# -- 3. the SDK gives up on a minimcp tool --------------------------------------------------------------------------
+# -- 3. the SDK gives up on a minimcp tool ---------------------------------------------------------
 async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
     events: list[str] = []
     server = Server("slow")
@@ -241,6 +240,5 @@ async def test_the_sdk_gives_up_and_the_minimcp_tool_is_cancelled() -> None:
                 await client.call_tool("wait_forever", {}, read_timeout_seconds=0.5)
             await until(lambda: bool(events))
             assert events == ["cancelled"]
-            assert (await client.list_tools()).tools[
-                0
-            ].name == "wait_forever"  # the session goes on
+            # the session goes on
+            assert (await client.list_tools()).tools[0].name == "wait_forever"

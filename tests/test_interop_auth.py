@@ -1,12 +1,12 @@
-"""Interop for lesson 10 with the official Python SDK (mcp==2.3.0), both ways: the SDK's client, with its
-own OAuth provider, gets in to a protected minimcp server through the course authorization server; and
-minimcp's client gets in to an SDK server protected by the SDK's own auth support (its token verifier
-checks the course authorization server's tokens).
+"""Interop for lesson 10 with the official Python SDK (mcp==2.3.0), both ways: the SDK's client,
+with its own OAuth provider, gets in to a protected minimcp server through the course authorization
+server; and minimcp's client gets in to an SDK server protected by the SDK's own auth support (its
+token verifier checks the course authorization server's tokens).
 
-Everything is real and on loopback: uvicorn serving the course authorization server and the protected
-course server; the SDK's ``OAuthClientProvider`` doing discovery, dynamic registration, PKCE and the token
-exchange. The "browser" is a function that opens the authorization URL and reads where it redirects.
-Only the tests import ``mcp``.
+Everything is real and on loopback: uvicorn serving the course authorization server and the
+protected course server; the SDK's ``OAuthClientProvider`` doing discovery, dynamic registration,
+PKCE and the token exchange. The "browser" is a function that opens the authorization URL and reads
+where it redirects. Only the tests import ``mcp``.
 """
 
 from __future__ import annotations
@@ -65,9 +65,8 @@ async def test_the_sdk_client_gets_in_through_the_course_authorization_server() 
     authorization = await start_authorization_server()
     landed: list[str] = []
 
-    async def open_in_browser(
-        url: str,
-    ) -> None:  # the scripted person consents; where does the browser land?
+    # the scripted person consents; where does the browser land?
+    async def open_in_browser(url: str) -> None:
         async with httpx2.AsyncClient(follow_redirects=False) as http:
             landed.append((await http.get(url)).headers["location"])
 
@@ -105,7 +104,8 @@ async def test_the_sdk_client_gets_in_through_the_course_authorization_server() 
 
 
 class CourseTokens:
-    """The SDK server's token verifier: minimcp's checks, on the course authorization server's keys."""
+    """The SDK server's token verifier: minimcp's checks, on the course authorization server's
+    keys."""
 
     def __init__(self, verifier: TokenVerifier) -> None:
         self.verifier = verifier

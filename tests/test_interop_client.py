@@ -53,10 +53,8 @@ async def test_list_and_call_a_tool_with_progress(client: Client) -> None:
     assert result["content"] == [
         {"type": "text", "text": "Events for 2025-03-21:\n- 09:00 Daily meeting"}
     ]
-    assert progress == [
-        (1, 2, "step 1 of 2"),
-        (2, 2, "step 2 of 2"),
-    ]  # our progressToken, understood
+    # our progressToken, understood
+    assert progress == [(1, 2, "step 1 of 2"), (2, 2, "step 2 of 2")]
 
 
 async def test_list_and_read_a_resource(client: Client) -> None:
@@ -90,7 +88,10 @@ async def test_list_and_get_a_prompt_with_arguments(client: Client) -> None:
     result = await client.get_prompt(
         "course-similar-by-name", {"names": "caché, vistas"}, timeout=10
     )
-    expected = "Given the following course names: caché, vistas, look up their IDs and find similar courses."
+    expected = (
+        "Given the following course names: caché, vistas, "
+        "look up their IDs and find similar courses."
+    )
     assert result["messages"] == [{"role": "user", "content": {"type": "text", "text": expected}}]
 
 

@@ -1,5 +1,5 @@
-"""Lesson 11 against the official SDK: its client, behind a load balancer that sends every request to
-another worker than the last, runs the course server on three workers sharing one Redis."""
+"""Lesson 11 against the official SDK: its client, behind a load balancer that sends every request
+to another worker than the last, runs the course server on three workers sharing one Redis."""
 
 from __future__ import annotations
 
@@ -55,16 +55,16 @@ async def test_the_sdk_client_runs_three_workers_each_request_elsewhere(redis_ur
                 (course,) = (await client.read_resource("courses://AI101")).contents
                 assert course.text.startswith('{"id": "AI101"')
             sent = balancer.sent_to
-            assert all(
-                a != b for a, b in zip(sent, sent[1:], strict=False)
-            )  # never the same worker twice in a row
+            # never the same worker twice in a row
+            assert all(a != b for a, b in zip(sent, sent[1:], strict=False))
             assert len(set(sent)) == 3
         finally:
             await stop()
 
 
 def asking_course_server(key: bytes) -> Any:
-    """The course server with a tool that asks the user; every worker seals request states with ``key``."""
+    """The course server with a tool that asks the user; every worker seals request states with
+    ``key``."""
     server = complete_server(step_delay=0.01)
     answer_both_eras(server).seal = StateSeal(key)  # lesson 12's settings: one key for every worker
 
@@ -80,9 +80,9 @@ def asking_course_server(key: bytes) -> Any:
 
 
 async def test_in_2026_any_worker_serves_any_request_with_nothing_in_redis(redis_url: str) -> None:
-    """Lesson 12: with no session there is nothing to share. The SDK's client in mode="auto" and minimcp's
-    own run three workers, each request elsewhere; a question's state is sealed on one worker and opened on
-    another (one key for all), and Redis holds no session at all."""
+    """Lesson 12: with no session there is nothing to share. The SDK's client in mode="auto" and
+    minimcp's own run three workers, each request elsewhere; a question's state is sealed on one
+    worker and opened on another (one key for all), and Redis holds no session at all."""
     key = bytes(range(32))
     async with workers(redis_url, 3, build=lambda: asking_course_server(key)) as running:
         balancer, url, stop = await start_balancer([worker.url for worker in running])

@@ -1,4 +1,5 @@
-"""Interop: the official SDK's client uses everything the course's example server offers, over stdio.
+"""Interop: the official SDK's client uses everything the course's example server offers, over
+stdio.
 
 ``python -m minimcp serve`` runs as a child process; ``mcp.Client`` (mcp 2.3.0, the oracle) lists,
 calls, reads and gets every tool, resource, template and prompt, follows progress, and sees the
@@ -66,7 +67,8 @@ async def test_the_sdk_lists_and_calls_every_tool() -> None:
             results[tool.name] = result
 
         assert results["read_events"].content[0].text == (
-            "Events for 2025-03-21:\n- 09:00 Doctor appointment\n- 12:30 Team meeting\n- 18:00 Gym session"
+            "Events for 2025-03-21:\n- 09:00 Doctor appointment\n"
+            "- 12:30 Team meeting\n- 18:00 Gym session"
         )
         similar = results["find_similar_courses"]
         assert similar.structured_content is not None

@@ -47,7 +47,8 @@ def course_server_with_a_polling_tool():
 async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> None:
     async def scenario(url: str) -> None:
         async with Client(url, mode=mode) as client:
-            # "auto" probes with server/discover, which minimcp answers: 2026-07-28, no session (lesson 12)
+            # "auto" probes with server/discover, which minimcp answers: 2026-07-28, no session
+            # (lesson 12)
             assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
             assert client.server_info.name == "course-server"
             assert (client.session.initialize_result is not None) == (mode == "legacy")
@@ -72,7 +73,8 @@ async def test_the_sdk_client_runs_the_course_server_over_http(mode: str) -> Non
             assert progress == [(n, 3, f"Step {n} of 3") for n in (1, 2, 3)]
             assert "Analysed 12 courses" in result.content[0].text
 
-            progress.clear()  # a stream the server ends half-way (2025-11-25): the SDK resumes it with Last-Event-ID
+            # a stream the server ends half-way (2025-11-25): the SDK resumes it with Last-Event-ID
+            progress.clear()
             result = await client.call_tool("long_job", {}, progress_callback=on_progress)
             assert result.content[0].text == "done"
             assert progress == [(1, 2, "first half"), (2, 2, "second half")]

@@ -37,7 +37,7 @@ def minimcp_server(repo_root) -> StdioServerParameters:
     )
 
 
-# -- the SDK's client, minimcp's server -------------------------------------------------------------
+# -- the SDK's client, minimcp's server ------------------------------------------------------------
 async def test_sdk_client_in_legacy_mode_completes_the_handshake_and_pings(repo_root) -> None:
     async def scenario() -> None:
         async with Client(minimcp_server(repo_root), mode="legacy") as client:
@@ -63,7 +63,8 @@ async def test_sdk_client_in_legacy_mode_completes_the_handshake_and_pings(repo_
 async def test_sdk_client_in_auto_mode_speaks_2026_with_no_handshake_on_the_wire(
     repo_root, tmp_path
 ) -> None:
-    """mode="auto" probes with server/discover; minimcp answers it, so the SDK never sends initialize."""
+    """mode="auto" probes with server/discover; minimcp answers it, so the SDK never sends
+    initialize."""
     wire = tmp_path / "client-to-server.jsonl"
     server = StdioServerParameters(
         command=sys.executable,
@@ -120,7 +121,7 @@ async def test_sdk_client_sees_minimcp_errors(repo_root) -> None:
     await asyncio.wait_for(scenario(), TIMEOUT)
 
 
-# -- minimcp's client, the SDK's server -------------------------------------------------------------
+# -- minimcp's client, the SDK's server ------------------------------------------------------------
 async def test_minimcp_client_in_auto_mode_speaks_2026_to_the_sdk_server(repo_root) -> None:
     async def scenario() -> None:
         async with modern_stdio_client(SDK_SERVER, Mode.AUTO, cwd=str(repo_root)) as client:

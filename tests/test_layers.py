@@ -29,7 +29,8 @@ def import_graph(package: Path = PACKAGE) -> dict[str, dict[str, int]]:
 
 
 def layer_of(module: str, layers: dict[str, int]) -> tuple[int, str]:
-    """The layer of ``module`` and the sub-package (or module) that gives it: the longest prefix named."""
+    """The layer of ``module`` and the sub-package (or module) that gives it: the longest prefix
+    named."""
     parts = module.split(".")
     for end in range(len(parts), 0, -1):
         prefix = ".".join(parts[:end])

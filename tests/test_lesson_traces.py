@@ -59,14 +59,14 @@ def page_messages(page: str) -> list[str]:
             found.append(body)
     outside = FENCE.sub("", page)  # inline code, e.g. in a table
     found += re.findall(r'`(\{"jsonrpc"[^`]*\})`', outside)
-    # A schematic shape such as {"jsonrpc": "2.0", "id": <the same>, "result": ...} is not a message.
+    # A schematic shape such as {"jsonrpc": "2.0", "id": <the same>, "result": ...} is not a
+    # message.
     return [m for m in found if not SCHEMATIC.search(m)]
 
 
 def lessons() -> list[Path]:
-    return sorted(
-        p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md")
-    )  # a lesson may have several pages
+    # a lesson may have several pages
+    return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md"))
 
 
 @pytest.mark.parametrize("page", lessons(), ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -86,7 +86,8 @@ def test_every_message_on_the_page_comes_from_the_notebook(page: Path) -> None:
 
 
 def test_the_checker_sees_messages() -> None:
-    """The extraction itself: a one-line trace, a pretty-printed block and inline code are all found."""
+    """The extraction itself: a one-line trace, a pretty-printed block and inline code are all
+    found."""
     page = (
         '```text\n-> {"jsonrpc":"2.0","id":1,"method":"ping"}\n```\n\n'
         '```json\n{\n  "jsonrpc": "2.0",\n  "id": 1,\n  "result": {}\n}\n```\n'

@@ -34,9 +34,8 @@ def test_only_initialize_and_ping_before_initialize() -> None:
         "Received 'tools/list' before initialization: send 'initialize' first",
     )
     lifecycle.initialize(GOOD)
-    lifecycle.check_request(
-        "tools/list"
-    )  # answered once initialize was: initialized may still be on its way
+    # answered once initialize was: initialized may still be on its way
+    lifecycle.check_request("tools/list")
 
 
 def test_initialized_may_overtake_its_initialize() -> None:

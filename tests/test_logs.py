@@ -50,7 +50,7 @@ async def still_answers(client: Client) -> None:
     assert await client.request("logging/setLevel", {"level": "info"}, TIMEOUT) == {}
 
 
-# -- the capability ---------------------------------------------------------------------------------
+# -- the capability --------------------------------------------------------------------------------
 async def test_a_server_declares_logging_only_when_it_logs() -> None:
     quiet = Server("quiet")
     async with connected(quiet) as client:
@@ -66,7 +66,7 @@ async def test_a_server_declares_logging_only_when_it_logs() -> None:
         assert client.server_capabilities["logging"] == {}
 
 
-# -- logging/setLevel -------------------------------------------------------------------------------
+# -- logging/setLevel ------------------------------------------------------------------------------
 async def test_set_level_accepts_every_rfc5424_level_and_answers_an_empty_result() -> None:
     async with connected(chatty_server()) as client:
         for level in LEVELS:
@@ -98,7 +98,7 @@ async def test_an_invalid_level_is_invalid_params_and_the_session_goes_on(
         await still_answers(client)
 
 
-# -- notifications/message and the filter -----------------------------------------------------------
+# -- notifications/message and the filter ----------------------------------------------------------
 async def test_messages_arrive_with_level_logger_and_data_before_the_result() -> None:
     notes: Notes = asyncio.Queue()
     async with connected(chatty_server(), notes) as client:
@@ -111,10 +111,8 @@ async def test_messages_arrive_with_level_logger_and_data_before_the_result() ->
         {"level": "info", "logger": "chatty", "data": "a info message"},
     ]
     assert [m["level"] for m in messages] == [*LEVELS, "emergency"]
-    assert messages[-1] == {
-        "level": "emergency",
-        "data": {"structured": True, "count": 2},
-    }  # no logger
+    # no logger
+    assert messages[-1] == {"level": "emergency", "data": {"structured": True, "count": 2}}
 
 
 async def test_only_messages_at_least_as_severe_as_the_level_are_sent() -> None:
@@ -159,7 +157,7 @@ async def test_each_session_keeps_its_own_level() -> None:
         assert len(logged(loud_notes)) == len(LEVELS) + 1
 
 
-# -- mistakes in the server ---------------------------------------------------------------------------
+# -- mistakes in the server ------------------------------------------------------------------------
 async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool_not_the_server(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -179,14 +177,14 @@ async def test_logging_without_the_capability_or_with_a_bad_level_fails_the_tool
                 {
                     "type": "text",
                     "text": (
-                        "Tool careless failed with an internal error (the server's log has the details)"
+                        "Tool careless failed with an internal error "
+                        "(the server's log has the details)"
                     ),
                 }
             ],
         }
-        assert (
-            "this server did not declare the logging capability" in caplog.text
-        )  # the details: our log
+        # the details: our log
+        assert "this server did not declare the logging capability" in caplog.text
         await client.ping(TIMEOUT)
 
     server.enable_logging()

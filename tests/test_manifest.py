@@ -1,10 +1,12 @@
-"""The course manifest, ``course.toml``, kept honest: it names every file, and every file it names exists.
+"""The course manifest, ``course.toml``, kept honest: it names every file, and every file it names
+exists.
 
 ``course.toml`` is where a newcomer looks first (and what ``tools/check.py`` reads), so it must
 agree with the repository in both directions:
 
 * every path it names (page, more pages, notebook, exercise, solution, tests, modules) exists;
-* every lesson file on disk (page, notebook, exercise, solution, exercise tests) is named by a lesson;
+* every lesson file on disk (page, notebook, exercise, solution, exercise tests) is named by a
+  lesson;
 * every minimcp module that a lesson builds is named by exactly one lesson's ``modules``;
 * the README's lesson table shows the same lessons, titles and modules.
 
@@ -141,7 +143,8 @@ def readme_rows() -> dict[str, tuple[str, str]]:
 
 
 def titles_agree(readme: str, manifest: str) -> bool:
-    """The README may shorten a title ("stdio" for "stdio: pipes and framing"), or the other way round."""
+    """The README may shorten a title ("stdio" for "stdio: pipes and framing"), or the other way
+    round."""
     readme, manifest = readme.strip().lower(), manifest.strip().lower()
     return readme.startswith(manifest) or manifest.startswith(readme)
 
@@ -169,7 +172,8 @@ def test_readme_table_agrees_with_the_manifest(entry: dict[str, Any]) -> None:
     assert number in rows, f"README.md's lesson table has no row `| {number} · {title} | ... |`"
     readme_title, column = rows[number]
     assert titles_agree(readme_title, title), (
-        f"README.md calls lesson {number} {readme_title!r}, course.toml {title!r}: one must start the other"
+        f"README.md calls lesson {number} {readme_title!r}, course.toml {title!r}: "
+        "one must start the other"
     )
     problems = module_problems(column, entry.get("modules", []))
     assert not problems, f"README.md, lesson {number}'s row: " + "; ".join(problems)

@@ -1,9 +1,9 @@
 """Lesson 12: the server's side of MCP 2026-07-28, on one connection (the cable does not matter).
 
 Every request carries its own envelope; ``server/discover`` replaces the handshake; results carry
-``resultType`` and cache hints; questions to the client become ``input_required`` answers, their state
-sealed; the first request on a connection decides its era. Each refusal is checked to the exact error, and
-the server is checked to go on answering afterwards.
+``resultType`` and cache hints; questions to the client become ``input_required`` answers, their
+state sealed; the first request on a connection decides its era. Each refusal is checked to the
+exact error, and the server is checked to go on answering afterwards.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def envelope(**changes: Any) -> dict[str, Any]:
 
 
 def asking_server() -> Server:
-    """The course server, with tools that ask the client things (lesson 09's, asked the 2026 way)."""
+    """The course server, with tools that ask the client things (lesson 09's, asked the 2026
+    way)."""
     server = complete_server(step_delay=0.001)
     server.enable_logging()
 
@@ -132,7 +133,7 @@ async def still_serving(connection: Connection) -> None:
     assert (await call(connection, "tools/list"))["resultType"] == "complete"
 
 
-# -- discovery and the envelope -----------------------------------------------------------------------------
+# -- discovery and the envelope --------------------------------------------------------------------
 
 
 async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints() -> None:
@@ -160,7 +161,8 @@ async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints
     [
         (
             {},
-            'Invalid params: every request needs "_meta" with "io.modelcontextprotocol/protocolVersion" and '
+            'Invalid params: every request needs "_meta" with '
+            '"io.modelcontextprotocol/protocolVersion" and '
             '"io.modelcontextprotocol/clientCapabilities"',
         ),
         (
@@ -170,20 +172,20 @@ async def test_discover_says_what_initialize_said_with_both_eras_and_cache_hints
         ),
         (
             {"_meta": envelope(clientCapabilities=None)},
-            'Invalid params: "_meta" needs "io.modelcontextprotocol/clientCapabilities" (an object)',
+            'Invalid params: "_meta" needs '
+            '"io.modelcontextprotocol/clientCapabilities" (an object)',
         ),
         (
             {"_meta": envelope(logLevel="loud")},
-            'Invalid params: "io.modelcontextprotocol/logLevel" must be one of debug, info, notice, warning, error, '
-            "critical, alert, emergency",
+            'Invalid params: "io.modelcontextprotocol/logLevel" must be one of '
+            "debug, info, notice, warning, error, critical, alert, emergency",
         ),
     ],
 )
 async def test_a_malformed_envelope_is_invalid_params(params: dict[str, Any], message: str) -> None:
     async with peer() as (connection, _):
-        await call(
-            connection, "server/discover"
-        )  # the connection is in the modern era: every request needs one
+        # the connection is in the modern era: every request needs one
+        await call(connection, "server/discover")
         error = await refused(connection, "tools/list", params)
         assert (error.code, error.message) == (-32602, message)
         await still_serving(connection)
@@ -256,7 +258,7 @@ async def test_log_lines_only_for_a_request_that_asks_for_them() -> None:
         ]
 
 
-# -- the era of a connection ---------------------------------------------------------------------------------
+# -- the era of a connection -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("envelope_too", [False, True])
@@ -289,9 +291,8 @@ async def test_after_initialize_a_2026_request_is_an_unsupported_version() -> No
         )
         error = await refused(connection, "server/discover", None)
         assert error.code == -32601  # a session's answer to the probe, as before lesson 12
-        assert "tools" in await connection.request(
-            "tools/list", None, TIMEOUT
-        )  # the session goes on
+        # the session goes on
+        assert "tools" in await connection.request("tools/list", None, TIMEOUT)
 
 
 async def test_a_legacy_only_server_answers_the_probe_method_not_found() -> None:
@@ -305,7 +306,7 @@ async def test_a_legacy_only_server_answers_the_probe_method_not_found() -> None
         ] == "2025-11-25"
 
 
-# -- questions without a connection back ---------------------------------------------------------------------
+# -- questions without a connection back -----------------------------------------------------------
 
 ELICITING = envelope(clientCapabilities={"elicitation": {}})
 
@@ -447,7 +448,7 @@ async def test_a_question_the_client_cannot_answer_is_a_missing_capability() -> 
         await still_serving(connection)
 
 
-# -- any process of one server: the state key they share ----------------------------------------------------
+# -- any process of one server: the state key they share -------------------------------------------
 
 
 @asynccontextmanager
@@ -484,9 +485,8 @@ async def test_processes_sharing_a_key_open_each_others_states_and_no_others(
                 "elicitation-1": {"action": "accept", "content": {"github_user": "octocat"}}
             },
         }
-        done = await second.request(
-            "tools/call", retry, TIMEOUT
-        )  # another process: the same server
+        # another process: the same server
+        done = await second.request("tools/call", retry, TIMEOUT)
         assert done["content"][0]["text"] == "Linked to GitHub user octocat."
         with pytest.raises(RpcError) as caught:
             await stranger.request("tools/call", retry, TIMEOUT)
@@ -506,7 +506,7 @@ async def test_legacy_only_answers_the_probe_method_not_found_over_stdio(repo_ro
         )
 
 
-# -- subscriptions/listen ------------------------------------------------------------------------------------
+# -- subscriptions/listen --------------------------------------------------------------------------
 
 
 async def test_a_listener_is_acknowledged_first_then_hears_what_it_asked_for_tagged() -> None:
@@ -556,9 +556,8 @@ async def test_a_listener_is_acknowledged_first_then_hears_what_it_asked_for_tag
                 {"uri": "courses://all", "_meta": {"io.modelcontextprotocol/subscriptionId": 1}},
             ),
         ]
-        await connection.notify(
-            "notifications/cancelled", {"requestId": 1}
-        )  # stdio: stop listening
+        # stdio: stop listening
+        await connection.notify("notifications/cancelled", {"requestId": 1})
         await until(lambda: not server.subscriptions.listeners)
         assert not listening.done()  # a cancelled request gets no answer
         listening.cancel()

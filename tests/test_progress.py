@@ -62,7 +62,8 @@ def progress_server() -> Server:
 
     @server.tool()
     async def wobbly(context: RequestContext) -> str:
-        """Report progress that goes back and forth: only the growing notices may reach the caller."""
+        """Report progress that goes back and forth: only the growing notices may reach the
+        caller."""
         for value in (1, 1, 0.5, 2, 3):
             await report_progress(context, value, 3)
         return "done"

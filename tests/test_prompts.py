@@ -1,4 +1,5 @@
-"""Prompts (lesson 06): prompts/list, prompts/get, argument checks, roles, content, pages, list_changed."""
+"""Prompts (lesson 06): prompts/list, prompts/get, argument checks, roles, content, pages,
+list_changed."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ async def get(client: Client, name: str, arguments: Any = None) -> dict[str, Any
 async def assert_invalid(
     client: Client, name: Any, arguments: Any, message: str | None = None
 ) -> None:
-    """prompts/get fails with -32602 (and the given message), and the server answers on afterwards."""
+    """prompts/get fails with -32602 (and the given message), and the server answers on
+    afterwards."""
     with pytest.raises(RpcError) as caught:
         await client.request("prompts/get", {"name": name, "arguments": arguments}, TIMEOUT)
     assert caught.value.code == -32602
@@ -87,10 +89,8 @@ async def test_list_shows_arguments_with_required_flags() -> None:
                 {"name": "language", "required": False},
             ],
         },
-        {
-            "name": "general-summary",
-            "description": "Summarize content",
-        },  # no arguments: no "arguments"
+        # no arguments: no "arguments"
+        {"name": "general-summary", "description": "Summarize content"},
     ]
     assert [p["name"] for p in prompts] == [
         "code_review",
@@ -233,9 +233,8 @@ async def test_prompts_list_is_paginated() -> None:
             params = {"cursor": page["nextCursor"]}
         assert names == [f"prompt-{i}" for i in range(7)]
         with pytest.raises(RpcError) as caught:
-            await client.request(
-                "prompts/list", {"cursor": "eyJwYWdlIjogM30="}, TIMEOUT
-            )  # not one of ours
+            # not one of ours
+            await client.request("prompts/list", {"cursor": "eyJwYWdlIjogM30="}, TIMEOUT)
         assert caught.value.code == -32602
         await client.ping(TIMEOUT)
 

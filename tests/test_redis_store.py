@@ -1,8 +1,9 @@
-"""The event store on Redis Streams (minimcp.transports.cluster.redis_store), on a real, private redis-server.
+"""The event store on Redis Streams (minimcp.transports.cluster.redis_store), on a real, private
+redis-server.
 
-Each test module starts its own ``redis-server`` on a free loopback port (no disk, no persistence) and
-stops it at the end; CI installs the server from the distribution's packages. Two stores on one Redis stand
-for two worker processes: what one appends, the other replays.
+Each test module starts its own ``redis-server`` on a free loopback port (no disk, no persistence)
+and stops it at the end; CI installs the server from the distribution's packages. Two stores on one
+Redis stand for two worker processes: what one appends, the other replays.
 """
 
 from __future__ import annotations
@@ -115,7 +116,8 @@ async def test_redis_going_away_is_a_clear_error() -> None:
 
 
 async def test_the_http_endpoint_resumes_a_stream_from_redis(redis_url: str) -> None:
-    """Lesson 08's endpoint with the Redis store: a long task's stream, cut, is replayed from Redis."""
+    """Lesson 08's endpoint with the Redis store: a long task's stream, cut, is replayed from
+    Redis."""
     store = RedisEventStore(redis_url)
     async with running_complete(complete_server(step_delay=0.05), event_store=store) as http:
         client = httpx2.AsyncClient(timeout=TIMEOUT)
@@ -148,12 +150,8 @@ async def test_the_http_endpoint_resumes_a_stream_from_redis(redis_url: str) -> 
         ) as resumed:
             rest = await read_events(resumed)
         await client.aclose()
-    assert [event.id.rsplit("-", 1)[1] for event in rest] == [
-        "2",
-        "3",
-        "4",
-        "5",
-    ]  # steps 2-4, then the answer
+    # steps 2-4, then the answer
+    assert [event.id.rsplit("-", 1)[1] for event in rest] == ["2", "3", "4", "5"]
     assert [json.loads(event.data).get("params", {}).get("progress") for event in rest[:-1]] == [
         2,
         3,

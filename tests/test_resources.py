@@ -1,4 +1,5 @@
-"""Resources and templates (lesson 05): list, read, templates, -32002, file:// guard, subscriptions, pages."""
+"""Resources and templates (lesson 05): list, read, templates, -32002, file:// guard, subscriptions,
+pages."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def catalogue() -> ResourceServer:
     return server
 
 
-# -- list and read ------------------------------------------------------------------------------------
+# -- list and read ---------------------------------------------------------------------------------
 async def test_list_shows_metadata_not_contents() -> None:
     async with connected(catalogue()) as client:
         assert client.server_capabilities["resources"] == {"subscribe": True, "listChanged": True}
@@ -104,7 +105,8 @@ async def test_read_text_json_and_binary() -> None:
                 {
                     "uri": "courses://all",
                     "mimeType": "application/json",
-                    "text": '[{"id": "AI101", "name": "Intro to AI"}, {"id": "café", "name": "Coffee"}]',
+                    "text": '[{"id": "AI101", "name": "Intro to AI"}, '
+                    '{"id": "café", "name": "Coffee"}]',
                 }
             ]
         }
@@ -187,7 +189,7 @@ async def test_a_failing_handler_is_an_internal_error_and_the_server_lives_on() 
         assert (await read(client, "notes://readme"))["contents"][0]["text"] == "Read me first."
 
 
-# -- the URI template matcher -----------------------------------------------------------------------
+# -- the URI template matcher ----------------------------------------------------------------------
 def test_level_1_matching() -> None:
     pattern = compile_template("courses://{id}")
     assert match_template(pattern, "courses://AI101") == {"id": "AI101"}
@@ -216,10 +218,11 @@ def test_templates_beyond_level_1_are_refused(template: str) -> None:
         compile_template(template)
 
 
-# -- file:// resources and the path guard -------------------------------------------------------------
+# -- file:// resources and the path guard ----------------------------------------------------------
 @pytest.fixture
 def tree(tmp_path: Path) -> dict[str, Path]:
-    """A served folder with files, a subfolder and two symlinks; a secret next to it; another folder."""
+    """A served folder with files, a subfolder and two symlinks; a secret next to it; another
+    folder."""
     shared = tmp_path / "shared"
     (shared / "docs").mkdir(parents=True)
     (shared / "notes.txt").write_text("inside\n")
@@ -281,7 +284,8 @@ def traversal_attempts(root: Path, shared: Path) -> list[str]:
         f"{base}/%2E%2E/secret.txt",
         f"{base}/..%2fsecret.txt",  # encoded slash
         f"{base}/%2e%2e%2fsecret.txt",
-        f"{base}/%252e%252e/secret.txt",  # double encoding: a folder literally named %2e%2e (absent)
+        # double encoding: a folder literally named %2e%2e (absent)
+        f"{base}/%252e%252e/secret.txt",
         (root / "secret.txt").as_uri(),  # an absolute path outside
         "file:///etc/passwd",
         "file:///",
@@ -327,9 +331,8 @@ def test_the_path_guard_itself(tree: dict[str, Path]) -> None:
     assert (
         resolve_inside(shared, f"{shared.as_uri()}/docs/./guide.md") == shared / "docs" / "guide.md"
     )
-    assert (
-        resolve_inside(shared, f"{shared.as_uri()}/docs/../notes.txt") == shared / "notes.txt"
-    )  # stays in
+    # stays in
+    assert resolve_inside(shared, f"{shared.as_uri()}/docs/../notes.txt") == shared / "notes.txt"
 
 
 async def test_a_symlink_that_moves_outside_later_is_refused(tree: dict[str, Path]) -> None:
@@ -351,7 +354,7 @@ def test_serving_a_missing_folder_fails_at_once(tmp_path: Path) -> None:
         ResourceServer("x").add_directory(tmp_path / "file.txt")
 
 
-# -- subscriptions --------------------------------------------------------------------------------------
+# -- subscriptions ---------------------------------------------------------------------------------
 async def next_note(notes: Notes) -> tuple[str, dict[str, Any]]:
     return await asyncio.wait_for(notes.get(), TIMEOUT)
 
@@ -432,7 +435,7 @@ async def test_adding_a_resource_tells_live_sessions() -> None:
         await assert_not_found(client, "notes://late")
 
 
-# -- pagination ---------------------------------------------------------------------------------------------
+# -- pagination ------------------------------------------------------------------------------------
 async def walk(client: Client, method: str, key: str) -> list[list[str]]:
     pages: list[list[str]] = []
     params: dict[str, Any] = {}

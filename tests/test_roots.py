@@ -1,5 +1,5 @@
-"""Roots (minimcp.server.roots): the server asks which folders it may work in, keeps the answer until
-the client says it changed, and a served folder shows only what lies inside them."""
+"""Roots (minimcp.server.roots): the server asks which folders it may work in, keeps the answer
+until the client says it changed, and a served folder shows only what lies inside them."""
 
 from __future__ import annotations
 
@@ -53,9 +53,8 @@ def test_only_file_roots_count(tmp_path: Path) -> None:
     roots = [{"uri": (tmp_path / "notes").as_uri()}, {"uri": "https://example.com/"}, "not a root"]
     assert inside_roots(tmp_path / "notes" / "plan.md", roots)  # type: ignore[arg-type]
     assert not inside_roots(tmp_path / "code" / "main.py", roots)  # type: ignore[arg-type]
-    assert not inside_roots(
-        tmp_path / "notes-old" / "x.md", roots
-    )  # a prefix of the text is not inside
+    # a prefix of the text is not inside
+    assert not inside_roots(tmp_path / "notes-old" / "x.md", roots)
 
 
 async def test_a_folder_shows_what_lies_inside_the_roots_and_follows_their_changes(

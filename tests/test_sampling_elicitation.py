@@ -47,7 +47,8 @@ FORM = {
 
 
 class Recorder:
-    """The client's side: records each request it is sent and answers with the next scripted reply."""
+    """The client's side: records each request it is sent and answers with the next scripted
+    reply."""
 
     def __init__(self, *replies: Any) -> None:
         self.replies = list(replies)
@@ -69,7 +70,8 @@ class Recorder:
 async def talking_to(
     server: Server, capabilities: dict[str, Any], recorder: Recorder
 ) -> AsyncIterator[Client]:
-    """A minimcp client declaring ``capabilities``, whose ``recorder`` answers the server's requests."""
+    """A minimcp client declaring ``capabilities``, whose ``recorder`` answers the server's
+    requests."""
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))
     try:
@@ -158,7 +160,7 @@ def error_text(result: dict[str, Any]) -> str:
     return result["content"][0]["text"]
 
 
-# -- sampling ---------------------------------------------------------------------------------------
+# -- sampling --------------------------------------------------------------------------------------
 async def test_a_tool_samples_the_clients_model_and_gets_its_answer_as_a_dict() -> None:
     recorder = Recorder(
         MODEL_ANSWER,
@@ -221,8 +223,8 @@ async def test_sampling_with_tools_needs_the_tools_sub_capability() -> None:
     )
     async with talking_to(asking_server(), {"sampling": {}}, recorder) as client:
         assert error_text(await call(client, "ask_with_tools")) == (
-            "The client did not declare 'sampling.tools', so this server cannot send it a sampling request "
-            "with tools"
+            "The client did not declare 'sampling.tools', so this server cannot send it "
+            "a sampling request with tools"
         )
     assert recorder.received == []
     async with talking_to(asking_server(), {"sampling": {"tools": {}}}, recorder) as client:
@@ -257,7 +259,7 @@ def test_text_of_keeps_only_text_blocks() -> None:
     assert text_of({"content": blocks}) == "ab"
 
 
-# -- elicitation: form mode -------------------------------------------------------------------------
+# -- elicitation: form mode ------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "reply",
     [
@@ -307,7 +309,8 @@ async def test_accepted_content_must_fit_the_schema(reply: dict[str, Any], probl
         ({"action": "accept"}, 'The user accepted the form but the client sent no "content"'),
         (
             {"action": "maybe"},
-            "The client's answer to elicitation/create has no valid \"action\": {'action': 'maybe'}",
+            'The client\'s answer to elicitation/create has no valid "action": '
+            "{'action': 'maybe'}",
         ),
         (
             ["accept"],
@@ -326,8 +329,8 @@ async def test_no_elicitation_capability_or_no_form_mode_means_no_request() -> N
     recorder = Recorder()
     async with talking_to(asking_server(), {"sampling": {}}, recorder) as client:
         assert error_text(await call(client, "fill_form")) == (
-            "The client did not declare the 'elicitation' capability, so this server cannot send it "
-            "elicitation/create"
+            "The client did not declare the 'elicitation' capability, so this server cannot "
+            "send it elicitation/create"
         )
     async with talking_to(asking_server(), {"elicitation": {"url": {}}}, recorder) as client:
         assert error_text(await call(client, "fill_form")) == (
@@ -353,9 +356,8 @@ async def test_a_schema_forms_cannot_show_is_the_servers_bug(
 
 
 def test_modes_from_the_capability() -> None:
-    assert supports_mode({}, "form") and not supports_mode(
-        {}, "url"
-    )  # {} is form mode, for older clients
+    # {} is form mode, for older clients
+    assert supports_mode({}, "form") and not supports_mode({}, "url")
     assert supports_mode({"form": {}}, "form") and not supports_mode({"form": {}}, "url")
     assert supports_mode({"url": {}}, "url") and not supports_mode({"url": {}}, "form")
     assert supports_mode({"form": {}, "url": {}}, "form") and supports_mode(
@@ -363,7 +365,7 @@ def test_modes_from_the_capability() -> None:
     )
 
 
-# -- elicitation: URL mode --------------------------------------------------------------------------
+# -- elicitation: URL mode -------------------------------------------------------------------------
 async def test_url_mode_sends_the_url_and_an_id_and_may_announce_completion() -> None:
     recorder = Recorder({"action": "accept"})
     async with talking_to(asking_server(), {"elicitation": {"url": {}}}, recorder) as client:
@@ -391,7 +393,7 @@ async def test_url_mode_needs_the_url_capability() -> None:
     assert recorder.received == []
 
 
-# -- the client side ----------------------------------------------------------------------------------
+# -- the client side -------------------------------------------------------------------------------
 async def test_a_client_without_on_request_refuses_with_method_not_found() -> None:
     server = asking_server()
     client_end, server_end = memory_pair()
@@ -405,14 +407,15 @@ async def test_a_client_without_on_request_refuses_with_method_not_found() -> No
     await asyncio.wait_for(serving, TIMEOUT)
 
 
-# -- URL elicitation required: -32042 -----------------------------------------------------------------------
+# -- URL elicitation required: -32042 --------------------------------------------------------------
 def test_a_required_url_elicitation_must_be_one() -> None:
     with pytest.raises(ValueError, match=r'each required elicitation is \{"mode": "url"'):
         UrlElicitationRequired([{"mode": "form", "message": "Name?"}])
 
 
 async def test_a_tool_may_answer_its_call_with_url_elicitation_required() -> None:
-    """-32042 answers the tools/call itself (the client acts on it), unlike every other failure of a tool."""
+    """-32042 answers the tools/call itself (the client acts on it), unlike every other failure of a
+    tool."""
     server = Server("needs-a-sign-in")
     needed = {
         "mode": "url",
@@ -438,7 +441,8 @@ async def test_a_tool_may_answer_its_call_with_url_elicitation_required() -> Non
 
 
 async def test_the_server_refuses_to_send_an_unbalanced_tool_loop() -> None:
-    """A tool loop that lost a tool result is the server's bug: create_message says so before sending."""
+    """A tool loop that lost a tool result is the server's bug: create_message says so before
+    sending."""
     server = Server("loop")
 
     @server.tool()

@@ -86,7 +86,8 @@ async def server(raw_pair):
 
 @pytest.fixture
 async def live():
-    """A real ClientSession and ServerSession on one memory cable (the client is not yet initialized)."""
+    """A real ClientSession and ServerSession on one memory cable (the client is not yet
+    initialized)."""
     client_end, server_end = memory_pair()
     app = App()
     server_session = ServerSession(server_end, app)
@@ -274,9 +275,8 @@ async def test_client_sends_initialized_after_the_result(raw_pair) -> None:
         }
     )
     result = await handshake
-    assert (
-        result["protocolVersion"] == client.protocol_version == "2024-11-05"
-    )  # the server's choice wins
+    # the server's choice wins
+    assert result["protocolVersion"] == client.protocol_version == "2024-11-05"
     assert client.instructions is None
     assert await peer.recv() == {"jsonrpc": "2.0", "method": "notifications/initialized"}
     await client.close()
@@ -403,7 +403,8 @@ async def test_server_discover_is_method_not_found(server, initialized: bool) ->
 
 # -- the seams later lessons plug into ------------------------------------------------------------
 class EchoFront:
-    """A front that takes ``demo/front`` before the handshake's rules (as lesson 12's takes 2026)."""
+    """A front that takes ``demo/front`` before the handshake's rules (as lesson 12's takes
+    2026)."""
 
     def takes(self, request: Request) -> bool:
         return request.method == "demo/front"
@@ -426,9 +427,8 @@ async def test_the_session_offers_seams_for_later_lessons(server) -> None:
     session.front = EchoFront()
     session.notification_handlers["notifications/progress"] = on_progress
     session.after_each.append(after_each)
-    answer = await peer.call(
-        {"jsonrpc": "2.0", "id": 1, "method": "demo/front"}
-    )  # before initialize
+    # before initialize
+    answer = await peer.call({"jsonrpc": "2.0", "id": 1, "method": "demo/front"})
     assert answer == {"jsonrpc": "2.0", "id": 1, "result": {"served": "by the front"}}
     assert "result" in await peer.call(initialize_request(2))
     await peer.send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}})

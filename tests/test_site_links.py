@@ -1,8 +1,9 @@
-"""The built site, as a reader gets it: every in-page link leads somewhere, and search finds lessons first.
+"""The built site, as a reader gets it: every in-page link leads somewhere, and search finds lessons
+first.
 
-The site is built for real (``mkdocs build``, into a temporary folder), once for this module. A notebook
-page's contents once linked to ids that did not exist whenever a heading held inline code; and search
-once ranked notebooks above lessons, with "In [3]: Copied!" in its snippets.
+The site is built for real (``mkdocs build``, into a temporary folder), once for this module. A
+notebook page's contents once linked to ids that did not exist whenever a heading held inline code;
+and search once ranked notebooks above lessons, with "In [3]: Copied!" in its snippets.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def test_search_ranks_lessons_above_notebooks_and_indexes_no_prompts(site: Path)
     # Lunr multiplies a document's score by its boost (1 when absent).
     assert {e.get("boost", 1) for e in lessons} == {1}
     assert max(e.get("boost", 1) for e in notebooks) < 1
-    # What surrounds a notebook's code is no text: "In [3]:", "Out[3]:" and the copy button's "Copied!".
+    # What surrounds a notebook's code is no text: "In [3]:", "Out[3]:" and the copy button's
+    # "Copied!".
     prompt = re.compile(r"(In|Out)\s?\[\d*\]:|Copied!")
     assert [e["location"] for e in entries if prompt.search(e["text"])] == []
     # ... while the code itself stays searchable.

@@ -1,4 +1,5 @@
-"""minimcp as of one lesson: the package cut at lesson NN runs lessons 01 to NN's tests and notebooks.
+"""minimcp as of one lesson: the package cut at lesson NN runs lessons 01 to NN's tests and
+notebooks.
 
 ``python tools/course.py snapshot NN DIR`` copies only the modules of lessons up to NN (and their
 packages' ``__init__`` files). If lesson 04's code stood on lesson 09's, a student reading "minimcp
@@ -34,10 +35,10 @@ def files_up_to(number: str) -> list[str]:
 
 
 def without_the_editable_hook(folder: Path) -> None:
-    """``pip install -e .`` installs an import hook (a ``__editable___minimcp_…_finder`` module that a
-    ``.pth`` file runs at start-up) which finds any ``minimcp`` module missing from the path in the
-    repository, and would quietly fill the copy's gaps with the later lessons. A module of the same
-    name in the copy, found first, replaces it with a hook that does nothing."""
+    """``pip install -e .`` installs an import hook (a ``__editable___minimcp_…_finder`` module that
+    a ``.pth`` file runs at start-up) which finds any ``minimcp`` module missing from the path in
+    the repository, and would quietly fill the copy's gaps with the later lessons. A module of the
+    same name in the copy, found first, replaces it with a hook that does nothing."""
     for hook in Path(sysconfig.get_paths()["purelib"]).glob("__editable___minimcp_*_finder.py"):
         (folder / hook.name).write_text("def install() -> None:\n    pass\n")
 
@@ -63,15 +64,15 @@ def test_a_lesson_runs_on_the_code_of_the_lessons_up_to_it(number: str, tmp_path
     without_the_editable_hook(tmp_path)
     assert left_out, "a snapshot leaves the later lessons out"
     where = run_on_snapshot(tmp_path, "-c", "import minimcp; print(minimcp.__file__)")
-    assert where.stdout.strip() == str(
-        tmp_path / "minimcp" / "__init__.py"
-    )  # the copy, not the tree
+    # the copy, not the tree
+    assert where.stdout.strip() == str(tmp_path / "minimcp" / "__init__.py")
     tests = run_on_snapshot(tmp_path, "-m", "pytest", "-q", "-x", *files_up_to(number))
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
 
 
 def test_a_snapshot_leaves_out_what_comes_later(tmp_path: Path) -> None:
-    """The check can fail: lesson 03's handshake is not in lesson 02's copy, so importing it fails."""
+    """The check can fail: lesson 03's handshake is not in lesson 02's copy, so importing it
+    fails."""
     course.snapshot("02", tmp_path)
     without_the_editable_hook(tmp_path)
     missing = run_on_snapshot(tmp_path, "-c", "import minimcp.session.lifecycle")
@@ -80,8 +81,9 @@ def test_a_snapshot_leaves_out_what_comes_later(tmp_path: Path) -> None:
 
 
 def test_an_example_comes_with_the_lesson_that_has_all_it_imports(tmp_path: Path) -> None:
-    """The course server (lessons 03-06's features, no lesson's module) is in lesson 06's copy, with
-    its data, and not in lesson 05's; the command line, which imports every lesson, is in neither."""
+    """The course server (lessons 03-06's features, no lesson's module) is in lesson 06's copy,
+    with its data, and not in lesson 05's; the command line, which imports every lesson, is in
+    neither."""
     course.snapshot("05", tmp_path / "05")
     course.snapshot("06", tmp_path / "06")
     examples = Path("minimcp") / "examples"

@@ -1,4 +1,5 @@
-"""The SSE writer and parser (minimcp.sse), against the HTML standard's rules and its own examples."""
+"""The SSE writer and parser (minimcp.sse), against the HTML standard's rules and its own
+examples."""
 
 from __future__ import annotations
 
@@ -21,9 +22,8 @@ def parse_all(data: bytes, step: int | None = None) -> list[Event]:
 
 def test_format_event_writes_fields_then_a_blank_line() -> None:
     assert format_event('{"a":1}', id="s-1") == b'id: s-1\ndata: {"a":1}\n\n'
-    assert (
-        format_event("", id="s-0", retry=1000) == b"id: s-0\nretry: 1000\ndata:\n\n"
-    )  # a priming event
+    # a priming event
+    assert format_event("", id="s-0", retry=1000) == b"id: s-0\nretry: 1000\ndata:\n\n"
     assert format_event(retry=500) == b"retry: 500\n\n"
     assert format_event("one\ntwo", event="note") == b"event: note\ndata: one\ndata: two\n\n"
     assert format_comment("keep-alive") == b": keep-alive\n\n"
@@ -35,17 +35,20 @@ def test_the_standards_examples() -> None:
     # https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
     stream = b"data: YHOO\ndata: +2\ndata: 10\n\n"
     assert parse_all(stream) == [Event("YHOO\n+2\n10")]
-    stream = b": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n"
+    stream = (
+        b": test stream\n\n"
+        b"data: first event\nid: 1\n\n"
+        b"data:second event\nid\n\n"
+        b"data:  third event\n\n"
+    )
     assert parse_all(stream) == [
         Event("first event", "1"),
         Event("second event", ""),
         Event(" third event", ""),
     ]
     stream = b"data\n\ndata\ndata\n\ndata:"
-    assert parse_all(stream) == [
-        Event(""),
-        Event("\n"),
-    ]  # the unterminated last one is not dispatched
+    # the unterminated last one is not dispatched
+    assert parse_all(stream) == [Event(""), Event("\n")]
 
 
 def test_every_line_ending_and_every_cut() -> None:

@@ -78,7 +78,7 @@ def returncode(transport: ProcessTransport) -> int | None:
     return transport.process.returncode
 
 
-# -- PipeTransport on in-memory pipes ---------------------------------------------------------------
+# -- PipeTransport on in-memory pipes --------------------------------------------------------------
 class BytesWriter:
     def __init__(self) -> None:
         self.data = bytearray()
@@ -143,9 +143,8 @@ async def test_pipe_transport_content_length() -> None:
 async def test_a_connection_answers_a_frame_that_is_not_utf8() -> None:
     transport, writer = pipe(b'\xc3\x28\n{"jsonrpc":"2.0","id":1,"method":"x"}\n')
     connection = Connection(transport)
-    await asyncio.wait_for(
-        connection.run(), TIMEOUT
-    )  # the request right before EOF is answered too
+    # the request right before EOF is answered too
+    await asyncio.wait_for(connection.run(), TIMEOUT)
     first, second = (json.loads(line) for line in bytes(writer.data).splitlines())
     assert first["id"] is None and first["error"]["code"] == PARSE_ERROR
     assert second == {
@@ -352,7 +351,8 @@ async def test_print_in_the_server_goes_to_stderr(start) -> None:
 
 
 async def test_the_server_answers_when_its_stdout_is_a_file(tmp_path) -> None:
-    # `python -m minimcp.examples.echo > answers.jsonl`: stdout is no pipe, so the server writes from a thread.
+    # `python -m minimcp.examples.echo > answers.jsonl`: stdout is no pipe, so the server writes
+    # from a thread.
     answers = tmp_path / "answers.jsonl"
     with open(answers, "wb") as stdout:
         process = await asyncio.create_subprocess_exec(
@@ -395,7 +395,8 @@ ANSWERS = [{"jsonrpc": "2.0", "id": n, "result": {"n": n}} for n in range(3)]
 
 
 def test_requests_piped_in_are_answered() -> None:
-    # `printf '...' | python -m minimcp.examples.echo`: the requests and the end of stdin arrive together.
+    # `printf '...' | python -m minimcp.examples.echo`: the requests and the end of stdin arrive
+    # together.
     done = subprocess.run(ECHO_SERVER, input=REQUESTS, capture_output=True, timeout=TIMEOUT)
     assert done.returncode == 0
     assert (
@@ -405,7 +406,8 @@ def test_requests_piped_in_are_answered() -> None:
 
 
 def test_requests_from_a_file_are_answered(tmp_path) -> None:
-    # `python -m minimcp.examples.echo < requests.jsonl`: stdin is no pipe, so the server reads from a thread.
+    # `python -m minimcp.examples.echo < requests.jsonl`: stdin is no pipe, so the server reads from
+    # a thread.
     requests = tmp_path / "requests.jsonl"
     requests.write_bytes(REQUESTS)
     with open(requests, "rb") as stdin:

@@ -1,4 +1,5 @@
-"""Tools (lesson 04): tools/list, tools/call, validation, content, errors, list_changed, progress."""
+"""Tools (lesson 04): tools/list, tools/call, validation, content, errors, list_changed,
+progress."""
 
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ def calculator() -> ToolServer:
     return server
 
 
-# -- tools/list ---------------------------------------------------------------------------------------
+# -- tools/list ------------------------------------------------------------------------------------
 async def test_list_shows_each_tool_with_its_schema() -> None:
     server = calculator()
     server.add_tool(
@@ -163,7 +164,7 @@ def _takes_a_set(values: set[int]) -> int:
     return len(values)
 
 
-# -- tools/call -----------------------------------------------------------------------------------------
+# -- tools/call ------------------------------------------------------------------------------------
 async def test_call_sync_and_async_tools() -> None:
     async with connected(calculator()) as client:
         assert await call(client, "add", {"a": 2, "b": 3}) == {
@@ -222,7 +223,8 @@ async def test_an_exception_inside_a_tool_is_an_error_result_not_a_dead_server(
     async with connected(calculator()) as client:
         result = await call(client, "divide", {"a": 1, "b": 0})
         assert result["isError"] is True
-        # The model learns that the tool failed; what failed (paths, values) stays in the server's log.
+        # The model learns that the tool failed; what failed (paths, values) stays in the server's
+        # log.
         assert result["content"][0]["text"] == (
             "Tool divide failed with an internal error (the server's log has the details)"
         )
@@ -350,7 +352,7 @@ async def test_a_tool_may_shape_the_whole_result() -> None:
         }
 
 
-# -- list_changed -------------------------------------------------------------------------------------------
+# -- list_changed ----------------------------------------------------------------------------------
 async def next_note(notes: asyncio.Queue[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
     return await asyncio.wait_for(notes.get(), TIMEOUT)
 
@@ -400,7 +402,7 @@ async def test_a_tool_can_change_the_list_while_it_runs() -> None:
         }
 
 
-# -- pagination ---------------------------------------------------------------------------------------------
+# -- pagination ------------------------------------------------------------------------------------
 async def test_tools_list_is_paginated_with_an_opaque_cursor() -> None:
     server = ToolServer("many", page_size=2)
     for i in range(5):
@@ -423,7 +425,7 @@ async def test_tools_list_is_paginated_with_an_opaque_cursor() -> None:
         await still_answers(client)
 
 
-# -- progress -----------------------------------------------------------------------------------------------
+# -- progress --------------------------------------------------------------------------------------
 def slow_server() -> ToolServer:
     server = ToolServer("slow")
 
@@ -464,8 +466,9 @@ async def test_no_progress_token_no_progress() -> None:
         assert notes.empty()
 
 
-# A fresh interpreter in which importing jsonschema takes a second (as it takes several where Jupyter's
-# rfc3987-syntax is installed): one session calls a tool for the first time, another pings meanwhile.
+# A fresh interpreter in which importing jsonschema takes a second (as it takes several where
+# Jupyter's rfc3987-syntax is installed): one session calls a tool for the first time, another pings
+# meanwhile.
 FIRST_CALL_WHILE_ANOTHER_PINGS = """
 import asyncio, importlib.abc, sys, time
 

@@ -1,4 +1,5 @@
-"""The WebSocket transport (minimcp.transports.websocket): the course's example server over a new cable.
+"""The WebSocket transport (minimcp.transports.websocket): the course's example server over a new
+cable.
 
 Every server here listens on 127.0.0.1, port 0 (a free port the system picks), and every wait has a
 timeout. The server is ``minimcp.examples.course.build_server()``: the very object lessons 04–06
@@ -100,7 +101,7 @@ INITIALIZE = {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-# -- the handshake and a call ------------------------------------------------------------------------
+# -- the handshake and a call ----------------------------------------------------------------------
 async def test_handshake_and_tools_call_over_websocket(course) -> None:
     server, running = course
     assert running.url == f"ws://127.0.0.1:{running.port}/mcp"
@@ -147,7 +148,8 @@ async def test_the_upgrade_agrees_to_the_subprotocol_mcp(course) -> None:
 
 
 async def test_the_1x_sdk_convention_one_message_per_text_frame(course) -> None:
-    """What the 1.x official SDK's websocket_client does, spoken by hand with the websockets library."""
+    """What the 1.x official SDK's websocket_client does, spoken by hand with the websockets
+    library."""
     _, running = course
     websocket = await raw(running.url)
     try:
@@ -172,8 +174,8 @@ async def test_the_1x_sdk_convention_one_message_per_text_frame(course) -> None:
                 "content": [
                     {
                         "type": "text",
-                        "text": "Events for 2025-03-20:\n- 09:00 Daily meeting\n- 16:00 Secret project "
-                        "presentation to client",
+                        "text": "Events for 2025-03-20:\n- 09:00 Daily meeting\n"
+                        "- 16:00 Secret project presentation to client",
                     }
                 ]
             },
@@ -197,7 +199,7 @@ def test_the_official_sdk_2x_has_no_websocket_transport() -> None:
     assert not os.path.exists(os.path.join(folder, "server", "websocket.py"))
 
 
-# -- several clients ---------------------------------------------------------------------------------
+# -- several clients -------------------------------------------------------------------------------
 async def test_several_clients_at_once_each_with_its_own_session(course) -> None:
     server, running = course
     updates: dict[str, list[str]] = {"alice": [], "bob": [], "carol": []}
@@ -282,7 +284,8 @@ async def test_push_reaches_every_ready_session(course) -> None:
                 assert await asyncio.wait_for(heard[name].get(), TIMEOUT) == "tools"
                 assert heard[name].empty()
 
-        # The socket that never finished its handshake heard nothing: its first message is our ping's answer.
+        # The socket that never finished its handshake heard nothing: its first message is our
+        # ping's answer.
         await lurker.send(json.dumps({"jsonrpc": "2.0", "id": "p", "method": "ping"}))
         assert await recv_json(lurker) == {"jsonrpc": "2.0", "id": "p", "result": {}}
     finally:
@@ -314,14 +317,13 @@ async def test_the_same_server_object_serves_two_cables_at_once(course) -> None:
     await asyncio.wait_for(serving, TIMEOUT)
 
 
-# -- bad frames --------------------------------------------------------------------------------------
+# -- bad frames ------------------------------------------------------------------------------------
 async def test_a_binary_frame_closes_with_1003(course) -> None:
     server, running = course
     async with websocket_client(running.url, name="bystander") as bystander:
         websocket = await raw(running.url)
-        await websocket.send(
-            b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
-        )  # JSON, but in a binary frame
+        # JSON, but in a binary frame
+        await websocket.send(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
         assert await closed_with(websocket) == (
             1003,
             "MCP messages are JSON text: send text frames",
@@ -369,9 +371,8 @@ async def test_a_text_frame_that_is_not_json_rpc_gets_an_error_and_the_session_g
 async def test_a_text_frame_that_is_not_utf8_closes_with_1007(course) -> None:
     _, running = course
     websocket = await raw(running.url)
-    await websocket.send(
-        b"\xff\xfe not UTF-8", text=True
-    )  # a text frame with bytes that are not UTF-8
+    # a text frame with bytes that are not UTF-8
+    await websocket.send(b"\xff\xfe not UTF-8", text=True)
     code, reason = await closed_with(websocket)
     assert code == 1007
     assert reason.startswith("invalid start byte")
@@ -401,7 +402,7 @@ async def test_a_message_over_max_size_closes_with_1009_and_only_that_session_en
         await still_serving(running)
 
 
-# -- the HTTP upgrade, refused before any session exists ---------------------------------------------
+# -- the HTTP upgrade, refused before any session exists -------------------------------------------
 async def refused(url: str, **options: Any) -> tuple[int, str]:
     with pytest.raises(InvalidStatus) as refusal:
         await raw(url, **options)
@@ -503,7 +504,7 @@ def test_origin_allowed() -> None:
         assert not origin_allowed(origin)
 
 
-# -- vanished peers and keepalive --------------------------------------------------------------------
+# -- vanished peers and keepalive ------------------------------------------------------------------
 async def test_a_client_that_vanishes_mid_request_leaves_the_server_serving(course) -> None:
     server, running = course
     server_slow = build_server(step_delay=0.05)  # a slower analysis on its own server
@@ -546,11 +547,13 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
 
 async def test_keepalive_closes_a_peer_that_stopped_answering_with_1011() -> None:
     server = build_server()
-    # close_timeout: how long websockets waits, after its close frame, for a peer that never answers.
+    # close_timeout: how long websockets waits, after its close frame, for a peer that never
+    # answers.
     async with await start_websocket(
         server, ping_interval=0.2, ping_timeout=0.2, close_timeout=0.5
     ) as running:
-        # A client that completes the upgrade by hand, then never answers anything (as if unplugged).
+        # A client that completes the upgrade by hand, then never answers anything (as if
+        # unplugged).
         reader, writer = await asyncio.open_connection("127.0.0.1", running.port)
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write(
@@ -578,7 +581,7 @@ async def test_keepalive_closes_a_peer_that_stopped_answering_with_1011() -> Non
         await still_serving(running)
 
 
-# -- closing -----------------------------------------------------------------------------------------
+# -- closing ---------------------------------------------------------------------------------------
 async def test_a_client_that_leaves_closes_with_1000_on_both_sides(course) -> None:
     server, running = course
     async with websocket_client(running.url) as client:

@@ -6,7 +6,8 @@ application on uvicorn like lesson 08's endpoint:
 * ``GET /.well-known/oauth-authorization-server``: its metadata (RFC 8414);
 * ``GET /authorize``: the browser arrives here; the person consents (with ``page=True``, on a page
   with two buttons, posted back to ``POST /authorize``: :mod:`minimcp.auth.consent`; else
-  ``consent(client, scope)``, a scripted person); the browser is sent back to the client with a code;
+  ``consent(client, scope)``, a scripted person); the browser is sent back to the client with a
+  code;
 * ``POST /token``: codes and refresh tokens for tokens; ``Cache-Control: no-store``;
 * ``POST /register``: dynamic client registration (RFC 7591);
 * ``GET /jwks.json``: the public key its tokens are signed with.

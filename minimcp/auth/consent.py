@@ -89,8 +89,8 @@ def host_of(uri: str) -> str:
 
 
 def check_same_origin(request: HttpRequest) -> None:
-    """A decision comes from the consent page itself: a browser that says it comes from another
-    site (``Origin``) is refused. A client with no ``Origin`` header is no browser on another site."""
+    """A decision comes from the consent page itself: a browser that says it comes from another site
+    (``Origin``) is refused. A client with no ``Origin`` header is no browser on another site."""
     origin = request.headers.get("origin")
     if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
         raise OAuthError(

@@ -19,10 +19,10 @@ waiting to happen, so every step is checked:
 * a good one is **kept a while**, in a cache with a limit: its ``Cache-Control: max-age``, at most
   five minutes.
 
-**Development switch**: ``ClientDocuments(loopback=True)`` also fetches from this machine (127.0.0.1,
-``localhost``, ``::1``), over http too. The course's authorization server turns it on: it listens on
-127.0.0.1 only, and its examples serve their documents there. A server others can reach keeps it off,
-or any web page could make it call this machine's other services.
+**Development switch**: ``ClientDocuments(loopback=True)`` also fetches from this machine
+(127.0.0.1, ``localhost``, ``::1``), over http too. The course's authorization server turns it on:
+it listens on 127.0.0.1 only, and its examples serve their documents there. A server others can
+reach keeps it off, or any web page could make it call this machine's other services.
 """
 
 from __future__ import annotations

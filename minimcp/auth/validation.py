@@ -38,7 +38,8 @@ def authorization_problem(query: Mapping[str, str]) -> tuple[str, str] | None:
 
 
 def check_resource(form: Mapping[str, str], authorized: str | None) -> None:
-    """A token request may repeat the ``resource`` it was authorized for, and no other (RFC 8707)."""
+    """A token request may repeat the ``resource`` it was authorized for, and no other
+    (RFC 8707)."""
     if form.get("resource", authorized) != authorized:
         raise OAuthError("invalid_target", "resource differs from the one authorized")
 

@@ -71,8 +71,8 @@ def test_not_an_object(exercise):
 
 
 def test_a_request_with_everything_wrong(exercise):
-    """Do not stop at the first problem: check "jsonrpc", "method", "id", "params" and the presence of
-    "result"/"error" independently, and append one string per problem."""
+    """Do not stop at the first problem: check "jsonrpc", "method", "id", "params" and the presence
+    of "result"/"error" independently, and append one string per problem."""
     obj = {
         "jsonrpc": "1.0",
         "id": None,
@@ -152,7 +152,8 @@ def test_no_kind_and_no_version(exercise):
 
 
 def test_stricter_than_minimcp(exercise):
-    """Whatever minimcp's from_dict rejects, your validator must reject too (with at least one problem)."""
+    """Whatever minimcp's from_dict rejects, your validator must reject too (with at least one
+    problem)."""
     rejected = [
         {"jsonrpc": "2.0", "id": 1},
         {"jsonrpc": "2.0", "id": {"n": 1}, "method": "x"},
@@ -210,8 +211,8 @@ async def test_error_answer_raises_rpc_error(exercise):
 
 
 async def test_unknown_and_duplicate_answers(exercise):
-    """An answer nobody waits for raises UnknownAnswer and changes nothing: an id never issued, an id
-    answered already, the string "1" for the integer 1, True for 1, or None."""
+    """An answer nobody waits for raises UnknownAnswer and changes nothing: an id never issued, an
+    id answered already, the string "1" for the integer 1, True for 1, or None."""
     table = exercise.PendingRequests()
     request_id, future = table.open()
     strays = [
@@ -337,8 +338,8 @@ async def run_batch(exercise, payload, handler=None):
 
 
 async def test_single_messages(exercise):
-    """A lone object (no array) is answered with a lone object; a lone notification gets None (and the
-    handler still runs). A handler returning None answers {}."""
+    """A lone object (no array) is answered with a lone object; a lone notification gets None (and
+    the handler still runs). A handler returning None answers {}."""
     calendar = Calendar()
     reply = await run_batch(exercise, req(1, "read_events", {"date": "2025-03-21"}), calendar)
     assert reply == {"jsonrpc": "2.0", "id": 1, "result": {"events": CALENDAR["2025-03-21"]}}
@@ -355,8 +356,8 @@ async def test_single_messages(exercise):
 
 
 async def test_a_batch_of_requests(exercise):
-    """A non-empty array is answered with ONE array holding one response per request, in the order of
-    the requests, each with its request's id."""
+    """A non-empty array is answered with ONE array holding one response per request, in the order
+    of the requests, each with its request's id."""
     reply = await run_batch(
         exercise,
         [
@@ -371,8 +372,8 @@ async def test_a_batch_of_requests(exercise):
 
 
 async def test_a_mixed_batch(exercise):
-    """In a batch: notifications get no entry; a non-object gets -32600 with id null; a broken object
-    gets from_dict's error (with its id); RpcError from the handler keeps its code; any other
+    """In a batch: notifications get no entry; a non-object gets -32600 with id null; a broken
+    object gets from_dict's error (with its id); RpcError from the handler keeps its code; any other
     exception is -32603; responses are ignored."""
     calendar = Calendar()
     reply = await run_batch(

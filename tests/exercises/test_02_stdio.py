@@ -16,7 +16,8 @@ import pytest
 
 
 def feed_in_chunks(decoder, data: bytes, sizes) -> list:
-    """Feed ``data`` to ``decoder`` in chunks of the given sizes (cycled); collect what comes out."""
+    """Feed ``data`` to ``decoder`` in chunks of the given sizes (cycled); collect what comes
+    out."""
     out = []
     position = 0
     sizes = list(sizes)
@@ -266,8 +267,8 @@ class TestJsonSeqDecoder:
         assert decoder.errors == ["invalid"]
 
     def test_a_text_over_the_limit_is_skipped_to_the_next_rs(self, exercise):
-        """A text that grows past max_text bytes is reported once as "too large" and skipped up to the
-        next RS without being stored (check .buffered), whether or not it contains LFs."""
+        """A text that grows past max_text bytes is reported once as "too large" and skipped up to
+        the next RS without being stored (check .buffered), whether or not it contains LFs."""
         decoder = exercise.JsonSeqDecoder(max_text=100)
         assert decoder.feed(b'\x1e"') == []
         for _ in range(1000):

@@ -40,8 +40,8 @@ def test_parse_version_reads_a_date(exercise):
     ],
 )
 def test_parse_version_rejects_text_of_the_wrong_shape(exercise, text):
-    """A version is exactly YYYY-MM-DD with ASCII digits: use re.fullmatch (not match, not $) and [0-9] (not
-    \\d)."""
+    """A version is exactly YYYY-MM-DD with ASCII digits: use re.fullmatch (not match, not $) and
+    [0-9] (not \\d)."""
     with pytest.raises(exercise.MalformedVersion):
         exercise.parse_version(text)
 
@@ -50,23 +50,24 @@ def test_parse_version_rejects_text_of_the_wrong_shape(exercise, text):
     "text", ["2025-02-30", "2025-13-01", "2025-00-10", "2025-04-31", "0000-01-01"]
 )
 def test_parse_version_rejects_dates_that_do_not_exist(exercise, text):
-    """The shape is not enough: datetime.date(...) raises ValueError for month 13 or February 30th; turn it
-    into MalformedVersion."""
+    """The shape is not enough: datetime.date(...) raises ValueError for month 13 or February 30th;
+    turn it into MalformedVersion."""
     with pytest.raises(exercise.MalformedVersion):
         exercise.parse_version(text)
 
 
 @pytest.mark.parametrize("value", [None, 20251125, b"2025-11-25", ["2025-11-25"]])
 def test_parse_version_rejects_what_is_not_a_string(exercise, value):
-    """Only a str can be a version: anything else raises MalformedVersion (a ValueError), never TypeError."""
+    """Only a str can be a version: anything else raises MalformedVersion (a ValueError), never
+    TypeError."""
     with pytest.raises(ValueError) as caught:
         exercise.parse_version(value)
     assert isinstance(caught.value, exercise.MalformedVersion)
 
 
 def test_latest_compares_dates_not_positions(exercise):
-    """latest() returns the newest date whatever the order of the list (minimcp lists newest first, the SDK
-    oldest first)."""
+    """latest() returns the newest date whatever the order of the list (minimcp lists newest first,
+    the SDK oldest first)."""
     assert exercise.latest(MINIMCP_ORDER) == "2025-11-25"
     assert exercise.latest(SDK_ORDER) == "2025-11-25"
     assert exercise.latest(["2024-11-05", "2025-11-25", "2025-06-18"]) == "2025-11-25"
@@ -74,7 +75,8 @@ def test_latest_compares_dates_not_positions(exercise):
 
 
 def test_latest_skips_malformed_entries(exercise):
-    """latest() ignores entries parse_version rejects: junk such as "2099-1-1" or "draft" never wins."""
+    """latest() ignores entries parse_version rejects: junk such as "2099-1-1" or "draft" never
+    wins."""
     assert exercise.latest(["2025-11-25", "2099-1-1", "draft", None, "2026-02-30"]) == "2025-11-25"
     assert exercise.latest(["9999", "2024-11-05"]) == "2024-11-05"
 
@@ -103,7 +105,8 @@ def test_server_choice_answers_its_latest_otherwise(exercise):
 
 
 def test_server_choice_treats_a_malformed_request_as_unsupported(exercise):
-    """A malformed requested version is never "supported", even when the same junk is in the server's list."""
+    """A malformed requested version is never "supported", even when the same junk is in the
+    server's list."""
     assert exercise.server_choice("1.0.0", MINIMCP_ORDER) == "2025-11-25"
     assert exercise.server_choice("draft", ["draft", "2025-06-18"]) == "2025-06-18"
     assert exercise.server_choice(None, ["2024-11-05"]) == "2024-11-05"
@@ -118,8 +121,8 @@ def test_server_choice_without_versions_raises(exercise):
 
 
 def test_negotiate_agrees_on_a_version(exercise):
-    """negotiate(): the client asks for its latest, the server answers with server_choice, the client accepts
-    what it speaks."""
+    """negotiate(): the client asks for its latest, the server answers with server_choice, the
+    client accepts what it speaks."""
     assert exercise.negotiate(MINIMCP_ORDER, SDK_ORDER) == "2025-11-25"
     assert exercise.negotiate(["2024-11-05"], MINIMCP_ORDER) == "2024-11-05"
     # a newer client: it asks for 2026-07-28, gets 2025-11-25, and speaks that too
@@ -136,8 +139,8 @@ def test_negotiate_returns_none_when_the_client_must_disconnect(exercise):
 
 
 def test_negotiate_needs_versions_on_both_sides(exercise):
-    """negotiate() raises ValueError when either side has no well-formed version (latest/server_choice do it
-    for you)."""
+    """negotiate() raises ValueError when either side has no well-formed version
+    (latest/server_choice do it for you)."""
     with pytest.raises(ValueError):
         exercise.negotiate([], MINIMCP_ORDER)
     with pytest.raises(ValueError):
@@ -181,7 +184,8 @@ def client_in(exercise, state):
 
 
 def test_guard_starts_new_and_checks_its_role(exercise):
-    """LifecycleGuard(role) accepts "server" or "client" (ValueError otherwise) and starts in state "new"."""
+    """LifecycleGuard(role) accepts "server" or "client" (ValueError otherwise) and starts in state
+    "new"."""
     assert exercise.LifecycleGuard("server").state == "new"
     assert exercise.LifecycleGuard("client").state == "new"
     with pytest.raises(ValueError):
@@ -189,8 +193,8 @@ def test_guard_starts_new_and_checks_its_role(exercise):
 
 
 def test_server_walks_through_the_handshake(exercise):
-    """Server role: receiving initialize moves new -> initializing; receiving notifications/initialized moves
-    on to ready."""
+    """Server role: receiving initialize moves new -> initializing; receiving
+    notifications/initialized moves on to ready."""
     guard = exercise.LifecycleGuard("server")
     assert verdict(guard.receive(REQ, "initialize")) == ALLOWED
     assert guard.state == "initializing"
@@ -240,8 +244,8 @@ def test_server_serves_requests_once_it_has_answered_initialize(exercise):
 
 
 def test_server_drops_notifications_out_of_place(exercise):
-    """Server role: notifications in new are dropped; initialized counts only in initializing; other ones are
-    allowed after new."""
+    """Server role: notifications in new are dropped; initialized counts only in initializing; other
+    ones are allowed after new."""
     guard = exercise.LifecycleGuard("server")
     assert verdict(guard.receive(NOTE, "notifications/initialized")) == DROPPED
     assert verdict(guard.receive(NOTE, "notifications/cancelled")) == DROPPED
@@ -256,8 +260,8 @@ def test_server_drops_notifications_out_of_place(exercise):
 
 
 def test_server_sends_only_pings_and_logging_before_initialized(exercise):
-    """Server role, send: before ready only ping (and, once initializing, notifications/message); in ready
-    everything."""
+    """Server role, send: before ready only ping (and, once initializing, notifications/message); in
+    ready everything."""
     new = exercise.LifecycleGuard("server")
     assert new.send(REQ, "sampling/createMessage") is False
     assert new.send(NOTE, "notifications/message") is False
@@ -273,8 +277,8 @@ def test_server_sends_only_pings_and_logging_before_initialized(exercise):
 
 
 def test_client_walks_through_the_handshake_by_sending(exercise):
-    """Client role: sending initialize moves new -> initializing; sending notifications/initialized moves on
-    to ready."""
+    """Client role: sending initialize moves new -> initializing; sending notifications/initialized
+    moves on to ready."""
     guard = exercise.LifecycleGuard("client")
     assert guard.send(REQ, "initialize") is True
     assert guard.state == "initializing"
@@ -298,8 +302,8 @@ def test_client_sends_nothing_but_initialize_and_ping_while_new(exercise):
 
 
 def test_client_refuses_server_requests_until_ready(exercise):
-    """Client role, receive: a server request other than ping before ready is refused with -32600 and
-    NOT_READY."""
+    """Client role, receive: a server request other than ping before ready is refused with -32600
+    and NOT_READY."""
     for state in ("new", "initializing"):
         guard = client_in(exercise, state)
         assert verdict(guard.receive(REQ, "sampling/createMessage")) == (
@@ -312,8 +316,8 @@ def test_client_refuses_server_requests_until_ready(exercise):
 
 
 def test_client_accepts_logging_early_and_other_notifications_when_ready(exercise):
-    """Client role, receive: notifications/message is allowed from initializing on; other notifications only
-    in ready."""
+    """Client role, receive: notifications/message is allowed from initializing on; other
+    notifications only in ready."""
     new = exercise.LifecycleGuard("client")
     assert verdict(new.receive(NOTE, "notifications/message")) == DROPPED
     initializing = client_in(exercise, "initializing")
@@ -324,8 +328,8 @@ def test_client_accepts_logging_early_and_other_notifications_when_ready(exercis
 
 
 def test_a_closed_guard_drops_and_sends_nothing(exercise):
-    """close() moves any state to "closed": then every message received is dropped (even ping) and send() is
-    False."""
+    """close() moves any state to "closed": then every message received is dropped (even ping) and
+    send() is False."""
     for make in (server_in, client_in):
         for state in ("new", "ready"):
             guard = make(exercise, state)
@@ -355,8 +359,8 @@ ALWAYS_NOTES = {"notifications/cancelled", "notifications/progress"}
 
 
 def test_nothing_declared_leaves_ping_and_the_utilities(exercise):
-    """With {} on both sides only ping (both ways) and notifications/cancelled and /progress (both ways) are
-    open."""
+    """With {} on both sides only ping (both ways) and notifications/cancelled and /progress (both
+    ways) are open."""
     p = exercise.negotiated({}, {})
     assert p.client_requests == {"ping"}
     assert p.server_requests == {"ping"}
@@ -387,8 +391,8 @@ def test_the_servers_capabilities_open_the_clients_requests(exercise):
 
 
 def test_flags_count_only_when_exactly_true(exercise):
-    """listChanged and subscribe open their methods only when they are exactly true (not 1, not "yes", not
-    false)."""
+    """listChanged and subscribe open their methods only when they are exactly true (not 1, not
+    "yes", not false)."""
     p = exercise.negotiated(
         {},
         {
@@ -414,7 +418,8 @@ def test_resource_subscriptions(exercise):
 
 
 def test_the_clients_capabilities_open_the_servers_requests(exercise):
-    """Client capabilities open server requests: roots/list, sampling/createMessage, elicitation/create."""
+    """Client capabilities open server requests: roots/list, sampling/createMessage,
+    elicitation/create."""
     p = exercise.negotiated({"roots": {"listChanged": True}, "sampling": {}, "elicitation": {}}, {})
     assert p.server_requests == {
         "ping",
@@ -429,8 +434,8 @@ def test_the_clients_capabilities_open_the_servers_requests(exercise):
 
 
 def test_elicitation_modes(exercise):
-    """Elicitation modes are the objects "form"/"url" inside it; none declared ({}) means form only; "url"
-    opens notifications/elicitation/complete."""
+    """Elicitation modes are the objects "form"/"url" inside it; none declared ({}) means form only;
+    "url" opens notifications/elicitation/complete."""
     assert exercise.negotiated({"elicitation": {}}, {}).elicitation_modes == {"form"}
     url_only = exercise.negotiated({"elicitation": {"url": {}}}, {})
     assert url_only.elicitation_modes == {"url"}
@@ -442,7 +447,8 @@ def test_elicitation_modes(exercise):
 
 
 def test_a_capability_is_declared_only_by_an_object(exercise):
-    """A capability whose value is true, null or [] is not declared: only a dict value declares one."""
+    """A capability whose value is true, null or [] is not declared: only a dict value declares
+    one."""
     client = {"sampling": True, "roots": None}
     p = exercise.negotiated(client, {"tools": True, "prompts": None, "resources": []})
     assert p.client_requests == {"ping"}
@@ -489,8 +495,8 @@ def test_the_notes_handshake(exercise):
 
 
 def test_may_send_picks_the_set_by_sender_and_kind(exercise):
-    """may_send(): "notifications/..." is looked up among the sender's notifications, anything else among its
-    requests; a bad sender is a ValueError."""
+    """may_send(): "notifications/..." is looked up among the sender's notifications, anything else
+    among its requests; a bad sender is a ValueError."""
     p = exercise.negotiated({"roots": {"listChanged": True}}, {"logging": {}})
     assert exercise.may_send(p, "client", "notifications/roots/list_changed") is True
     assert exercise.may_send(p, "server", "notifications/roots/list_changed") is False

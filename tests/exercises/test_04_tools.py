@@ -93,7 +93,8 @@ def test_simple_types(exercise):
 
 
 def test_annotated_adds_description_and_keywords(exercise):
-    """Annotated[T, ...]: a str extra is the description, a dict extra is merged in; others are ignored."""
+    """Annotated[T, ...]: a str extra is the description, a dict extra is merged in; others are
+    ignored."""
     assert exercise.type_schema(Annotated[str, "The day, as YYYY-MM-DD"]) == {
         "type": "string",
         "description": "The day, as YYYY-MM-DD",
@@ -112,7 +113,8 @@ def test_annotated_adds_description_and_keywords(exercise):
 
 
 def test_literal_and_enum(exercise):
-    """Literal and Enum become "enum" (an Enum's member values), plus "type" if all values share one type."""
+    """Literal and Enum become "enum" (an Enum's member values), plus "type" if all values share one
+    type."""
     assert exercise.type_schema(Literal["celsius", "fahrenheit"]) == {
         "enum": ["celsius", "fahrenheit"],
         "type": "string",
@@ -125,7 +127,8 @@ def test_literal_and_enum(exercise):
 
 
 def test_unions(exercise):
-    """A union of simple types is one "type" list (str | None -> ["string", "null"]); else "anyOf"."""
+    """A union of simple types is one "type" list (str | None -> ["string", "null"]); else
+    "anyOf"."""
     assert exercise.type_schema(Optional[str]) == {"type": ["string", "null"]}  # noqa: UP045
     assert exercise.type_schema(int | None) == {"type": ["integer", "null"]}
     assert exercise.type_schema(Union[int, str, None]) == {  # noqa: UP007
@@ -143,7 +146,8 @@ def test_unions(exercise):
 
 
 def test_arrays_tuples_and_dicts(exercise):
-    """list[T] has "items"; a fixed tuple "prefixItems" and min/maxItems; dict has additionalProperties."""
+    """list[T] has "items"; a fixed tuple "prefixItems" and min/maxItems; dict has
+    additionalProperties."""
     assert exercise.type_schema(list[int]) == {"type": "array", "items": {"type": "integer"}}
     assert exercise.type_schema(list) == {"type": "array"}
     assert exercise.type_schema(list[list[str]]) == {
@@ -167,7 +171,8 @@ def test_arrays_tuples_and_dicts(exercise):
 
 
 def test_dataclass(exercise):
-    """A dataclass is an object: one property per field, required = no default and no default_factory."""
+    """A dataclass is an object: one property per field, required = no default and no
+    default_factory."""
     assert exercise.type_schema(Slot) == SLOT_SCHEMA
     assert exercise.object_schema(Meeting) == {
         "type": "object",
@@ -185,7 +190,8 @@ def test_dataclass(exercise):
 
 
 def test_typeddict(exercise):
-    """A TypedDict is an object; its required keys come from __required_keys__ (none when total=False)."""
+    """A TypedDict is an object; its required keys come from __required_keys__ (none when
+    total=False)."""
     assert exercise.type_schema(Person) == {
         "type": "object",
         "properties": {"name": {"type": "string"}, "email": {"type": "string"}},
@@ -233,7 +239,8 @@ DOCSTRING = """Read calendar events.
 
 
 def test_param_descriptions(exercise):
-    """Read the Args: section: "name: text" or "name (type): text"; deeper lines continue the entry."""
+    """Read the Args: section: "name: text" or "name (type): text"; deeper lines continue the
+    entry."""
     assert exercise.param_descriptions(DOCSTRING) == {
         "date": "The day to read, as YYYY-MM-DD.",
         "limit": "At most this many events.",
@@ -247,7 +254,8 @@ def test_param_descriptions(exercise):
 
 
 def test_schema_from_signature(exercise):
-    """One property per parameter; "context" skipped; no default -> required; JSON defaults shown."""
+    """One property per parameter; "context" skipped; no default -> required; JSON defaults
+    shown."""
 
     def plan(
         title: Annotated[str, "What the meeting is about"],
@@ -367,7 +375,8 @@ SIMILAR = {
 
 
 def test_json_type_and_is_type(exercise):
-    """json_type: a bool is "boolean", not "integer"; is_type: 3.0 is an integer, an integer is a number."""
+    """json_type: a bool is "boolean", not "integer"; is_type: 3.0 is an integer, an integer is a
+    number."""
     table = [
         (None, "null"),
         (True, "boolean"),
@@ -464,7 +473,8 @@ def test_bounds(exercise):
 
 
 def test_strings(exercise):
-    """minLength / maxLength count characters; pattern is searched anywhere (re.search), not matched."""
+    """minLength / maxLength count characters; pattern is searched anywhere (re.search), not
+    matched."""
     schema = {"type": "string", "minLength": 2, "maxLength": 4, "pattern": r"\d"}
     assert exercise.check_arguments(schema, "a1") == []
     assert exercise.check_arguments(schema, "a") == [
@@ -479,7 +489,8 @@ def test_strings(exercise):
 
 
 def test_required_and_unexpected_properties(exercise):
-    """Missing required names first; then unexpected keys, with '(did you mean "x"?)' when one is close."""
+    """Missing required names first; then unexpected keys, with '(did you mean "x"?)' when one is
+    close."""
     assert exercise.check_arguments(READ_EVENTS, {"dat": "2025-03-21"}) == [
         'arguments: missing required property "date"',
         'arguments: unexpected property "dat" (did you mean "date"?)',
@@ -495,7 +506,8 @@ def test_required_and_unexpected_properties(exercise):
 
 
 def test_nested_paths_in_object_order(exercise):
-    """Properties are joined with dots, array items in brackets; keys are checked in the object's order."""
+    """Properties are joined with dots, array items in brackets; keys are checked in the object's
+    order."""
     arguments = {"limit": 0, "ids": ["c4ch", 5, "TOO-LONG"], "lmit": 3}
     assert exercise.check_arguments(SIMILAR, arguments, "find_similar_courses") == [
         "find_similar_courses.limit: must be >= 1",
@@ -506,7 +518,8 @@ def test_nested_paths_in_object_order(exercise):
 
 
 def test_additional_properties_schema(exercise):
-    """additionalProperties: a schema checks every extra key; absent (or true) lets any extra key through."""
+    """additionalProperties: a schema checks every extra key; absent (or true) lets any extra key
+    through."""
     schema = {
         "type": "object",
         "properties": {"name": {"type": "string"}},
@@ -620,7 +633,8 @@ def test_collisions_get_numbered(exercise):
 
 
 def test_long_names_are_cut_and_hashed(exercise):
-    """Over max_length: keep max_length - 9 characters, then '_' and 8 hex digits of sha256('server/tool')."""
+    """Over max_length: keep max_length - 9 characters, then '_' and 8 hex digits of
+    sha256('server/tool')."""
     router = exercise.ToolRouter(max_length=20)
     router.set_tools("calendar", [{"name": "read_all_the_events_of_the_year"}, {"name": "read"}])
     digest = hashlib.sha256(b"calendar/read_all_the_events_of_the_year").hexdigest()[:8]
@@ -631,14 +645,16 @@ def test_long_names_are_cut_and_hashed(exercise):
 
 
 def test_numbered_names_still_fit(exercise):
-    """When name + suffix would be too long, cut the name so that name + suffix fits in max_length."""
+    """When name + suffix would be too long, cut the name so that name + suffix fits in
+    max_length."""
     router = exercise.ToolRouter(max_length=10)
     router.set_tools("s", [{"name": "abcdef."}, {"name": "abcdef "}, {"name": "abcdef!"}])
     assert [tool["name"] for tool in router.tools()] == ["s__abcdef_", "s__abcde_2", "s__abcde_3"]
 
 
 def test_names_are_stable_when_a_list_changes(exercise):
-    """set_tools again: listed tools keep their names, names of tools gone are freed, new tools are named."""
+    """set_tools again: listed tools keep their names, names of tools gone are freed, new tools are
+    named."""
     router = exercise.ToolRouter()
     router.set_tools("s", [{"name": "a.b"}, {"name": "a_b"}])
     router.set_tools("t", [{"name": "x"}])
@@ -649,14 +665,14 @@ def test_names_are_stable_when_a_list_changes(exercise):
     assert router.resolve("s__a_b_2") == ("s", "a_b")
     with pytest.raises(KeyError):
         router.resolve("s__a_b")
-    router.set_tools(
-        "s", [{"name": "c"}, {"name": "a_b"}, {"name": "a.b"}]
-    )  # back again: the free name
+    # back again: the free name
+    router.set_tools("s", [{"name": "c"}, {"name": "a_b"}, {"name": "a.b"}])
     assert [tool["name"] for tool in router.tools()] == ["s__c", "s__a_b_2", "s__a_b", "t__x"]
 
 
 def test_remove_server(exercise):
-    """remove_server frees its names; the other servers keep theirs; an unknown server is a KeyError."""
+    """remove_server frees its names; the other servers keep theirs; an unknown server is a
+    KeyError."""
     router = exercise.ToolRouter()
     router.set_tools("calendar", CALENDAR_TOOLS)
     router.set_tools("notion", NOTION_TOOLS)

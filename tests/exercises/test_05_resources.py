@@ -79,9 +79,9 @@ BAD_TEMPLATES = [
 
 
 def test_unsupported_templates_are_refused(exercise) -> None:
-    """Refuse with ValueError: stray braces, empty expressions, other operators (# / . ; &), modifiers
-    (* and :3), bad or repeated names, several names in {x} or {+x}, and a {?...} that is not last.
-    expand and match must refuse them too (they both start from parse_template)."""
+    """Refuse with ValueError: stray braces, empty expressions, other operators (# / . ; &),
+    modifiers (* and :3), bad or repeated names, several names in {x} or {+x}, and a {?...} that is
+    not last. expand and match must refuse them too (they both start from parse_template)."""
     for template in BAD_TEMPLATES:
         assert_raises(ValueError, exercise.parse_template, template)
         assert_raises(ValueError, exercise.expand, template, {})
@@ -200,7 +200,8 @@ def test_match_reserved_variables_span_slashes(exercise) -> None:
 
 
 def test_match_reserved_stops_at_query_and_fragment(exercise) -> None:
-    """A {+name} value never contains "?" or "#": the query and the fragment are not part of a path."""
+    """A {+name} value never contains "?" or "#": the query and the fragment are not part of a
+    path."""
     assert exercise.match("file:///{+path}", "file:///a?b") is None
     assert exercise.match("file:///{+path}", "file:///a#b") is None
     assert exercise.match("file:///{+path}", "file:///a[1]") is None
@@ -326,8 +327,8 @@ def test_safe_join_finds_files_inside_the_root(exercise, tree) -> None:
 
 
 def test_safe_join_accepts_str_roots_and_symlinked_roots(exercise, tree) -> None:
-    """Resolve the root first (it may be a str, or a symlink like macOS's /tmp) and return real paths;
-    a symlink inside the root that stays inside is fine and gives its target's path."""
+    """Resolve the root first (it may be a str, or a symlink like macOS's /tmp) and return real
+    paths; a symlink inside the root that stays inside is fine and gives its target's path."""
     notes = (tree["root"] / "notes.txt").resolve()
     assert exercise.safe_join(str(tree["root"]), "file:///notes.txt") == notes
     assert exercise.safe_join(tree["tmp"] / "root_link", "file:///notes.txt") == notes
@@ -335,7 +336,8 @@ def test_safe_join_accepts_str_roots_and_symlinked_roots(exercise, tree) -> None
 
 
 def test_safe_join_refuses_dot_dot_however_spelled(exercise, tree) -> None:
-    """A segment that is ".." once decoded (%2e%2e, %2E%2E, .%2e) is a ValueError, even a harmless one."""
+    """A segment that is ".." once decoded (%2e%2e, %2E%2E, .%2e) is a ValueError, even a harmless
+    one."""
     raises_for_each(
         exercise,
         tree,
@@ -389,7 +391,8 @@ def test_safe_join_refuses_absolute_paths_hosts_and_drives(exercise, tree) -> No
 
 
 def test_safe_join_refuses_other_schemes_queries_and_fragments(exercise, tree) -> None:
-    """Only file:// URIs (any letter case), with no query and no fragment: anything else is ValueError."""
+    """Only file:// URIs (any letter case), with no query and no fragment: anything else is
+    ValueError."""
     raises_for_each(
         exercise,
         tree,
@@ -405,8 +408,8 @@ def test_safe_join_refuses_other_schemes_queries_and_fragments(exercise, tree) -
 
 
 def test_safe_join_refuses_symlinks_that_lead_out(exercise, tree) -> None:
-    """Follow every symlink (Path.resolve) and only then compare with the resolved root: a link, or a
-    linked folder, that points outside is a ValueError, even when its target does not exist."""
+    """Follow every symlink (Path.resolve) and only then compare with the resolved root: a link, or
+    a linked folder, that points outside is a ValueError, even when its target does not exist."""
     raises_for_each(
         exercise,
         tree,
@@ -469,8 +472,9 @@ WORDS = [
 
 
 def test_words(exercise) -> None:
-    """words(): casefold, strip accents (NFKD), split on anything but [a-z0-9], drop STOPWORDS (before
-    folding plurals), fold a plural "s" (longer than 3, not "ss"), keep each word once, in order."""
+    """words(): casefold, strip accents (NFKD), split on anything but [a-z0-9], drop STOPWORDS
+    (before folding plurals), fold a plural "s" (longer than 3, not "ss"), keep each word once, in
+    order."""
     for text, expected in WORDS:
         found = exercise.words(text)
         assert found == expected, f"words({text!r}) gave {found!r}, expected {expected!r}"
@@ -518,8 +522,8 @@ def test_route_the_course_servers_resources(exercise) -> None:
 
 
 def test_route_threshold_limit_and_order(exercise) -> None:
-    """Keep scores >= threshold, best first, ties by URI (string order), at most limit; limit 0 gives
-    [] and a negative limit is a ValueError."""
+    """Keep scores >= threshold, best first, ties by URI (string order), at most limit; limit 0
+    gives [] and a negative limit is a ValueError."""
     resources = [
         {"uri": "z://sql", "name": "sql", "description": "views"},
         {"uri": "b://views", "name": "views"},
@@ -558,7 +562,8 @@ def test_route_excludes_and_deduplicates(exercise) -> None:
 
 
 def test_route_does_not_depend_on_the_order_of_the_list(exercise) -> None:
-    """The same message and resources give the same answer, whatever order the server listed them in."""
+    """The same message and resources give the same answer, whatever order the server listed them
+    in."""
     resources = [
         *COURSE_RESOURCES,
         {"uri": "a://users", "name": "users"},

@@ -1,4 +1,5 @@
-"""Checks for lesson 06's exercise: a template renderer, names → IDs, and the client's slash commands.
+"""Checks for lesson 06's exercise: a template renderer, names → IDs, and the client's slash
+commands.
 
 Each test's docstring is the hint a student sees when it fails (``python tools/check.py 06``).
 """
@@ -76,14 +77,15 @@ def test_placeholders_are_found_in_order(exercise) -> None:
     "text", ["{{ 1x }}", "{{names}", "{{}}", "{{ }}", "a {{b c}}", "{{names}} {{"]
 )
 def test_a_broken_placeholder_is_refused(exercise, text: str) -> None:
-    """A "{{" that does not start a valid placeholder ({{ name }} with a name that starts with a letter
-    or "_") is a ValueError: a typo in a template must not reach the model."""
+    """A "{{" that does not start a valid placeholder ({{ name }} with a name that starts with a
+    letter or "_") is a ValueError: a typo in a template must not reach the model."""
     refused(ValueError, exercise.placeholders, text)
 
 
 def test_render_fills_in_the_arguments(exercise) -> None:
-    """render returns a GetPromptResult: the prompt's description and one message per template entry,
-    {"role": ..., "content": {"type": "text", "text": ...}}: ONE content block, not a list."""
+    """render returns a GetPromptResult: the prompt's description and one message per template
+    entry, {"role": ..., "content": {"type": "text", "text": ...}}: ONE content block, not a
+    list."""
     result = exercise.render(
         SIMILAR, SIMILAR_TEMPLATE, {"names": "SQL Views, Caché", "limit": "3", "tone": "friendly"}
     )
@@ -98,8 +100,8 @@ def test_render_fills_in_the_arguments(exercise) -> None:
 
 
 def test_render_without_description_or_arguments(exercise) -> None:
-    """No "description" in the prompt: none in the result. No "arguments": None and {} are both fine.
-    Both roles may appear, in the template's order."""
+    """No "description" in the prompt: none in the result. No "arguments": None and {} are both
+    fine. Both roles may appear, in the template's order."""
     summary = {"name": "general-summary"}
     template = [("user", "Summarize the following content."), ("assistant", "Here is the summary:")]
     expected = {
@@ -180,8 +182,8 @@ def test_an_unknown_argument_is_invalid_params(exercise) -> None:
     ],
 )
 def test_arguments_must_be_an_object_of_strings(exercise, arguments: Any) -> None:
-    """Prompt arguments are always strings (unlike a tool's, which follow a JSON Schema): anything but
-    a dict of str to str is PromptError -32602 '"arguments" must be an object of strings'."""
+    """Prompt arguments are always strings (unlike a tool's, which follow a JSON Schema): anything
+    but a dict of str to str is PromptError -32602 '"arguments" must be an object of strings'."""
     error = refused(exercise.PromptError, exercise.render, SIMILAR, SIMILAR_TEMPLATE, arguments)
     assert (error.code, error.message) == (-32602, '"arguments" must be an object of strings')
 
@@ -211,15 +213,15 @@ def test_a_value_cannot_inject_a_placeholder(exercise) -> None:
     ],
 )
 def test_a_broken_template_is_the_authors_bug(exercise, template, defaults) -> None:
-    """The template is checked first, whatever the arguments: a role other than "user"/"assistant", a
-    placeholder that is not a declared argument, or a default for no argument is a ValueError."""
+    """The template is checked first, whatever the arguments: a role other than "user"/"assistant",
+    a placeholder that is not a declared argument, or a default for no argument is a ValueError."""
     refused(ValueError, exercise.render, SIMILAR, template, {"names": "SQL"}, defaults)
     refused(ValueError, exercise.render, SIMILAR, template, {"colour": "red"}, defaults)
 
 
 async def test_a_template_server_answers_over_mcp(exercise) -> None:
-    """The whole part in a real server: prompts/get renders the template; every PromptError becomes the
-    JSON-RPC error with the same code and message, and the server goes on serving."""
+    """The whole part in a real server: prompts/get renders the template; every PromptError becomes
+    the JSON-RPC error with the same code and message, and the server goes on serving."""
     server = PromptServer("templates")
     server.declare("prompts")
 
@@ -258,8 +260,8 @@ async def test_a_template_server_answers_over_mcp(exercise) -> None:
 
 
 def test_normalise_folds_case_accents_and_punctuation(exercise) -> None:
-    """normalise: casefold, drop accents (NFKD without combining marks), every run of characters that
-    are not letters or digits becomes one space, and no spaces at the ends."""
+    """normalise: casefold, drop accents (NFKD without combining marks), every run of characters
+    that are not letters or digits becomes one space, and no spaces at the ends."""
     assert (
         exercise.normalise("Infrastructure Design: Transactions")
         == "infrastructure design transactions"
@@ -272,8 +274,9 @@ def test_normalise_folds_case_accents_and_punctuation(exercise) -> None:
 
 
 def test_resolve_finds_the_notes_example(exercise) -> None:
-    """resolve("SQL Views, Caché") gives the IDs the tool needs, in the order the names came: an exact
-    name (after normalise) finds its course, and so do word prefixes ("Caché" → Cache Strategies)."""
+    """resolve("SQL Views, Caché") gives the IDs the tool needs, in the order the names came: an
+    exact name (after normalise) finds its course, and so do word prefixes ("Caché" → Cache
+    Strategies)."""
     assert exercise.resolve("SQL Views, Caché", CATALOGUE) == exercise.Resolution(
         ids=["v1ws", "c4ch"]
     )
@@ -286,9 +289,8 @@ def test_resolve_by_id_first(exercise) -> None:
     """Rule 1: a name that is a course's ID (any case) is that course, before any other rule."""
     catalogue = [*CATALOGUE, {"id": "redis", "name": "Redis Internals"}]
     assert exercise.resolve("c4ch, ai101", CATALOGUE) == exercise.Resolution(ids=["c4ch", "AI101"])
-    assert exercise.resolve("redis", catalogue) == exercise.Resolution(
-        ids=["redis"]
-    )  # not rd1s too
+    # not rd1s too
+    assert exercise.resolve("redis", catalogue) == exercise.Resolution(ids=["redis"])
 
 
 def test_resolve_exact_name_beats_prefixes(exercise) -> None:
@@ -319,23 +321,23 @@ def test_resolve_reports_ambiguous_names(exercise) -> None:
 
 
 def test_resolve_forgives_typos(exercise) -> None:
-    """Rule 4, only when rules 1-3 find nothing: difflib.SequenceMatcher(None, name, course name).ratio()
-    >= FUZZY_CUTOFF (0.8), both normalised."""
+    """Rule 4, only when rules 1-3 find nothing: difflib.SequenceMatcher(None, name, course
+    name).ratio() >= FUZZY_CUTOFF (0.8), both normalised."""
     found = exercise.resolve("Chache Strategies, clen code, Hexagonal Architecure", CATALOGUE)
     assert found == exercise.Resolution(ids=["c4ch", "cl3n", "hx4g"])
     assert exercise.resolve("sql viwes", CATALOGUE).ids == ["v1ws"]
 
 
 def test_resolve_reports_unknown_names(exercise) -> None:
-    """No candidate: the name (stripped, as written) goes to unknown. A name with no letters or digits
-    matches nothing (it must not match everything)."""
+    """No candidate: the name (stripped, as written) goes to unknown. A name with no letters or
+    digits matches nothing (it must not match everything)."""
     found = exercise.resolve("caché, vistas, Quantum Physics, !!!", CATALOGUE)
     assert found == exercise.Resolution(ids=["c4ch"], unknown=["vistas", "Quantum Physics", "!!!"])
 
 
 def test_resolve_skips_empty_and_repeated_names(exercise) -> None:
-    """Empty names are skipped; a name whose normalised form was seen is skipped; two names for the same
-    course give its ID once."""
+    """Empty names are skipped; a name whose normalised form was seen is skipped; two names for the
+    same course give its ID once."""
     found = exercise.resolve(", SQL,, sql ,c4ch, Cache Strategies, cache,", CATALOGUE)
     assert found == exercise.Resolution(ids=["c4ch"], ambiguous={"SQL": ["v1ws", "sq1x"]})
     assert exercise.resolve("", CATALOGUE) == exercise.Resolution()
@@ -347,19 +349,20 @@ def test_instruction_names_the_tool_and_the_ids(exercise) -> None:
     Name B).'"""
     found = exercise.Resolution(ids=["v1ws", "c4ch"])
     assert exercise.instruction(found, CATALOGUE) == (
-        "Find similar courses using the tool find_similar_courses with these course IDs: v1ws, c4ch "
-        "(SQL Views, Cache Strategies)."
+        "Find similar courses using the tool find_similar_courses with these course IDs: "
+        "v1ws, c4ch (SQL Views, Cache Strategies)."
     )
     tdd = exercise.Resolution(ids=["tdd1"])
     assert exercise.instruction(tdd, CATALOGUE, tool="course/find_similar_courses") == (
-        "Find similar courses using the tool course/find_similar_courses with these course IDs: tdd1 "
-        "(Test-Driven Development)."
+        "Find similar courses using the tool course/find_similar_courses with these course IDs: "
+        "tdd1 (Test-Driven Development)."
     )
 
 
 def test_instruction_says_what_is_ambiguous_and_unknown(exercise) -> None:
-    """After the IDs: one sentence per ambiguous name ('"SQL" is ambiguous: ask the user whether they
-    meant A (a) or B (b).'), then one for the unknown names ('No course matched "x" or "y"; say so.')."""
+    """After the IDs: one sentence per ambiguous name ('"SQL" is ambiguous: ask the user whether
+    they meant A (a) or B (b).'), then one for the unknown names ('No course matched "x" or "y"; say
+    so.')."""
     found = exercise.Resolution(
         ids=["c4ch"],
         ambiguous={"SQL": ["v1ws", "sq1x"], "arch": ["sw4r", "hx4g", "ev3n"]},
@@ -368,21 +371,22 @@ def test_instruction_says_what_is_ambiguous_and_unknown(exercise) -> None:
     assert exercise.instruction(found, CATALOGUE) == (
         "Find similar courses using the tool find_similar_courses with these course IDs: c4ch "
         "(Cache Strategies). "
-        '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x). '
-        '"arch" is ambiguous: ask the user whether they meant Software Architecture (sw4r), Hexagonal '
-        "Architecture (hx4g) or Event-Driven Architecture (ev3n). "
+        '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from '
+        "Scratch (sq1x). "
+        '"arch" is ambiguous: ask the user whether they meant Software Architecture (sw4r), '
+        "Hexagonal Architecture (hx4g) or Event-Driven Architecture (ev3n). "
         'No course matched "vistas", "Quantum" or "!!!"; say so.'
     )
     only_ambiguous = exercise.Resolution(ambiguous={"SQL": ["v1ws", "sq1x"]})
-    assert (
-        exercise.instruction(only_ambiguous, CATALOGUE)
-        == '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from Scratch (sq1x).'
+    assert exercise.instruction(only_ambiguous, CATALOGUE) == (
+        '"SQL" is ambiguous: ask the user whether they meant SQL Views (v1ws) or SQL from '
+        "Scratch (sq1x)."
     )
 
 
 def test_instruction_with_nothing_to_search_is_invalid_params(exercise) -> None:
-    """Neither IDs nor ambiguous names: PromptError -32602 'No course matches "x" or "y": the catalogue
-    is the resource courses://all'."""
+    """Neither IDs nor ambiguous names: PromptError -32602 'No course matches "x" or "y": the
+    catalogue is the resource courses://all'."""
     error = refused(
         exercise.PromptError,
         exercise.instruction,
@@ -396,8 +400,9 @@ def test_instruction_with_nothing_to_search_is_invalid_params(exercise) -> None:
 
 
 async def test_a_better_course_similar_by_name_over_mcp(exercise) -> None:
-    """The course server, with its course-similar-by-name replaced by resolve + instruction: the names
-    become IDs, and a PromptError becomes the JSON-RPC error -32602 while the server goes on serving."""
+    """The course server, with its course-similar-by-name replaced by resolve + instruction: the
+    names become IDs, and a PromptError becomes the JSON-RPC error -32602 while the server goes on
+    serving."""
     server = build_server()
 
     def similar_by_name(names: str) -> str:
@@ -435,8 +440,8 @@ PROMPTS = [
 
 
 def test_parse_command_with_quoted_named_arguments(exercise) -> None:
-    """ "/name key=value ...": split the line after "/" with POSIX shell quoting (shlex.split); a word
-    with "=" is key=value (split at the first "="). The result is the prompts/get params."""
+    """ "/name key=value ...": split the line after "/" with POSIX shell quoting (shlex.split); a
+    word with "=" is key=value (split at the first "="). The result is the prompts/get params."""
     assert exercise.parse_command('/course-similar-by-name names="SQL Views, Caché"', PROMPTS) == {
         "name": "course-similar-by-name",
         "arguments": {"names": "SQL Views, Caché"},
@@ -465,8 +470,8 @@ def test_parse_command_without_arguments(exercise) -> None:
 
 
 def test_parse_command_with_positional_arguments(exercise) -> None:
-    """A word without "=" is positional: the i-th one is the value of the prompt's i-th argument (in the
-    order prompts/list gives them); named and positional arguments may be mixed."""
+    """A word without "=" is positional: the i-th one is the value of the prompt's i-th argument (in
+    the order prompts/list gives them); named and positional arguments may be mixed."""
     assert exercise.parse_command("/study-plan c4ch 3", PROMPTS) == {
         "name": "study-plan",
         "arguments": {"id": "c4ch", "hours": "3"},
@@ -507,9 +512,10 @@ def test_parse_command_with_positional_arguments(exercise) -> None:
     ],
 )
 def test_parse_command_errors_say_exactly_what_is_wrong(exercise, line: str, message: str) -> None:
-    """SlashError messages, checked in this order: "Unknown prompt: /NAME" (+ " (did you mean /X?)" from
-    difflib.get_close_matches, n=1, cutoff=0.6), "Unknown argument for /NAME: KEY", "/NAME takes at most
-    N argument(s)", "Argument given twice: KEY", "Missing required argument(s) for /NAME: a, b"."""
+    """SlashError messages, checked in this order: "Unknown prompt: /NAME" (+ " (did you mean /X?)"
+    from difflib.get_close_matches, n=1, cutoff=0.6), "Unknown argument for /NAME: KEY", "/NAME
+    takes at most N argument(s)", "Argument given twice: KEY", "Missing required argument(s) for
+    /NAME: a, b"."""
     error = refused(exercise.SlashError, exercise.parse_command, line, PROMPTS)
     assert str(error) == message
 
@@ -550,8 +556,8 @@ def test_to_chat_keeps_roles_and_text(exercise) -> None:
 
 
 def test_to_chat_merges_consecutive_messages_of_one_role(exercise) -> None:
-    """Consecutive messages with the same role become one, their texts joined by a blank line ("\\n\\n"):
-    many chat APIs want user and assistant to take turns."""
+    """Consecutive messages with the same role become one, their texts joined by a blank line
+    ("\\n\\n"): many chat APIs want user and assistant to take turns."""
     roles = ["user", "user", "assistant", "user", "user", "user"]
     result = {
         "messages": [text_message(role, text) for role, text in zip(roles, "abcdef", strict=True)]
@@ -564,9 +570,9 @@ def test_to_chat_merges_consecutive_messages_of_one_role(exercise) -> None:
 
 
 def test_to_chat_turns_every_block_into_text(exercise) -> None:
-    """resource (text) → "[resource URI (MIME)]\\n" + text; resource (blob) → "[resource URI (MIME), N
-    bytes]"; image/audio → "[image MIME, N bytes]"; resource_link → "[resource link URI]". N is the
-    length of the decoded base64."""
+    """resource (text) → "[resource URI (MIME)]\\n" + text; resource (blob) → "[resource URI (MIME),
+    N bytes]"; image/audio → "[image MIME, N bytes]"; resource_link → "[resource link URI]". N is
+    the length of the decoded base64."""
     png, wav = base64.b64encode(b"\x89PNG1234").decode(), base64.b64encode(b"RIFF").decode()
     blocks = [
         {
@@ -640,14 +646,16 @@ def test_to_chat_turns_every_block_into_text(exercise) -> None:
 )
 def test_to_chat_refuses_what_the_spec_does_not_allow(exercise, message: dict[str, Any]) -> None:
     """ValueError for a role other than "user"/"assistant" (a server must never write a system
-    message), a content that is not ONE block (a dict), an unknown block type, a block without what the
-    spec says it MUST have (an embedded resource: uri, mimeType, text or blob), and bad base64."""
+    message), a content that is not ONE block (a dict), an unknown block type, a block without
+    what the spec says it MUST have (an embedded resource: uri, mimeType, text or blob), and bad
+    base64."""
     refused(ValueError, exercise.to_chat, {"messages": [text_message("user", "fine"), message]})
 
 
 async def test_the_client_side_against_the_course_server(exercise) -> None:
-    """The whole client side on the course server: parse the slash command against its prompts/list,
-    send the prompts/get, and turn the result into chat messages (the embedded course becomes text)."""
+    """The whole client side on the course server: parse the slash command against its
+    prompts/list, send the prompts/get, and turn the result into chat messages (the embedded
+    course becomes text)."""
     server = build_server()
     client_end, server_end = memory_pair()
     serving = asyncio.ensure_future(server.serve(server_end))

@@ -23,7 +23,8 @@ PONG_HELLO_MASKED = bytes.fromhex("8a8537fa213d7f9f4d5158")
 
 
 def expect_protocol_error(exercise, code: int, function, *args, **kwargs) -> None:
-    """``function(...)`` must raise ProtocolError with ``code``; NotImplementedError passes through."""
+    """``function(...)`` must raise ProtocolError with ``code``; NotImplementedError passes
+    through."""
     try:
         result = function(*args, **kwargs)
     except exercise.ProtocolError as error:
@@ -159,9 +160,9 @@ def test_decode_enforces_the_masking_direction(exercise) -> None:
     ],
 )
 def test_decode_refuses_protocol_violations_with_1002(exercise, header: str) -> None:
-    """ProtocolError 1002 for reserved bits, unknown opcodes, fragmented or oversized control frames,
-    a length not in its shortest form, and a 64-bit length with the top bit set. Decide from the
-    header: these buffers hold no payload at all."""
+    """ProtocolError 1002 for reserved bits, unknown opcodes, fragmented or oversized control
+    frames, a length not in its shortest form, and a 64-bit length with the top bit set. Decide from
+    the header: these buffers hold no payload at all."""
     expect_protocol_error(exercise, 1002, exercise.decode_frame, bytes.fromhex(header))
 
 
@@ -329,9 +330,9 @@ def test_header_values_are_case_insensitive_lists(exercise) -> None:
 
 
 def test_a_valid_upgrade_gets_the_101_headers(exercise) -> None:
-    """Return [Upgrade: websocket, Connection: Upgrade, Sec-WebSocket-Accept, Sec-WebSocket-Protocol]
-    in that order. Header names and the Upgrade/Connection values may be in any letter case, and
-    Connection may be a list; the subprotocol may be one of several offered."""
+    """Return [Upgrade: websocket, Connection: Upgrade, Sec-WebSocket-Accept,
+    Sec-WebSocket-Protocol] in that order. Header names and the Upgrade/Connection values may be in
+    any letter case, and Connection may be a list; the subprotocol may be one of several offered."""
     expected = [
         ("Upgrade", "websocket"),
         ("Connection", "Upgrade"),
@@ -402,7 +403,8 @@ def test_local_and_listed_origins_are_let_in(exercise) -> None:
 
 def test_the_upgrade_headers_are_426(exercise) -> None:
     """426 Upgrade Required, with ("Upgrade", "websocket"), when Upgrade is not websocket or
-    Connection has no "upgrade"; with ("Sec-WebSocket-Version", "13") unless exactly one version 13."""
+    Connection has no "upgrade"; with ("Sec-WebSocket-Version", "13") unless exactly one version
+    13."""
     upgrade, version = [("Upgrade", "websocket")], [("Sec-WebSocket-Version", "13")]
     assert refusal(exercise, "GET", "/mcp", replaced("Upgrade")) == (426, upgrade)
     assert refusal(exercise, "GET", "/mcp", replaced("Upgrade", "h2c")) == (426, upgrade)
@@ -466,8 +468,9 @@ async def test_publish_reaches_every_member_in_order(exercise) -> None:
 
 
 async def test_a_full_member_is_dropped_and_the_others_go_on(exercise) -> None:
-    """publish never waits: a member whose queue already holds `limit` messages is dropped (out of
-    the hub, its queue thrown away, dropped=True, next() gives None) and publish returns its name."""
+    """publish never waits: a member whose queue already holds `limit` messages is dropped (out
+    of the hub, its queue thrown away, dropped=True, next() gives None) and publish returns its
+    name."""
     hub = exercise.Hub(limit=3)
     slow, fast, late = hub.join("slow"), hub.join("fast"), hub.join("late")
     seen = []
@@ -485,7 +488,8 @@ async def test_a_full_member_is_dropped_and_the_others_go_on(exercise) -> None:
 
 
 async def test_next_waits_for_a_message(exercise) -> None:
-    """next() on an empty queue waits (it must not return None, nor spin) until publish() puts one."""
+    """next() on an empty queue waits (it must not return None, nor spin) until publish() puts
+    one."""
     hub = exercise.Hub()
     member = hub.join("waiting")
     waiting = asyncio.ensure_future(member.next())
@@ -496,8 +500,9 @@ async def test_next_waits_for_a_message(exercise) -> None:
 
 
 async def test_leave_ends_a_member_and_wakes_its_reader(exercise) -> None:
-    """leave(name) removes the member (KeyError for a name not in the hub): its queue is thrown away,
-    a next() already waiting returns None, and so does every later one. Leaving is not dropped."""
+    """leave(name) removes the member (KeyError for a name not in the hub): its queue is thrown
+    away, a next() already waiting returns None, and so does every later one. Leaving is not
+    dropped."""
     hub = exercise.Hub()
     reader, other = hub.join("reader"), hub.join("other")
     waiting = asyncio.ensure_future(reader.next())

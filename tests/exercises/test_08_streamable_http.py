@@ -43,7 +43,8 @@ def feed_all(stream, data: bytes, step: int | None = None) -> list[str]:
 
 
 def expect_error(expected: type[Exception], function, *args, **kwargs) -> Exception:
-    """``function(*args)`` must raise ``expected``; NotImplementedError (the stub) goes through as it is."""
+    """``function(*args)`` must raise ``expected``; NotImplementedError (the stub) goes through as
+    it is."""
     try:
         result = function(*args, **kwargs)
     except expected as error:
@@ -64,8 +65,8 @@ def expect_error(expected: type[Exception], function, *args, **kwargs) -> Except
 
 
 def test_one_connection_gives_each_message_in_order_and_ends_at_the_response(exercise) -> None:
-    """feed returns the data of each complete event, in order; the priming event (empty data) gives no
-    message; with a request_id, the stream is done once the response to that id arrived, and then
+    """feed returns the data of each complete event, in order; the priming event (empty data) gives
+    no message; with a request_id, the stream is done once the response to that id arrived, and then
     connection_ended() returns None (nothing to resume)."""
     stream = exercise.ResumableStream(7)
     data = PRIMING + event("s-1", progress(1)) + event("s-2", progress(2)) + event("s-3", answer())
@@ -76,9 +77,10 @@ def test_one_connection_gives_each_message_in_order_and_ends_at_the_response(exe
 
 
 def test_chunks_cut_anywhere_give_the_same_messages(exercise) -> None:
-    """Keep the unfinished line between feeds. Lines end with \\r\\n, \\n or a lone \\r, and a \\r that ends
-    a chunk may be the first half of \\r\\n (wait for the next byte). Decode UTF-8 incrementally: a
-    character may be cut in two. Skip a byte order mark at the start of the connection."""
+    """Keep the unfinished line between feeds. Lines end with \\r\\n, \\n or a lone \\r, and a \\r
+    that ends a chunk may be the first half of \\r\\n (wait for the next byte). Decode UTF-8
+    incrementally: a character may be cut in two. Skip a byte order mark at the start of the
+    connection."""
     text = answer(7, "caché ✓")
     data = (
         "\ufeffid: s-0\r\nretry: 1000\r\ndata:\r\n\r\n"
@@ -92,9 +94,9 @@ def test_chunks_cut_anywhere_give_the_same_messages(exercise) -> None:
 
 
 def test_the_line_rules_of_the_html_standard(exercise) -> None:
-    """ ":" starts a comment; one space after the colon is dropped (only one); "data" alone is an empty
-    data line; several data lines join with "\\n"; "event" and unknown fields are ignored; an id with a
-    NUL is ignored; a retry that is not all ASCII digits is ignored."""
+    """ ":" starts a comment; one space after the colon is dropped (only one); "data" alone is an
+    empty data line; several data lines join with "\\n"; "event" and unknown fields are ignored; an
+    id with a NUL is ignored; a retry that is not all ASCII digits is ignored."""
     stream = exercise.ResumableStream()
     data = (
         b": a comment\n\n"
@@ -103,15 +105,15 @@ def test_the_line_rules_of_the_html_standard(exercise) -> None:
         b"retry: 1.5\nretry: 12a\ndata: z\n\n"
     )
     assert stream.feed(data) == [" two spaces", "x\n\ny", "z"]
-    assert (
-        stream.last_event_id == "a"
-    )  # the NUL id was ignored; the id carries over from event to event
+    # the NUL id was ignored; the id carries over from event to event
+    assert stream.last_event_id == "a"
     assert stream.connection_ended() == 1000  # the default: neither retry was valid
 
 
 def test_a_cut_event_is_dropped_and_its_id_never_counts(exercise) -> None:
-    """An event the connection cut before its blank line is dropped, with its id: resume from the last
-    *complete* event, or what was cut is lost. A new connection starts afresh (no half line left)."""
+    """An event the connection cut before its blank line is dropped, with its id: resume from the
+    last *complete* event, or what was cut is lost. A new connection starts afresh (no half line
+    left)."""
     stream = exercise.ResumableStream(7)
     assert stream.feed(
         PRIMING + event("s-1", progress(1)) + b"id: s-2\ndata: " + progress(2)[:20].encode()
@@ -126,27 +128,25 @@ def test_a_cut_event_is_dropped_and_its_id_never_counts(exercise) -> None:
 
 
 def test_retry_is_honoured_at_once_and_kept_across_connections(exercise) -> None:
-    """A valid retry becomes the wait at once, even inside an event that is later cut, and stays until
-    another one comes: the wait after a fruitful connection is the last retry received."""
+    """A valid retry becomes the wait at once, even inside an event that is later cut, and stays
+    until another one comes: the wait after a fruitful connection is the last retry received."""
     stream = exercise.ResumableStream()
     stream.feed(b"id: g-0\nretry: 250\ndata:\n\n")
     assert stream.connection_ended() == 250
-    stream.feed(
-        event("g-1", progress(1)) + b"retry: 40\n\n"
-    )  # the server closes: "come back in 40"
+    # the server closes: "come back in 40"
+    stream.feed(event("g-1", progress(1)) + b"retry: 40\n\n")
     assert stream.connection_ended() == 40
-    stream.feed(
-        event("g-2", progress(2)) + b"retry: 60\nid: g-3\ndata: {"
-    )  # cut, but the retry counts
+    # cut, but the retry counts
+    stream.feed(event("g-2", progress(2)) + b"retry: 60\nid: g-3\ndata: {")
     assert stream.connection_ended() == 60
     stream.feed(event("g-3", progress(3)))
     assert stream.connection_ended() == 60
 
 
 def test_fruitless_connections_back_off_then_give_up(exercise) -> None:
-    """A connection is fruitful when last_event_id moved during it. Each fruitless one in a row doubles
-    the wait (retry, 2*retry, 4*retry..., at most max_wait_ms); after more than max_fruitless in a row,
-    None. A fruitful connection starts the count again."""
+    """A connection is fruitful when last_event_id moved during it. Each fruitless one in a row
+    doubles the wait (retry, 2*retry, 4*retry..., at most max_wait_ms); after more than
+    max_fruitless in a row, None. A fruitful connection starts the count again."""
     stream = exercise.ResumableStream(retry_ms=100, max_fruitless=3, max_wait_ms=500)
     stream.feed(b"id: s-0\ndata:\n\n")
     assert stream.connection_ended() == 100
@@ -161,9 +161,9 @@ def test_fruitless_connections_back_off_then_give_up(exercise) -> None:
 
 
 def test_an_event_replayed_twice_is_delivered_once(exercise) -> None:
-    """Remember the ids whose message you returned: an event with its own id line already delivered is
-    a duplicate (a server may replay from the id rather than after it). An event without an id line
-    of its own is never a duplicate, though it carries the previous id."""
+    """Remember the ids whose message you returned: an event with its own id line already delivered
+    is a duplicate (a server may replay from the id rather than after it). An event without an id
+    line of its own is never a duplicate, though it carries the previous id."""
     stream = exercise.ResumableStream()
     first = PRIMING + event("s-1", progress(1)) + event("s-2", progress(2))
     assert stream.feed(first) == [progress(1), progress(2)]
@@ -181,9 +181,9 @@ def test_an_event_replayed_twice_is_delivered_once(exercise) -> None:
 
 
 def test_only_the_answer_to_the_request_completes_the_stream(exercise) -> None:
-    """done needs a JSON-RPC response (a "result" or an "error") whose id is request_id; a response to
-    another id, a request with that id, or data that is not JSON do not count. After done, feed returns
-    nothing more. Without a request_id (the GET stream), never done."""
+    """done needs a JSON-RPC response (a "result" or an "error") whose id is request_id; a response
+    to another id, a request with that id, or data that is not JSON do not count. After done, feed
+    returns nothing more. Without a request_id (the GET stream), never done."""
     stream = exercise.ResumableStream(7)
     request = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"})
     error = json.dumps({"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "failed"}})
@@ -199,8 +199,8 @@ def test_only_the_answer_to_the_request_completes_the_stream(exercise) -> None:
 
 
 def test_nothing_to_resume_from(exercise) -> None:
-    """connection_ended() is None when no complete event ever gave an id (last_event_id None), or when
-    the last one was an explicit empty id ("id" or "id:" alone)."""
+    """connection_ended() is None when no complete event ever gave an id (last_event_id None), or
+    when the last one was an explicit empty id ("id" or "id:" alone)."""
     stream = exercise.ResumableStream(7)
     assert stream.feed(b"id: s-0\nretry: 10\ndata:") == []  # cut before its blank line
     assert stream.last_event_id is None
@@ -252,7 +252,8 @@ def reason(exercise, store_, session: str, event_id: str) -> str:
 
 
 def test_the_budgets_are_checked(exercise) -> None:
-    """__init__ raises ValueError unless 0 < stream_bytes <= session_bytes <= total_bytes and ttl > 0."""
+    """__init__ raises ValueError unless 0 < stream_bytes <= session_bytes <= total_bytes and
+    ttl > 0."""
     for bad in ({"stream_bytes": 0}, {"stream_bytes": 21}, {"session_bytes": 41}, {"ttl": 0}):
         settings = {"stream_bytes": 10, "session_bytes": 20, "total_bytes": 40, "ttl": 1.0, **bad}
         expect_error(ValueError, exercise.BudgetEventStore, **settings)
@@ -260,8 +261,8 @@ def test_the_budgets_are_checked(exercise) -> None:
 
 
 def test_ids_name_their_stream_and_replay_is_exact(exercise) -> None:
-    """Ids are "<stream>-<n>", n from 0 in each stream; events_after returns the (id, data) pairs after
-    that event on its stream, in order, and [] after the last one."""
+    """Ids are "<stream>-<n>", n from 0 in each stream; events_after returns the (id, data) pairs
+    after that event on its stream, in order, and [] after the last one."""
     events = store(exercise, stream_bytes=100, session_bytes=100, total_bytes=100)
     ids = [events.append("S", stream, f"{stream}{n}") for n in range(3) for stream in ("a", "b")]
     assert ids == ["a-0", "b-0", "a-1", "b-1", "a-2", "b-2"]
@@ -271,8 +272,9 @@ def test_ids_name_their_stream_and_replay_is_exact(exercise) -> None:
 
 
 def test_a_stream_keeps_at_most_stream_bytes_counted_in_utf8(exercise) -> None:
-    """An event costs len(data.encode("utf-8")). After an append, drop the stream's oldest events until it
-    holds at most stream_bytes. A replay that needs a dropped event raises CannotReplay("forgotten")."""
+    """An event costs len(data.encode("utf-8")). After an append, drop the stream's oldest events
+    until it holds at most stream_bytes. A replay that needs a dropped event raises
+    CannotReplay("forgotten")."""
     events = store(exercise)
     assert [events.append("S", "s", data) for data in ("aaaa", "ééé", "bbbb")] == [
         "s-0",
@@ -287,7 +289,8 @@ def test_a_stream_keeps_at_most_stream_bytes_counted_in_utf8(exercise) -> None:
 
 
 def test_an_event_over_the_stream_budget_is_refused_and_nothing_stored(exercise) -> None:
-    """An event larger than stream_bytes raises ValueError; the store is unchanged (no id used up)."""
+    """An event larger than stream_bytes raises ValueError; the store is unchanged (no id used
+    up)."""
     events = store(exercise)
     events.append("S", "s", "1234")
     expect_error(ValueError, events.append, "S", "s", "12345678901")
@@ -298,8 +301,8 @@ def test_an_event_over_the_stream_budget_is_refused_and_nothing_stored(exercise)
 
 
 def test_a_session_drops_its_oldest_event_whatever_its_stream(exercise) -> None:
-    """After trimming the stream, while the session holds more than session_bytes, drop the session's
-    oldest event (the first appended of all its streams)."""
+    """After trimming the stream, while the session holds more than session_bytes, drop the
+    session's oldest event (the first appended of all its streams)."""
     events = store(exercise, stream_bytes=10, session_bytes=12)
     events.append("S", "a", "aaaa")  # a-0
     events.append("S", "b", "bbbb")  # b-0
@@ -319,17 +322,16 @@ def test_a_session_drops_its_oldest_event_whatever_its_stream(exercise) -> None:
 
 
 def test_over_the_total_the_least_recently_used_other_session_goes_whole(exercise) -> None:
-    """While the store holds more than total_bytes, forget the least recently used session other than
-    the one appended to. Using a session (append, or events_after that succeeds) makes it the most
-    recently used. A forgotten session's streams are "unknown"."""
+    """While the store holds more than total_bytes, forget the least recently used session other
+    than the one appended to. Using a session (append, or events_after that succeeds) makes it the
+    most recently used. A forgotten session's streams are "unknown"."""
     events = store(exercise, stream_bytes=10, session_bytes=10, total_bytes=25)
     events.append("A", "a", "aaaaaaaa")
     events.append("B", "b", "bbbbbbbb")
     events.append("C", "c", "cccc")  # 20 bytes
     events.events_after("A", "a-0")  # A is used again: B is now the least recently used
-    events.append(
-        "C", "c", "dddddddd"
-    )  # 30 > 25 (C itself: 12 > 10, so "cccc" went first: 24): all kept
+    # 30 > 25 (C itself: 12 > 10, so "cccc" went first: 24): all kept
+    events.append("C", "c", "dddddddd")
     assert events.size() == 24
     events.append("C", "x", "ee")  # C: 10 ... 26 > 25: B goes, whole
     assert reason(exercise, events, "B", "b-0") == "unknown"
@@ -339,8 +341,8 @@ def test_over_the_total_the_least_recently_used_other_session_goes_whole(exercis
 
 
 def test_sessions_expire_after_ttl_by_the_clock(exercise) -> None:
-    """At the start of append and of events_after, forget every session unused for more than ttl seconds
-    (now - last use > ttl, with the clock you were given). Exactly ttl is not more."""
+    """At the start of append and of events_after, forget every session unused for more than ttl
+    seconds (now - last use > ttl, with the clock you were given). Exactly ttl is not more."""
     clock = Clock()
     events = store(exercise, clock, ttl=10.0)
     events.append("A", "a", "old")
@@ -357,8 +359,9 @@ def test_sessions_expire_after_ttl_by_the_clock(exercise) -> None:
 
 
 def test_cannot_replay_says_exactly_why(exercise) -> None:
-    """CannotReplay (a LookupError) has a reason: "malformed" (not <stream>-<ASCII digits>), "unknown"
-    (not a stream of this session, or a number it never reached), "forgotten" (a successor dropped)."""
+    """CannotReplay (a LookupError) has a reason: "malformed" (not <stream>-<ASCII digits>),
+    "unknown" (not a stream of this session, or a number it never reached), "forgotten" (a successor
+    dropped)."""
     events = store(exercise)
     events.append("A", "a", "1")
     events.append("B", "b", "2")
@@ -372,8 +375,9 @@ def test_cannot_replay_says_exactly_why(exercise) -> None:
 
 
 def test_streams_belong_to_one_session_and_sessions_can_be_forgotten(exercise) -> None:
-    """A stream id is not empty and has no "-"; it belongs to the session that first used it (another
-    session appending to it: ValueError). forget_session drops a session; size() counts what is left."""
+    """A stream id is not empty and has no "-"; it belongs to the session that first used it
+    (another session appending to it: ValueError). forget_session drops a session; size() counts
+    what is left."""
     events = store(exercise)
     for bad in ("", "a-b"):
         expect_error(ValueError, events.append, "A", bad, "x")
@@ -391,8 +395,8 @@ def test_streams_belong_to_one_session_and_sessions_can_be_forgotten(exercise) -
 
 
 def test_parse_accept_reads_ranges_and_weights(exercise) -> None:
-    """Split on commas; each range is type/subtype (lower case) with ;name=value parameters; q is the
-    weight (default 1.0) and is not kept among the parameters. No header at all means */*."""
+    """Split on commas; each range is type/subtype (lower case) with ;name=value parameters; q is
+    the weight (default 1.0) and is not kept among the parameters. No header at all means */*."""
     MediaRange = exercise.MediaRange
     assert exercise.parse_accept("application/json, text/event-stream") == [
         MediaRange("application", "json"),
@@ -453,10 +457,12 @@ def test_malformed_headers_are_refused(exercise, header: str) -> None:
 
 
 def test_quality_the_most_specific_range_decides(exercise) -> None:
-    """Matching ranges: type and subtype equal or "*", the range's parameters all among the media type's.
-    type/subtype beats type/*, beats */*; then more parameters beat fewer; then the first listed."""
+    """Matching ranges: type and subtype equal or "*", the range's parameters all among the media
+    type's. type/subtype beats type/*, beats */*; then more parameters beat fewer; then the first
+    listed."""
     ranges = exercise.parse_accept(
-        "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5"
+        "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, "
+        "text/plain;format=fixed;q=0.4, */*;q=0.5"
     )
     assert exercise.quality(ranges, "text/plain;format=flowed") == 1.0
     assert exercise.quality(ranges, "text/plain") == 0.7
@@ -473,8 +479,9 @@ def test_quality_the_most_specific_range_decides(exercise) -> None:
 
 
 def test_negotiate_post(exercise) -> None:
-    """POST: 406 unless both application/json and text/event-stream have a weight above 0; then streaming
-    True → SSE, False → JSON, None → the higher weight (JSON on a tie). A header that does not parse: 400."""
+    """POST: 406 unless both application/json and text/event-stream have a weight above 0; then
+    streaming True → SSE, False → JSON, None → the higher weight (JSON on a tie). A header that does
+    not parse: 400."""
     both = "application/json, text/event-stream"
     assert exercise.negotiate("POST", both, True) == "text/event-stream"
     assert exercise.negotiate("POST", both, False) == "application/json"
@@ -496,8 +503,8 @@ def test_negotiate_post(exercise) -> None:
 
 
 def test_negotiate_get_and_the_other_methods(exercise) -> None:
-    """GET: text/event-stream with a weight above 0, else 406 (400 if the header does not parse). Any
-    other method: None."""
+    """GET: text/event-stream with a weight above 0, else 406 (400 if the header does not parse).
+    Any other method: None."""
     assert exercise.negotiate("GET", "text/event-stream") == "text/event-stream"
     assert exercise.negotiate("GET", "text/*;q=0.1") == "text/event-stream"
     assert exercise.negotiate("GET", "application/json") == 406

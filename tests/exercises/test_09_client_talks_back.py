@@ -31,7 +31,8 @@ def test_an_untrusted_server_is_refused(exercise: Any) -> None:
 
 
 def test_a_modest_request_from_a_trusted_server_goes_through(exercise: Any) -> None:
-    """Nothing to change: return True (not a copy). includeContext "none" and a temperature of 0–1 are fine."""
+    """Nothing to change: return True (not a copy). includeContext "none" and a temperature of 0–1
+    are fine."""
     assert exercise.review("assistant", REQUEST, trusted={"assistant"}) is True
     calm = {**REQUEST, "includeContext": "none", "temperature": 0.0}
     assert exercise.review("assistant", calm, trusted={"assistant"}) is True
@@ -53,8 +54,8 @@ def test_a_modest_request_from_a_trusted_server_goes_through(exercise: Any) -> N
 def test_a_request_is_edited_into_a_copy(
     exercise: Any, extra: dict[str, Any], expected: dict[str, Any]
 ) -> None:
-    """Edit a deep copy: includeContext becomes "none", maxTokens is capped, a temperature outside 0–1
-    is removed; return the copy and leave the request you were given exactly as it was."""
+    """Edit a deep copy: includeContext becomes "none", maxTokens is capped, a temperature outside
+    0–1 is removed; return the copy and leave the request you were given exactly as it was."""
     request = {**REQUEST, **extra}
     before = copy.deepcopy(request)
     verdict = exercise.review("assistant", request, trusted=["assistant"], max_tokens=500)
@@ -102,7 +103,8 @@ FORM: dict[str, Any] = {
     ],
 )
 def test_fits_type(exercise: Any, value: Any, kind: str, fits: bool) -> None:
-    """A bool is only a boolean (test it before int: True is an int in Python); an int is a number too."""
+    """A bool is only a boolean (test it before int: True is an int in Python); an int is a number
+    too."""
     assert exercise.fits_type(value, kind) is fits
 
 
@@ -183,7 +185,8 @@ async def test_work_runs_in_tasks_and_each_answer_is_sent(exercise: Any) -> None
 
 
 async def test_an_id_in_flight_cannot_start_twice(exercise: Any) -> None:
-    """Ids are unique among the requests in flight: ValueError; once finished, the id may be used again."""
+    """Ids are unique among the requests in flight: ValueError; once finished, the id may be used
+    again."""
     outbox, gate = Outbox(), asyncio.Event()
 
     async def wait() -> str:
@@ -202,7 +205,8 @@ async def test_an_id_in_flight_cannot_start_twice(exercise: Any) -> None:
 
 
 async def test_cancel_stops_the_work_and_nothing_is_sent(exercise: Any) -> None:
-    """cancel(id) cancels the task (the work sees CancelledError) and returns True; no answer is sent."""
+    """cancel(id) cancels the task (the work sees CancelledError) and returns True; no answer is
+    sent."""
     outbox, seen = Outbox(), []
 
     async def forever() -> str:
@@ -222,8 +226,8 @@ async def test_cancel_stops_the_work_and_nothing_is_sent(exercise: Any) -> None:
 
 
 async def test_work_that_swallows_the_cancellation_still_sends_nothing(exercise: Any) -> None:
-    """Even if the work catches CancelledError and returns, a cancelled request gets no answer: remember
-    which ids were cancelled, and check before sending."""
+    """Even if the work catches CancelledError and returns, a cancelled request gets no answer:
+    remember which ids were cancelled, and check before sending."""
     outbox = Outbox()
 
     async def stubborn() -> str:
@@ -242,8 +246,8 @@ async def test_work_that_swallows_the_cancellation_still_sends_nothing(exercise:
 
 
 async def test_unknown_finished_and_protected_ids_are_ignored(exercise: Any) -> None:
-    """cancel() returns False, and changes nothing, for an id never started, one already answered, and
-    a protected one (initialize may not be cancelled: its answer is still sent)."""
+    """cancel() returns False, and changes nothing, for an id never started, one already answered,
+    and a protected one (initialize may not be cancelled: its answer is still sent)."""
     outbox, gate = Outbox(), asyncio.Event()
 
     async def initialize() -> dict[str, str]:
@@ -266,7 +270,8 @@ async def test_unknown_finished_and_protected_ids_are_ignored(exercise: Any) -> 
 
 
 async def test_a_cancelled_id_may_be_used_again(exercise: Any) -> None:
-    """Forget a cancelled id once its task is over: a new request with the same id is answered normally."""
+    """Forget a cancelled id once its task is over: a new request with the same id is answered
+    normally."""
     outbox = Outbox()
 
     async def forever() -> str:

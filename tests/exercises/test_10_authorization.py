@@ -1,4 +1,5 @@
-"""Checks for lesson 10's exercise: PKCE at both ends, the client's next step, and the token's audience.
+"""Checks for lesson 10's exercise: PKCE at both ends, the client's next step, and the token's
+audience.
 
 Each test's docstring is the hint a student sees when it fails (``python tools/check.py 10``).
 """
@@ -9,19 +10,21 @@ from typing import Any
 
 import pytest
 
-# -- Exercise 1 · PKCE, both ends -------------------------------------------------------------------------
+# -- Exercise 1 · PKCE, both ends ------------------------------------------------------------------
 
 RFC_VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 RFC_CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
 
 def test_s256_reproduces_the_rfcs_example(exercise: Any) -> None:
-    """s256: SHA-256 of the verifier's ASCII bytes, then base64url (urlsafe_b64encode) without the "=" padding."""
+    """s256: SHA-256 of the verifier's ASCII bytes, then base64url (urlsafe_b64encode) without the
+    "=" padding."""
     assert exercise.s256(RFC_VERIFIER) == RFC_CHALLENGE
 
 
 def test_a_verifier_from_32_bytes_is_43_characters(exercise: Any) -> None:
-    """make_verifier: base64url of the bytes, "=" stripped; 32 bytes give 43 characters of [A-Za-z0-9_-]."""
+    """make_verifier: base64url of the bytes, "=" stripped; 32 bytes give 43 characters of
+    [A-Za-z0-9_-]."""
     verifier = exercise.make_verifier(bytes(range(32)))
     assert verifier == "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
     assert len(exercise.make_verifier(b"\xff" * 96)) == 128
@@ -54,21 +57,23 @@ def test_the_right_verifier_passes(exercise: Any) -> None:
 def test_each_downgrade_or_mismatch_is_refused_with_its_reason(
     exercise: Any, verifier: str, challenge: str | None, method: str | None, reason: str
 ) -> None:
-    """check_pkce raises PkceError, in this order: no challenge, a method other than S256, a verifier outside
-    43-128 characters of [A-Za-z0-9-._~], a verifier that does not hash to the challenge."""
+    """check_pkce raises PkceError, in this order: no challenge, a method other than S256, a
+    verifier outside 43-128 characters of [A-Za-z0-9-._~], a verifier that does not hash to the
+    challenge."""
     with pytest.raises(exercise.PkceError) as refused:
         exercise.check_pkce(verifier, challenge, method)
     assert str(refused.value) == reason
 
 
-# -- Exercise 2 · What does the client do next? -----------------------------------------------------------
+# -- Exercise 2 · What does the client do next? ----------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("header", "parsed"),
     [
         (
-            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", scope="a b"',
+            'Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", '
+            'scope="a b"',
             {
                 "bearer": {
                     "resource_metadata": "https://x/.well-known/oauth-protected-resource",
@@ -92,8 +97,8 @@ def test_each_downgrade_or_mismatch_is_refused_with_its_reason(
     ],
 )
 def test_challenges_are_read(exercise: Any, header: str, parsed: dict[str, dict[str, str]]) -> None:
-    """parse_challenges: scheme and parameter names in lower case; quoted values lose their quotes, and \\x
-    becomes x; a second scheme starts a second challenge."""
+    """parse_challenges: scheme and parameter names in lower case; quoted values lose their quotes,
+    and \\x becomes x; a second scheme starts a second challenge."""
     assert exercise.parse_challenges(header) == parsed
 
 
@@ -113,11 +118,12 @@ def test_challenges_are_read(exercise: Any, header: str, parsed: dict[str, dict[
     ],
 )
 def test_the_next_step(exercise: Any, status: int, header: str, step: str) -> None:
-    """next_step: 401 → "authorize"; 403 insufficient_scope with a scope → "step-up:<scope>"; else "give-up"."""
+    """next_step: 401 → "authorize"; 403 insufficient_scope with a scope → "step-up:<scope>"; else
+    "give-up"."""
     assert exercise.next_step(status, header) == step
 
 
-# -- Exercise 3 · Is this token for me? --------------------------------------------------------------------
+# -- Exercise 3 · Is this token for me? ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -131,7 +137,8 @@ def test_the_next_step(exercise: Any, status: int, header: str, step: str) -> No
     ],
 )
 def test_canonical_forms(exercise: Any, uri: str, canonical: str) -> None:
-    """canonical: lower-case scheme and host, default ports dropped, trailing "/" dropped, path case kept."""
+    """canonical: lower-case scheme and host, default ports dropped, trailing "/" dropped, path case
+    kept."""
     assert exercise.canonical(uri) == canonical
 
 
@@ -159,6 +166,6 @@ def test_what_is_no_canonical_uri(exercise: Any, uri: str) -> None:
     ],
 )
 def test_the_audience_names_this_resource(exercise: Any, aud: Any, ok: bool) -> None:
-    """audience_ok: true when any aud value, in canonical form, equals the resource's canonical form; values
-    that are no URI never match (and raise nothing)."""
+    """audience_ok: true when any aud value, in canonical form, equals the resource's canonical
+    form; values that are no URI never match (and raise nothing)."""
     assert exercise.audience_ok(aud, "https://mcp.example.com/mcp") is ok

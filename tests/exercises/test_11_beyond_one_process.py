@@ -1,7 +1,8 @@
 """Checks for lesson 11's exercise: an event store on Redis Streams, and a session-to-worker router.
 
-Each test's docstring is the hint a student sees when it fails (``python tools/check.py 11``). Part 1
-runs twice: on the exercise's ``FakeRedis``, and on a real ``redis-server`` (skipped if none is on PATH).
+Each test's docstring is the hint a student sees when it fails (``python tools/check.py 11``).
+Part 1 runs twice: on the exercise's ``FakeRedis``, and on a real ``redis-server`` (skipped if none
+is on PATH).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from minimcp.transports.cluster.redis_store import connect
 
-# -- Exercise 1 · An event store on Redis Streams ------------------------------------------------------------
+# -- Exercise 1 · An event store on Redis Streams --------------------------------------------------
 
 
 @pytest.fixture(params=["fake", "real"])
@@ -39,8 +40,8 @@ async def ttl_of(redis: Any, key: str) -> int:
 async def test_events_are_numbered_from_zero_in_their_streams_key(
     exercise: Any, redis: Any
 ) -> None:
-    """append: XADD to "mcp:events:<stream id>" with id "0-*" and the field "data"; entry 0-k is the event
-    "<stream id>-<k - 1>"."""
+    """append: XADD to "mcp:events:<stream id>" with id "0-*" and the field "data"; entry 0-k is the
+    event "<stream id>-<k - 1>"."""
     store = exercise.RedisStreamStore(redis)
     assert [await store.append("s1", data) for data in ("a", "b", "c")] == ["s1-0", "s1-1", "s1-2"]
     assert await store.append("s2", "x") == "s2-0"  # each stream is numbered on its own
@@ -52,15 +53,16 @@ async def test_events_are_numbered_from_zero_in_their_streams_key(
 
 
 async def test_every_append_sets_the_streams_expiry(exercise: Any, redis: Any) -> None:
-    """append: after XADD, EXPIRE the key for the store's ttl (seconds), so an abandoned stream goes away."""
+    """append: after XADD, EXPIRE the key for the store's ttl (seconds), so an abandoned stream goes
+    away."""
     store = exercise.RedisStreamStore(redis, ttl=120)
     await store.append("s1", "a")
     assert 118 <= await ttl_of(redis, "mcp:events:s1") <= 120
 
 
 async def test_the_events_after_one_are_replayed_exactly(exercise: Any, redis: Any) -> None:
-    """events_after("s1-1"): XRANGE from the exclusive bound "(0-2" to "+": the events s1-2, s1-3... with
-    their data, in order; after the last event, an empty list."""
+    """events_after("s1-1"): XRANGE from the exclusive bound "(0-2" to "+": the events s1-2, s1-3...
+    with their data, in order; after the last event, an empty list."""
     store = exercise.RedisStreamStore(redis)
     for data in ("a", "b", "c", "d", "é\nf"):
         await store.append("s1", data)
@@ -119,8 +121,9 @@ async def test_a_replay_with_a_gap_is_refused(exercise: Any, redis: Any) -> None
 async def test_what_names_no_event_is_refused(
     exercise: Any, redis: Any, event_id: str, reason: str
 ) -> None:
-    """events_after: "<stream id>-<n>", split at the last "-", n made of ASCII digits, else "malformed event
-    id"; a stream that does not exist, or an n past its last entry (XREVRANGE count=1), "unknown event id"."""
+    """events_after: "<stream id>-<n>", split at the last "-", n made of ASCII digits, else
+    "malformed event id"; a stream that does not exist, or an n past its last entry (XREVRANGE
+    count=1), "unknown event id"."""
     store = exercise.RedisStreamStore(redis)
     await store.append("s1", "a")
     await store.append("s1", "b")
@@ -142,15 +145,15 @@ async def test_forget_drops_the_stream(exercise: Any, redis: Any) -> None:
     assert await store.events_after("s2-0") == []
 
 
-# -- Exercise 2 · A session-to-worker router ---------------------------------------------------------------
+# -- Exercise 2 · A session-to-worker router -------------------------------------------------------
 
-SESSIONS = [
-    hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)
-]  # 32 hex digits, like session ids
+# 32 hex digits, like session ids
+SESSIONS = [hashlib.md5(str(n).encode()).hexdigest() for n in range(3000)]
 
 
 def test_the_score_is_the_first_8_bytes_of_sha256(exercise: Any) -> None:
-    """score("worker-a", "s1"): sha256(b"worker-a/s1").digest()[:8] as a big-endian unsigned integer."""
+    """score("worker-a", "s1"): sha256(b"worker-a/s1").digest()[:8] as a big-endian unsigned
+    integer."""
     assert exercise.score("worker-a", "s1") == int.from_bytes(
         hashlib.sha256(b"worker-a/s1").digest()[:8], "big"
     )
@@ -160,7 +163,8 @@ def test_the_score_is_the_first_8_bytes_of_sha256(exercise: Any) -> None:
 
 
 def test_a_session_goes_to_the_worker_that_scores_it_highest(exercise: Any) -> None:
-    """route: the worker with the highest score(worker, session); the order of the list does not matter."""
+    """route: the worker with the highest score(worker, session); the order of the list does not
+    matter."""
     workers = ["a", "b", "c"]
     for session_id in SESSIONS[:50]:
         best = max(
@@ -187,7 +191,8 @@ def test_sessions_spread_evenly(exercise: Any) -> None:
 
 
 def test_a_new_worker_takes_only_its_share(exercise: Any) -> None:
-    """moves: adding "d" moves only the sessions "d" now wins (about a quarter), each from its old worker."""
+    """moves: adding "d" moves only the sessions "d" now wins (about a quarter), each from its old
+    worker."""
     moved = exercise.moves(SESSIONS, ["a", "b", "c"], ["a", "b", "c", "d"])
     assert all(new == "d" for _, new in moved.values())
     assert all(

@@ -1,4 +1,5 @@
-"""Checks for lesson 12's exercise: the envelope and the headers, a sealed request state, the era probe.
+"""Checks for lesson 12's exercise: the envelope and the headers, a sealed request state, the era
+probe.
 
 Each test's docstring is the hint a student sees when it fails (``python tools/check.py 12``).
 """
@@ -19,11 +20,12 @@ META = {
 }
 SUPPORTED = ("2026-07-28",)
 
-# -- Exercise 1 · Every request stands alone -----------------------------------------------------------------
+# -- Exercise 1 · Every request stands alone -------------------------------------------------------
 
 
 def test_a_whole_envelope_is_read(exercise: Any) -> None:
-    """read_envelope returns version, capabilities, client_info (default {}) and log_level (default None)."""
+    """read_envelope returns version, capabilities, client_info (default {}) and log_level (default
+    None)."""
     meta = {
         **META,
         "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
@@ -64,16 +66,16 @@ def test_a_whole_envelope_is_read(exercise: Any) -> None:
     ],
 )
 def test_a_malformed_envelope_is_invalid_params(exercise: Any, params: Any, message: str) -> None:
-    """read_envelope raises ProtocolError(-32602, ...): no _meta object, then no protocolVersion string, then
-    no clientCapabilities object, in that order."""
+    """read_envelope raises ProtocolError(-32602, ...): no _meta object, then no protocolVersion
+    string, then no clientCapabilities object, in that order."""
     with pytest.raises(exercise.ProtocolError) as refused:
         exercise.read_envelope(params, SUPPORTED)
     assert (refused.value.code, str(refused.value)) == (-32602, message)
 
 
 def test_an_unsupported_version_names_the_supported_ones(exercise: Any) -> None:
-    """read_envelope: a version not in ``supported`` is -32022 "Unsupported protocol version", with data
-    {"supported": [...], "requested": the version} (checked after the keys are all there)."""
+    """read_envelope: a version not in ``supported`` is -32022 "Unsupported protocol version", with
+    data {"supported": [...], "requested": the version} (checked after the keys are all there)."""
     with pytest.raises(exercise.ProtocolError) as refused:
         exercise.read_envelope(
             {"_meta": {**META, "io.modelcontextprotocol/protocolVersion": "v9"}},
@@ -114,8 +116,9 @@ GOOD = {"mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name":
 def test_headers_that_agree_pass(
     exercise: Any, headers: dict[str, str], message: dict[str, Any]
 ) -> None:
-    """check_headers returns None when the headers repeat the body: values trimmed, =?base64?...?= decoded;
-    Mcp-Name only matters for tools/call, prompts/get (params.name) and resources/read (params.uri)."""
+    """check_headers returns None when the headers repeat the body: values trimmed, =?base64?...?=
+    decoded; Mcp-Name only matters for tools/call, prompts/get (params.name) and resources/read
+    (params.uri)."""
     assert exercise.check_headers(headers, message) is None
 
 
@@ -135,15 +138,16 @@ def test_headers_that_agree_pass(
 def test_headers_that_contradict_the_body_are_a_mismatch(
     exercise: Any, changes: dict[str, str | None], which: str
 ) -> None:
-    """check_headers raises ProtocolError(-32020, "Header mismatch: <header>"): version, then method, then
-    name; a value is case-sensitive, and Base64 that does not decode strictly never matches."""
+    """check_headers raises ProtocolError(-32020, "Header mismatch: <header>"): version, then
+    method, then name; a value is case-sensitive, and Base64 that does not decode strictly never
+    matches."""
     headers = {name: value for name, value in {**GOOD, **changes}.items() if value is not None}
     with pytest.raises(exercise.ProtocolError) as refused:
         exercise.check_headers(headers, call())
     assert (refused.value.code, str(refused.value)) == (-32020, f"Header mismatch: {which}")
 
 
-# -- Exercise 2 · A state the client carries, and cannot forge -----------------------------------------------
+# -- Exercise 2 · A state the client carries, and cannot forge -------------------------------------
 
 KEY = bytes(range(32))
 PARAMS = {"_meta": META, "name": "book", "arguments": {"title": "Sync"}}
@@ -162,8 +166,8 @@ def test_the_digest_ignores_what_changes_between_attempts(exercise: Any) -> None
 
 
 def test_a_sealed_state_opens_with_its_payload(exercise: Any) -> None:
-    """seal then open_state (same key, same request, in time) gives the payload back; the token is two
-    urlsafe Base64 parts with no "=" padding, joined by "."."""
+    """seal then open_state (same key, same request, in time) gives the payload back; the token is
+    two urlsafe Base64 parts with no "=" padding, joined by "."."""
     token = exercise.seal(KEY, {"answers": {"q1": "Ada"}}, "tools/call", PARAMS, now=1000, ttl=60)
     assert token.count(".") == 1 and "=" not in token
     body = json.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=="))
@@ -196,7 +200,8 @@ def test_a_changed_state_is_refused(exercise: Any, change: Any, reason: str) -> 
 
 
 def test_a_payload_changed_by_hand_is_tampered(exercise: Any) -> None:
-    """open_state: a client that rewrites the body (to give itself other answers) breaks the tag: "tampered"."""
+    """open_state: a client that rewrites the body (to give itself other answers) breaks the tag:
+    "tampered"."""
     token = exercise.seal(KEY, {"admin": False}, "tools/call", PARAMS, now=1000, ttl=60)
     body = json.loads(base64.urlsafe_b64decode(token.split(".")[0] + "=="))
     body["payload"]["admin"] = True
@@ -222,15 +227,15 @@ def test_a_payload_changed_by_hand_is_tampered(exercise: Any) -> None:
 def test_a_state_is_good_only_for_its_server_its_request_and_its_time(
     exercise: Any, key: bytes, method: str, params: dict[str, Any], now: float, reason: str
 ) -> None:
-    """open_state checks, in order: the tag ("tampered"), then exp < now ("expired"), then the digest of
-    this request ("another request")."""
+    """open_state checks, in order: the tag ("tampered"), then exp < now ("expired"), then the
+    digest of this request ("another request")."""
     token = exercise.seal(KEY, {"n": 1}, "tools/call", PARAMS, now=1000, ttl=60)
     with pytest.raises(exercise.StateRefused) as refused:
         exercise.open_state(key, token, method, params, now=now)
     assert str(refused.value) == reason
 
 
-# -- Exercise 3 · Which era is this server? -----------------------------------------------------------------
+# -- Exercise 3 · Which era is this server? --------------------------------------------------------
 
 MODERN, LEGACY = ("2026-07-28",), ("2025-11-25", "2025-06-18")
 
@@ -268,9 +273,9 @@ def unsupported(*supported: str) -> dict[str, Any]:
 def test_the_next_step_after_the_probe(
     exercise: Any, answer: dict[str, Any] | None, step: str
 ) -> None:
-    """after_probe: a result → "modern"; -32022 naming a modern version we speak → "retry:<it>", naming only
-    a handshake-era one we speak → "initialize"; any other error, or no answer → "initialize" (never keyed
-    to one code)."""
+    """after_probe: a result → "modern"; -32022 naming a modern version we speak → "retry:<it>",
+    naming only a handshake-era one we speak → "initialize"; any other error, or no answer →
+    "initialize" (never keyed to one code)."""
     assert exercise.after_probe(answer, MODERN, LEGACY) == step
 
 
@@ -278,16 +283,15 @@ def test_the_next_step_after_the_probe(
     "answer",
     [
         unsupported("2027-01-01"),
-        {
-            "error": {"code": -32022, "message": "Unsupported protocol version"}
-        },  # no data: nothing in common
+        # no data: nothing in common
+        {"error": {"code": -32022, "message": "Unsupported protocol version"}},
         {"error": {"code": -32020, "message": "Header mismatch"}},
     ],
 )
 def test_a_modern_server_we_cannot_speak_to_is_no_common_version(
     exercise: Any, answer: dict[str, Any]
 ) -> None:
-    """after_probe raises NoCommonVersion when -32022 names nothing we speak, and for the other errors of
-    2026-07-28 (-32020, -32021): the server is modern, so initialize would not help."""
+    """after_probe raises NoCommonVersion when -32022 names nothing we speak, and for the other
+    errors of 2026-07-28 (-32020, -32021): the server is modern, so initialize would not help."""
     with pytest.raises(exercise.NoCommonVersion):
         exercise.after_probe(answer, MODERN, LEGACY)

@@ -2,8 +2,8 @@
 
 Once :func:`minimcp.stdio.stdio_server_transport` has started, ``sys.stdout`` points at stderr, so a
 stray ``print()`` (a debugging line in a handler, a chatty library) cannot corrupt the protocol
-stream. It serves ``ping`` and ``debug/print`` on a bare Connection (lesson 02's layer), so it starts
-quickly.
+stream. It serves ``ping`` and ``debug/print`` on a bare Connection (lesson 02's layer), so it
+starts quickly.
 
 Run as ``python -m tests.servers.printing_server``.
 """

@@ -1,9 +1,11 @@
-"""An official-SDK server whose tools ask the client: the oracle for minimcp's client answers (lesson 09).
+"""An official-SDK server whose tools ask the client: the oracle for minimcp's client answers
+(lesson 09).
 
-Tools that sample, elicit a form (with defaults) and a URL (then say it is complete), list the client's
-roots, and one that waits until it is cancelled and writes down that it was. Run as
-``python -m tests.servers.sdk_asking_server`` (stdio) or ``... --http PORT`` (Streamable HTTP; prints
-``ready`` on stderr once it listens) from the repository root. minimcp itself never imports ``mcp``.
+Tools that sample, elicit a form (with defaults) and a URL (then say it is complete), list the
+client's roots, and one that waits until it is cancelled and writes down that it was. Run as
+``python -m tests.servers.sdk_asking_server`` (stdio) or ``... --http PORT`` (Streamable HTTP;
+prints ``ready`` on stderr once it listens) from the repository root. minimcp itself never imports
+``mcp``.
 """
 
 import asyncio

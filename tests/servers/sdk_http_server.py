@@ -1,7 +1,8 @@
-"""An official-SDK server over Streamable HTTP, with an event store: the oracle for minimcp's HTTP client.
+"""An official-SDK server over Streamable HTTP, with an event store: the oracle for minimcp's HTTP
+client.
 
-A tool that reports progress and, half-way, closes its SSE connection (the client must come back with
-``Last-Event-ID``), a resource, a template and a prompt. Run as
+A tool that reports progress and, half-way, closes its SSE connection (the client must come back
+with ``Last-Event-ID``), a resource, a template and a prompt. Run as
 ``python -m tests.servers.sdk_http_server PORT`` from the repository root (the interop tests do it);
 it prints ``ready`` on stderr once it listens. minimcp itself never imports ``mcp``.
 """

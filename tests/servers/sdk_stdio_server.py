@@ -1,6 +1,7 @@
 """An official-SDK server over stdio: the oracle minimcp's client is checked against.
 
-Run as ``python -m tests.servers.sdk_stdio_server`` (the tests do it); minimcp never imports ``mcp``.
+Run as ``python -m tests.servers.sdk_stdio_server`` (the tests do it); minimcp never imports
+``mcp``.
 """
 
 from mcp.server.mcpserver import MCPServer
