@@ -11,7 +11,8 @@
 The tool, ``echo(text)``, returns its text: the benchmark measures the cable and the stack, not
 the work. It is a coroutine function in both stacks: both run a plain function in a worker thread
 (so that a slow one cannot hold every client up), and the hop to that thread would be measured
-instead of the stack. ``--sse`` makes the HTTP server answer every request as an SSE stream instead of JSON.
+instead of the stack. ``--sse`` makes the HTTP server answer every request as an SSE stream
+instead of JSON.
 
 The **floors** speak no MCP at all: the fastest a server can answer here, on the same libraries.
 Over HTTP, a bare ASGI app on the same uvicorn and httptools that answers every ``POST`` with one
