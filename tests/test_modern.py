@@ -9,6 +9,8 @@ exact error, and the server is checked to go on answering afterwards.
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -417,6 +419,68 @@ async def test_a_state_replayed_on_another_request_is_refused() -> None:
             -32602,
             "Invalid params: requestState refused: it belongs to another request",
         )
+
+
+async def test_a_lone_surrogate_beside_a_request_state_is_invalid_params() -> None:
+    async with peer() as (connection, _):
+        first = await call(connection, "tools/call", {"_meta": ELICITING, "name": "greet"})
+        error = await refused(
+            connection,
+            "tools/call",
+            {
+                "_meta": ELICITING,
+                "name": "greet",
+                "arguments": {"name": "\ud800"},  # not text: no UTF-8 encodes it
+                "requestState": first["requestState"],
+                "inputResponses": {
+                    "elicitation-1": {"action": "accept", "content": {"name": "Ada"}}
+                },
+            },
+        )
+        assert (error.code, error.message) == (
+            -32602,
+            "Invalid params: requestState refused: it belongs to another request",
+        )
+        await still_serving(connection)
+
+
+def sealed_answers(state: str) -> dict[str, Any]:
+    """The answers a request state carries (sealed, not secret: its body is plain JSON)."""
+    body = state.split(".")[0]
+    answers: dict[str, Any] = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    return answers["answers"]
+
+
+async def test_only_the_answers_to_questions_asked_are_sealed_in_the_state() -> None:
+    step1 = {"action": "accept", "content": {"name": "Ada"}}
+    unasked = {"action": "accept", "content": {"name": "x" * 100_000}}
+    async with peer() as (connection, _):
+        one = await call(connection, "tools/call", {"_meta": ELICITING, "name": "two_questions"})
+        two = await call(
+            connection,
+            "tools/call",
+            {
+                "_meta": ELICITING,
+                "name": "two_questions",
+                "requestState": one["requestState"],
+                "inputResponses": {"step1": step1, "unasked": unasked},
+            },
+        )
+        assert list(two["inputRequests"]) == ["step2"]
+        assert sealed_answers(two["requestState"]) == {"step1": step1}
+        assert len(two["requestState"]) < 1000
+        done = await call(
+            connection,
+            "tools/call",
+            {
+                "_meta": ELICITING,
+                "name": "two_questions",
+                "requestState": two["requestState"],
+                "inputResponses": {"step2": {"action": "accept", "content": {"name": "Grace"}}},
+            },
+        )
+        assert done["content"][0]["text"] == "Ada then Grace"
+        await still_serving(connection)
 
 
 async def test_a_malformed_answer_is_invalid_params() -> None:

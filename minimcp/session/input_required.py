@@ -115,7 +115,9 @@ def request_digest(method: str, params: dict[str, Any]) -> str:
         for key, value in params.items()
         if key not in ("_meta", "inputResponses", "requestState")
     }
-    text = json.dumps([method, salient], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # ASCII JSON escapes every character, so any params can be digested, even a lone surrogate
+    # (a string no UTF-8 encodes): it only makes another request, whose state this is not.
+    text = json.dumps([method, salient], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -125,6 +127,9 @@ class Answers:
     """The answers one attempt of a request may use: those sealed in its state, and the new ones."""
 
     given: dict[str, Any] = field(default_factory=dict)
+    # The answers to the questions this attempt asked: all the next state keeps, so that answers
+    # nobody asked for (a client may send any) are never sealed and sent back, again and again.
+    used: dict[str, Any] = field(default_factory=dict)
     asked: int = 0  # questions asked so far in this attempt: names the ones that come without a key
 
     @classmethod
@@ -147,11 +152,13 @@ class Answers:
         answer = self.given.get(key)
         if answer is not None and not answers_method(answer, method):
             raise MalformedAnswer(key, method)
+        if answer is not None:
+            self.used[key] = answer
         return answer
 
     def state(self, method: str, params: dict[str, Any], seal: StateSeal) -> str:
-        """The sealed state of the next attempt: every answer so far, bound to this request."""
-        return seal.seal({"for": request_digest(method, params), "answers": self.given})
+        """The sealed state of the next attempt: every answer used so far, bound to this request."""
+        return seal.seal({"for": request_digest(method, params), "answers": self.used})
 
 
 # --8<-- [end:answers]
