@@ -199,6 +199,44 @@ async def test_delete_on_another_worker_ends_the_session(cluster) -> None:
         assert answer.status_code == 404
 
 
+async def test_delete_takes_the_sessions_streams_out_of_redis(cluster, redis_url: str) -> None:
+    (first, second), client = cluster
+    await client.open()
+    for n, worker in enumerate((first, second)):  # a stream written on the owner, one forwarded
+        call = {
+            "jsonrpc": "2.0",
+            "id": 20 + n,
+            "method": "tools/call",
+            "params": {
+                "name": "run_analysis",
+                "arguments": {"steps": 2},
+                "_meta": {"progressToken": "p"},
+            },
+        }
+        async with client.http.stream("POST", worker.url, json=call, headers=client.headers) as s:
+            await read_events(s)
+    redis = connect(redis_url)
+    try:
+        assert await redis.keys("mcp:events:*")  # the session's streams, kept for resumption
+        async with client.http.stream("GET", second.url, headers=client.headers) as response:
+            channel = SSEReader(response)
+            await channel.read(1)  # the priming event: the channel is followed on the second
+            answer = await client.http.delete(first.url, headers=client.headers)
+            assert answer.status_code == 200
+            assert await channel.read() == []  # it ends with the session
+        for worker in (first, second):
+            await worker.app.manager.background.wait()  # whatever was still to be written
+        assert await redis.keys("mcp:events:*") == []
+        assert await redis.keys("mcp:session:*") == []
+    finally:
+        await redis.aclose()
+    client.headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+    await client.open()  # and the workers serve the next session
+    for worker in (first, second):
+        answer = await client.post({"jsonrpc": "2.0", "id": 30, "method": "ping"}, worker.url)
+        assert answer.json() == {"jsonrpc": "2.0", "id": 30, "result": {}}
+
+
 async def test_the_announcement_channel_on_another_worker_hears_the_owner_and_yields_to_a_newer_one(
     cluster,
 ) -> None:

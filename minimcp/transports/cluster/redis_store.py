@@ -95,6 +95,16 @@ class RedisEventStore:
             results: Any = await self.guarded(pipe.execute())
         return str(results[0])
 
+    async def signal(self, stream_id: str, fields: dict[str, str]) -> None:
+        """Append a control entry to a stream that exists (``XADD NOMKSTREAM``): a signal never
+        creates a stream, so one written after the stream was deleted (its session ended, on any
+        worker) leaves nothing behind."""
+        key = PREFIX + stream_id
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xadd(key, fields, id="0-*", maxlen=self.max_events, nomkstream=True)
+            pipe.expire(key, self.ttl)
+            await self.guarded(pipe.execute())
+
     async def entries_after(self, event_id: str) -> tuple[str, list[Entry]]:
         """The entries after the event ``event_id``, exactly (see the module's docstring)."""
         stream_id, number = parse_event_id(event_id)  # UnknownEventId if malformed

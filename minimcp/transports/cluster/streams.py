@@ -113,7 +113,7 @@ class SharedStream(Stream):
 
     async def _wake(self, then_forget: bool = False) -> None:
         try:
-            await self.store.add(self.id, {"control": "detached"})
+            await self.store.signal(self.id, {"control": "detached"})
             if then_forget:
                 await self.store.forget(self.id)
         except StoreUnavailable:
@@ -129,7 +129,7 @@ class SharedStream(Stream):
 
     async def _control(self, fields: dict[str, str]) -> None:
         async with self._lock:  # after the events already on their way
-            await self.store.add(self.id, fields)
+            await self.store.signal(self.id, fields)
 
     # --8<-- [end:shared_stream]
 
