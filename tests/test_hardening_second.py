@@ -7,7 +7,6 @@ tests/test_cluster.py, beside a real redis-server.)
 from __future__ import annotations
 
 import asyncio
-import json
 
 from http_support import TIMEOUT, raw_session, running
 

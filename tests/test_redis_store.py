@@ -17,10 +17,11 @@ import httpx2
 import pytest
 import pytest_asyncio
 from complete_support import complete_server, running_complete
-from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, read_events
+from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, raw_session, read_events
 from support import free_port
 
-from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
+from minimcp.transports.cluster.endpoint import on_redis
+from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable, connect
 from minimcp.transports.event_store import UnknownEventId
 
 pytestmark = pytest.mark.skipif(
@@ -159,3 +160,61 @@ async def test_the_http_endpoint_resumes_a_stream_from_redis(redis_url: str) -> 
     ]
     assert '"result"' in rest[-1].data
     await store.close()
+
+
+async def bytes_kept(store: RedisEventStore) -> int:
+    """What Redis holds of the events themselves, in bytes, counted from the streams."""
+    kept = 0
+    for key in await store.redis.keys("mcp:events:*"):
+        kept += sum(
+            len(fields.get("data", "").encode()) for _, fields in await store.redis.xrange(key)
+        )
+    return kept
+
+
+async def test_the_store_keeps_the_byte_budget_of_lesson_08(redis_url: str) -> None:
+    store = RedisEventStore(redis_url, max_bytes=1000)
+    await store.redis.flushdb()
+    try:
+        await store.append("first", "x" * 600)
+        await store.append("second", "y" * 600)  # over budget: the least recently used goes first
+        assert await bytes_kept(store) == await store.size() == 600
+        with pytest.raises(UnknownEventId):
+            await store.events_after("first-0")
+        for _ in range(5):
+            await store.append("second", "z" * 300)  # then the current stream's oldest events
+        assert await bytes_kept(store) == await store.size() <= 1000
+        newest = await store.append("second", "w" * 5000)  # alone over it: the newest is kept
+        assert newest == "second-6" and await bytes_kept(store) == await store.size() == 5000
+        await store.forget("second")
+        assert await store.size() == 0
+        await store.append("third", "after")  # and the store goes on
+        assert [event.data for event in (await store.events_after("third-0"))[1]] == []
+    finally:
+        await store.close()
+
+
+async def test_redis_workers_keep_max_event_bytes(redis_url: str) -> None:
+    """Three calls with a 10 kB progress token, the budget 16 kB: Redis holds at most that."""
+    budget = 16 * 1024
+    redis = connect(redis_url)
+    await redis.flushdb()
+    await redis.aclose()
+    endpoint = on_redis(redis_url, max_event_bytes=budget)
+    server = complete_server(step_delay=0.001)
+    async with running_complete(server, endpoint=endpoint) as http, raw_session(http.url) as raw:
+        for n in range(3):
+            call = {
+                "jsonrpc": "2.0",
+                "id": 10 + n,
+                "method": "tools/call",
+                "params": {
+                    "name": "run_analysis",
+                    "arguments": {"steps": 5},
+                    "_meta": {"progressToken": "t" * 10_000},
+                },
+            }
+            assert (await raw.post(call)).status_code == 200
+        store = http.app.event_store
+        assert 0 < await bytes_kept(store) == await store.size() <= budget
+        await raw.ping()

@@ -137,7 +137,10 @@ async def start_endpoint(
     )
     # One process keeps its events in memory (lesson 08); workers sharing a Redis, there (11).
     stored: dict[str, Any] = (
-        {"endpoint": on_redis(options.redis), "reuse_port": options.reuse_port}
+        {
+            "endpoint": on_redis(options.redis, max_event_bytes=options.max_event_bytes),
+            "reuse_port": options.reuse_port,
+        }
         if options.redis
         else {"event_store": MemoryEventStore(max_bytes=options.max_event_bytes)}
     )

@@ -181,8 +181,7 @@ class Connection:
         if isinstance(message, Request):
             refused = self.admission(message, len(self._handling))  # a flood: refuse, not grow
             if refused is not None:
-                # Related to its request, so that over HTTP it goes on that request's own POST
-                self._spawn(self._reject(refused, message.id))
+                self._spawn(self._reject(refused, message.id))  # HTTP: on that request's POST
                 return
             if message.id in self._handling:  # ids must be unique among requests in flight
                 self._spawn(self._reject(id_reused(message.id)))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from minimcp.rpc.jsonrpc import RequestId
-from minimcp.transports.cluster.redis_store import PREFIX, RedisEventStore
+from minimcp.transports.cluster.redis_store import RedisEventStore
 
 # Take a session over only if its owner is still the one we saw die: two workers may try at once.
 CLAIM = """
@@ -30,14 +30,6 @@ if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
     return 1
 end
 return 0
-"""
-
-# A session's record, its list of streams, and the events of each stream, all at once.
-DROP = """
-for _, stream in ipairs(redis.call('HKEYS', KEYS[1] .. ':streams')) do
-    redis.call('DEL', ARGV[1] .. stream)
-end
-return redis.call('DEL', KEYS[1], KEYS[1] .. ':streams')
 """
 
 
@@ -140,7 +132,10 @@ class SessionDirectory:
 
     async def drop(self, session_id: str) -> None:
         """The session ended: forget it, and every stream it had, on whichever worker it began."""
-        await self.store.guarded(self.redis.eval(DROP, 1, f"mcp:session:{session_id}", PREFIX))
+        key = f"mcp:session:{session_id}"
+        streams: Any = await self.store.guarded(self.redis.hkeys(key + ":streams"))
+        await self.store.forget_all(list(streams))
+        await self.store.guarded(self.redis.delete(key, key + ":streams"))
 
 
 # --8<-- [end:directory]

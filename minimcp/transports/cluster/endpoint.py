@@ -111,11 +111,12 @@ class SharedStreamableHTTP(StreamableHTTP):
         redis_url: str = "redis://127.0.0.1:6379/0",
         *,
         worker: str | None = None,
+        max_event_bytes: int = 64 * 1024 * 1024,
         **options: Any,
     ) -> None:
         self.worker = worker or secrets.token_hex(4)
         ttl = options.get("session_timeout", 600.0)
-        store = RedisEventStore(redis_url, ttl=ttl)
+        store = RedisEventStore(redis_url, ttl=ttl, max_bytes=max_event_bytes)
         self.directory = SessionDirectory(store, self.worker, ttl)
         super().__init__(server, event_store=store, **options)
         self.relay = Relay(store.redis, self.worker, self.manager.on_forwarded)
@@ -279,6 +280,11 @@ def said_first(
     return "answer" if first.id == final_event else "message"
 
 
-def on_redis(redis_url: str, worker: str | None = None) -> Callable[..., SharedStreamableHTTP]:
-    """What ``start_http(server, endpoint=...)`` builds: a worker among several on ``redis_url``."""
-    return functools.partial(SharedStreamableHTTP, redis_url=redis_url, worker=worker)
+def on_redis(
+    redis_url: str, worker: str | None = None, max_event_bytes: int = 64 * 1024 * 1024
+) -> Callable[..., SharedStreamableHTTP]:
+    """What ``start_http(server, endpoint=...)`` builds: a worker among several on ``redis_url``,
+    its events within ``max_event_bytes`` (for all the workers together)."""
+    return functools.partial(
+        SharedStreamableHTTP, redis_url=redis_url, worker=worker, max_event_bytes=max_event_bytes
+    )

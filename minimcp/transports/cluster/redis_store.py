@@ -5,11 +5,12 @@ that resumes a stream on another worker finds nothing there. The same three meth
 Stream** per SSE stream (``mcp:events:<stream id>``) make every stored event visible to every
 worker:
 
-* ``append`` is ``XADD key MAXLEN n 0-* data <message>``: Redis numbers the entries ``0-1``,
-  ``0-2``, … (the ``*`` asks it for the next sequence number, atomically, whichever worker appends),
-  keeps at most ``max_events`` (the oldest trimmed first), and the key expires ``ttl`` seconds after
-  its last use. Entry ``0-k`` is the event ``<stream id>-<k - 1>``, so ids look exactly as in lesson
-  08;
+* ``append`` is ``XADD key 0-* data <message>``: Redis numbers the entries ``0-1``, ``0-2``, … (the
+  ``*`` asks it for the next sequence number, atomically, whichever worker appends), and the key
+  expires ``ttl`` seconds after its last use. Lesson 08's bounds hold, for all the workers together:
+  at most ``max_events`` per stream and ``max_bytes`` in all, the oldest forgotten first (a Lua
+  script keeps the accounts: :mod:`minimcp.transports.cluster.budget`). Entry ``0-k`` is the event
+  ``<stream id>-<k - 1>``, so ids look exactly as in lesson 08;
 * ``events_after`` is ``XRANGE key (0-k +``: everything after the client's last event. Exactly, or
   not at all: if the first entry returned is not the very next one, some were trimmed, and the store
   says so (:class:`~minimcp.transports.event_store.UnknownEventId`, the server's ``400``), as the
@@ -28,11 +29,13 @@ Redis going away is a :class:`StoreUnavailable` with the reason, never a hang (a
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from minimcp.transports.cluster.budget import ACCOUNTS, APPEND, FORGET_STREAMS
 from minimcp.transports.event_store import StoredEvent, UnknownEventId, parse_event_id
 
 PREFIX = "mcp:events:"
@@ -62,11 +65,15 @@ class RedisEventStore:
         *,
         max_events: int = 1000,
         ttl: float = 600.0,
+        max_bytes: int = 64 * 1024 * 1024,
         client: Any = None,
     ) -> None:
         self.redis = client or connect(url)
         self.max_events = max_events  # per stream, the oldest trimmed first
         self.ttl = int(ttl)  # seconds a stream is kept after it was last used
+        self.max_bytes = max_bytes  # in all, for every worker: lesson 08's budget
+        self._append = self.redis.register_script(APPEND)
+        self._forget = self.redis.register_script(FORGET_STREAMS)
 
     async def append(self, stream_id: str, data: str, *, final: bool = False) -> str:
         fields = {"data": data, "final": "1"} if final else {"data": data}
@@ -81,29 +88,34 @@ class RedisEventStore:
         ]
 
     async def forget(self, stream_id: str) -> None:
-        await self.guarded(self.redis.delete(PREFIX + stream_id))
+        await self.forget_all([stream_id])
 
     # --8<-- [end:redis_store]
 
     # --8<-- [start:entries]
     async def add(self, stream_id: str, fields: dict[str, str]) -> str:
         """Append one entry (an event or a control entry); its Redis id, ``0-k``."""
-        key = PREFIX + stream_id
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xadd(key, fields, id="0-*", maxlen=self.max_events, approximate=False)
-            pipe.expire(key, self.ttl)
-            results: Any = await self.guarded(pipe.execute())
-        return str(results[0])
+        return str(await self._add(stream_id, fields, creates=True))
 
     async def signal(self, stream_id: str, fields: dict[str, str]) -> None:
-        """Append a control entry to a stream that exists (``XADD NOMKSTREAM``): a signal never
-        creates a stream, so one written after the stream was deleted (its session ended, on any
-        worker) leaves nothing behind."""
-        key = PREFIX + stream_id
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xadd(key, fields, id="0-*", maxlen=self.max_events, nomkstream=True)
-            pipe.expire(key, self.ttl)
-            await self.guarded(pipe.execute())
+        """Append a control entry to a stream that exists: a signal never creates a stream, so one
+        written after the stream was deleted (its session ended, on any worker) leaves nothing."""
+        await self._add(stream_id, fields, creates=False)
+
+    async def _add(self, stream_id: str, fields: dict[str, str], creates: bool) -> Any:
+        """The budget's append script (:mod:`~minimcp.transports.cluster.budget`) for one entry."""
+        limits = [self.max_events, self.max_bytes, self.ttl, time.time()]
+        pairs = [text for field in fields.items() for text in field]
+        args = [PREFIX, stream_id, "1" if creates else "0", *limits, *pairs]
+        return await self.guarded(self._append(keys=ACCOUNTS, args=args))
+
+    async def forget_all(self, stream_ids: list[str]) -> None:
+        """Delete these streams, and settle their bytes in the budget's accounts."""
+        await self.guarded(self._forget(keys=ACCOUNTS, args=[PREFIX, *stream_ids]))
+
+    async def size(self) -> int:
+        """The bytes of events kept now, in all streams, by all workers."""
+        return int(await self.guarded(self.redis.get(ACCOUNTS[2])) or 0)
 
     async def entries_after(self, event_id: str) -> tuple[str, list[Entry]]:
         """The entries after the event ``event_id``, exactly (see the module's docstring)."""
@@ -112,6 +124,7 @@ class RedisEventStore:
         last: Any = await self.guarded(self.redis.xrevrange(key, "+", "-", count=1))
         entries: Any = await self.guarded(self.redis.xrange(key, f"(0-{number + 1}", "+"))
         await self.guarded(self.redis.expire(key, self.ttl))
+        await self.guarded(self.redis.zadd(ACCOUNTS[1], {stream_id: time.time()}, xx=True))
         if not last or number + 1 > sequence(last[0][0]):
             raise UnknownEventId(f"unknown event id {event_id!r}")
         # The next one was trimmed: no exact replay
