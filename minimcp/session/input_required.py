@@ -32,6 +32,7 @@ import hashlib
 import hmac
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,25 +128,29 @@ class Answers:
     """The answers one attempt of a request may use: those sealed in its state, and the new ones."""
 
     given: dict[str, Any] = field(default_factory=dict)
-    # The answers to the questions this attempt asked: all the next state keeps, so that answers
-    # nobody asked for (a client may send any) are never sealed and sent back, again and again.
-    used: dict[str, Any] = field(default_factory=dict)
+    # The keys of the questions asked in earlier rounds (from the state), and of those this attempt
+    # found answered: the next state keeps their answers only, so that answers nobody asked for (a
+    # client may send any) are never sealed and carried from round to round.
+    asked_before: set[str] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)
     asked: int = 0  # questions asked so far in this attempt: names the ones that come without a key
 
     @classmethod
     def of(cls, method: str, params: dict[str, Any], seal: StateSeal) -> Answers:
         """The answers a retry carries, its state checked first (another request's is refused)."""
         given: dict[str, Any] = {}
+        asked_before: set[str] = set()
         if "requestState" in params:
             state = seal.open(params["requestState"])
             if state.get("for") != request_digest(method, params):
                 raise refused("it belongs to another request")
             given.update(state.get("answers", {}))
+            asked_before.update(state.get("asked", []))
         responses = params.get("inputResponses")
         if responses is not None and not isinstance(responses, dict):
             raise RpcError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object')
         given.update(responses or {})
-        return cls(given)
+        return cls(given, asked_before)
 
     def take(self, key: str, method: str) -> Any:
         """The answer to question ``key`` (None: not given yet); a malformed one is ``-32602``."""
@@ -153,12 +158,19 @@ class Answers:
         if answer is not None and not answers_method(answer, method):
             raise MalformedAnswer(key, method)
         if answer is not None:
-            self.used[key] = answer
+            self.used.add(key)
         return answer
 
-    def state(self, method: str, params: dict[str, Any], seal: StateSeal) -> str:
-        """The sealed state of the next attempt: every answer used so far, bound to this request."""
-        return seal.seal({"for": request_digest(method, params), "answers": self.used})
+    def state(
+        self, method: str, params: dict[str, Any], seal: StateSeal, asking: Iterable[str]
+    ) -> str:
+        """The sealed state of the next attempt, bound to this request: the questions asked so far
+        (``asking``: this round's) and the answers given to them."""
+        asked = sorted(self.asked_before | self.used | set(asking))
+        answers = {key: self.given[key] for key in asked if key in self.given}
+        return seal.seal(
+            {"for": request_digest(method, params), "answers": answers, "asked": asked}
+        )
 
 
 # --8<-- [end:answers]

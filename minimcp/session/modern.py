@@ -115,7 +115,7 @@ def input_required(
         raise RuntimeError(
             f"{request.method} asked the client a question, which 2026-07-28 does not allow"
         )
-    state = answers.state(request.method, request.params or {}, era.seal)
+    state = answers.state(request.method, request.params or {}, era.seal, needed.requests)
     return {"resultType": "input_required", "inputRequests": needed.requests, "requestState": state}
 
 
