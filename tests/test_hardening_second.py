@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from http_support import TIMEOUT, raw_session, running
+from support import until
 
 from minimcp.server import ResourceServer
 
@@ -37,10 +38,9 @@ async def test_a_request_beyond_the_in_flight_limit_is_answered_over_http() -> N
             return {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "wait"}}
 
         held = [asyncio.ensure_future(raw.post(call(n))) for n in (10, 11)]
-        while len(server.sessions) != 1 or not any(
-            len(session.connection._handling) == 2 for session in server.sessions
-        ):
-            await asyncio.sleep(0.01)  # until both are being answered
+        await until(  # both are being answered
+            lambda: any(len(session.connection._handling) == 2 for session in server.sessions)
+        )
         refused = await asyncio.wait_for(raw.post(call(12)), TIMEOUT)
         assert refused.status_code == 200
         assert refused.headers["content-type"] == "application/json"
