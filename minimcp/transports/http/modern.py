@@ -92,8 +92,9 @@ async def serve_one(
             return
         await stream(send, receive, said, first, keepalive)
     finally:
-        answering.cancel()  # the client left before the answer: nobody wants it any more
-        await asyncio.gather(answering, return_exceptions=True)
+        if not answering.done():  # the client left before the answer: nobody wants it any more
+            answering.cancel()
+            await asyncio.gather(answering, return_exceptions=True)
 
 
 async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue[Said]) -> None:
