@@ -47,11 +47,15 @@ Watch = Callable[[], Awaitable[bool]]
 
 
 @dataclass(frozen=True)
-class Refused:
-    """A ``refused`` or ``gone`` entry: the forwarded request gets this HTTP status, no answer."""
+class Refused(CloseConnection):
+    """A ``refused`` or ``gone`` entry: the forwarded request gets this HTTP status, no answer.
 
-    status: int
-    message: str
+    To a connection already streaming it is what its base class says: close the connection (the
+    session is gone, or the request was refused); only the forwarder, which reads a stream's first
+    news before it writes anything, answers it with the status."""
+
+    status: int = 404
+    message: str = ""
     code: int | None = None
     request_id: RequestId | None = None
 
@@ -153,12 +157,11 @@ class SharedStream(Stream):
                 after = entry_id
                 item = self.interpret((entry_id, fields), token)
                 if item is not None:
-                    # A Refused is no event for the listener's type: only the forwarder reads one.
-                    listener.put_nowait(item)  # type: ignore[arg-type]
+                    listener.put_nowait(item)
 
     def interpret(
         self, entry: Entry, token: str | None = None
-    ) -> StoredEvent | CloseConnection | Refused | None:
+    ) -> StoredEvent | CloseConnection | None:
         """What one entry means for a connection (None: nothing to do)."""
         entry_id, fields = entry
         if "data" in fields:
@@ -177,10 +180,10 @@ class SharedStream(Stream):
         if control in ("refused", "gone"):
             code = fields.get("code")
             return Refused(
-                int(fields.get("status", 404)),
-                fields.get("message", ""),
-                int(code) if code else None,
-                json.loads(fields.get("id", "null")),
+                status=int(fields.get("status", 404)),
+                message=fields.get("message", ""),
+                code=int(code) if code else None,
+                request_id=json.loads(fields.get("id", "null")),
             )
         return None
 
