@@ -13,6 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from minimcp.rpc import Servable
@@ -195,6 +196,10 @@ class SessionManager:
         self.closing = False  # set by close(): from then on, no new session is opened
         self._reaper: asyncio.Task[None] | None = None
         self.background = TaskKeeper()  # expired sessions being ended, old streams being forgotten
+        # Called with a session's id when it leaves, however it ends (expired, deleted, or its
+        # server stopped): what a later lesson keeps about a session lives as long as it does
+        # (lesson 10's guard: who opened it).
+        self.on_forget: list[Callable[[str], None]] = []
 
     # --8<-- [start:new_session]
     def new_session(self) -> HttpSession:
@@ -241,6 +246,8 @@ class SessionManager:
     def forget(self, session: HttpSession) -> None:
         if self.sessions.get(session.id) is session:
             del self.sessions[session.id]
+            for forgotten in self.on_forget:
+                forgotten(session.id)
 
     # --8<-- [start:expiry]
     def expire_sessions(self) -> None:
