@@ -92,7 +92,9 @@ class ProtectedEndpoint(BearerGuard):
         except Refusal as refusal:  # what the endpoint itself would answer (a body too large, ...)
             await send_refusal(send, refusal)
             return
-        await self.app({**scope, "auth": claims}, receive, self.bind_session(request, claims, send))
+        # The user, not the address, owns the sessions this request opens (a cap per user)
+        owned = {**scope, "auth": claims, "owner": claims["sub"]}
+        await self.app(owned, receive, self.bind_session(request, claims, send))
 
     # --8<-- [end:endpoint]
 
