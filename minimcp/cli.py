@@ -158,6 +158,13 @@ LIMITS: tuple[tuple[str, type, float, str, str], ...] = (
     ),
     ("--tool-timeout", float, DEFAULT_TOOL_TIMEOUT, "SECONDS", "how long a tool may run"),
     ("--max-sessions", int, 1000, "N", "http: sessions open at once"),
+    (
+        "--max-sessions-per-client",
+        int,
+        100,
+        "N",
+        "http: sessions one client may hold open: one user with --auth, else one address",
+    ),
     ("--session-timeout", float, 600.0, "SECONDS", "http: an unused session ends after this"),
     (
         "--handshake-timeout",

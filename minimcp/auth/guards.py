@@ -3,6 +3,8 @@
 :class:`ProtectedEndpoint` wraps lesson 08's ASGI application and knows nothing of MCP but the one
 thing a per-tool scope needs: the name in a ``tools/call``. It also binds each session to the user
 who opened it: a session id is not a credential, and another user's token must not reach into it.
+The binding lives exactly as long as the session: the session manager tells the guard when one
+ends (expired, deleted, or stopped), and nothing else forgets it.
 ``start_http(server, around=protect(...))`` puts it in front of the Streamable HTTP endpoint.
 
 A WebSocket is checked once, on its upgrade request: ``start_websocket(server,
@@ -14,12 +16,12 @@ The checks themselves, and the refusals, are :mod:`minimcp.auth.resource`'s.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from minimcp.auth.resource import AuthRefusal, BearerGuard, ProtectedResource
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
+from minimcp.transports.http.app import StreamableHTTP
 from minimcp.transports.http.asgi import (
     SESSION_HEADER,
     VERSION_HEADER,
@@ -32,10 +34,9 @@ from minimcp.transports.http.asgi import (
     send_refusal,
     send_response,
 )
+from minimcp.transports.http.sessions import SessionManager
 
 App = Callable[[Scope, Receive, Send], Any]
-#: How many sessions' owners are remembered; the oldest are forgotten first.
-MAX_BOUND_SESSIONS = 10_000
 
 
 # --8<-- [start:endpoint]
@@ -48,8 +49,9 @@ class ProtectedEndpoint(BearerGuard):
         super().__init__(resource)
         self.app = app
         self.max_body = max_body
-        # Mcp-Session-Id → the sub that opened it
-        self.owners: OrderedDict[str, str] = OrderedDict()
+        # Mcp-Session-Id → the sub that opened it, for as long as the session is open
+        self.owners: dict[str, str] = {}
+        self.sessions: SessionManager | None = None  # the sessions watched (see watch)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan: nothing to guard
@@ -90,7 +92,9 @@ class ProtectedEndpoint(BearerGuard):
         except Refusal as refusal:  # what the endpoint itself would answer (a body too large, ...)
             await send_refusal(send, refusal)
             return
-        await self.app({**scope, "auth": claims}, receive, self.bind_session(request, claims, send))
+        # The user, not the address, owns the sessions this request opens (a cap per user)
+        owned = {**scope, "auth": claims, "owner": claims["sub"]}
+        await self.app(owned, receive, self.bind_session(request, claims, send))
 
     # --8<-- [end:endpoint]
 
@@ -118,23 +122,33 @@ class ProtectedEndpoint(BearerGuard):
 
     # --8<-- [end:check_request]
 
+    def watch(self, sessions: SessionManager) -> None:
+        """Forget a session's owner when the session ends, and only then: however many sessions
+        others open, and whatever a refused DELETE said, the binding lasts as the session does."""
+        self.sessions = sessions
+        sessions.on_forget.append(self.unbind)
+
+    def unbind(self, session_id: str) -> None:
+        self.owners.pop(session_id, None)
+
     def bind_session(self, request: HttpRequest, claims: Mapping[str, Any], send: Send) -> Send:
         """Remember who opened each session: the Mcp-Session-Id sent to a request without one."""
         if SESSION_HEADER in request.headers:
-            if request.method == "DELETE":
-                self.owners.pop(request.headers[SESSION_HEADER], None)
             return send
 
         async def send_and_remember(event: dict[str, Any]) -> None:
             if event["type"] == "http.response.start":
                 for name, value in event.get("headers", []):
-                    if name.lower() == SESSION_HEADER.encode():
-                        self.owners[value.decode("latin-1")] = claims["sub"]
-                        while len(self.owners) > MAX_BOUND_SESSIONS:
-                            self.owners.popitem(last=False)
+                    session_id = value.decode("latin-1")
+                    if name.lower() == SESSION_HEADER.encode() and self.is_open(session_id):
+                        self.owners[session_id] = claims["sub"]
             await send(event)
 
         return send_and_remember
+
+    def is_open(self, session_id: str) -> bool:
+        """Whether the session still lives (one that ended at once must leave no binding)."""
+        return self.sessions is None or session_id in self.sessions.sessions
 
 
 def tool_called(body: bytes) -> str | None:
@@ -175,13 +189,15 @@ def protect(
     scopes: Iterable[str] = (),
     tool_scopes: Mapping[str, list[str]] | None = None,
     name: str | None = None,
-) -> Callable[[str, App], ProtectedEndpoint]:
+) -> Callable[[str, StreamableHTTP], ProtectedEndpoint]:
     """``start_http(server, around=protect(...))``: the endpoint, guarded, once its URL is known."""
 
-    def around(url: str, app: App) -> ProtectedEndpoint:
-        return ProtectedEndpoint(
+    def around(url: str, app: StreamableHTTP) -> ProtectedEndpoint:
+        endpoint = ProtectedEndpoint(
             app, ProtectedResource(url, issuer, keys, list(scopes), dict(tool_scopes or {}), name)
         )
+        endpoint.watch(app.manager)
+        return endpoint
 
     return around
 

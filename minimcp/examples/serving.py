@@ -151,6 +151,7 @@ async def start_endpoint(
         header_timeout=options.header_timeout,
         max_connections=options.max_connections,
         max_sessions=options.max_sessions,
+        max_sessions_per_owner=options.max_sessions_per_client,
         session_timeout=options.session_timeout,
         handshake_timeout=options.handshake_timeout,
         around=guard,

@@ -69,6 +69,7 @@ class StreamableHTTP:
         allowed_origins: Iterable[str] = (),
         max_body: int = DEFAULT_MAX_FRAME,
         max_sessions: int = 1000,
+        max_sessions_per_owner: int | None = None,
         session_timeout: float = 600.0,
         handshake_timeout: float = 30.0,
         stream_after: float = 0.5,
@@ -86,6 +87,7 @@ class StreamableHTTP:
             server,
             self.event_store,
             max_sessions=max_sessions,
+            max_sessions_per_owner=max_sessions_per_owner,
             session_timeout=session_timeout,
             handshake_timeout=handshake_timeout,
             max_streams=max_streams,
@@ -236,7 +238,7 @@ class StreamableHTTP:
             and message.method == "initialize"
             and SESSION_HEADER not in request.headers
         ):
-            session = self.manager.new_session()
+            session = self.manager.new_session(request.owner)
         else:
             try:
                 session = self.session_for(request)

@@ -30,6 +30,10 @@ class HttpRequest:
     method: str
     path: str
     headers: dict[str, str]  # lower-case names; a repeated header's values joined with ", "
+    # Whose sessions the request counts among, for the cap of sessions per owner: the ASGI scope's
+    # "owner" if an app in front named one (lesson 10's guard: the token's user), else the peer's
+    # address. On one machine every client is 127.0.0.1: one owner.
+    owner: str = ""
 
     @classmethod
     def from_scope(cls, scope: Scope) -> HttpRequest:
@@ -37,7 +41,9 @@ class HttpRequest:
         for raw_name, raw_value in scope["headers"]:
             name, value = raw_name.decode("latin-1").lower(), raw_value.decode("latin-1")
             headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        return cls(scope["method"], scope["path"], headers)
+        peer = scope.get("client") or ("", 0)
+        owner = scope.get("owner", peer[0])
+        return cls(scope["method"], scope["path"], headers, owner)
 
     def accepts(self, media_type: str) -> bool:
         """Does the ``Accept`` header allow ``media_type`` (wildcards included)?"""

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from minimcp.rpc import Servable
@@ -55,6 +56,7 @@ class HttpSession:
         # Until the client confirms the handshake (notifications/initialized)
         self.initialized = False
         self.created = time.monotonic()
+        self.owner = ""  # who opened it (see HttpRequest.owner), for the cap per owner
         self.task = asyncio.get_running_loop().create_task(manager.server.serve(self.transport))
         self.task.add_done_callback(lambda _task: manager.forget(self))
 
@@ -166,6 +168,11 @@ class HttpSession:
     # --8<-- [end:end_session]
 
 
+def full(why: str) -> Refusal:
+    """503 with Retry-After: a session ends within the timeouts, and a place comes free."""
+    return Refusal(503, f"Service unavailable: {why}", headers={"retry-after": "10"})
+
+
 class SessionManager:
     """Every session of one endpoint: opened on ``initialize``, found by id, ended when idle."""
 
@@ -175,6 +182,7 @@ class SessionManager:
         event_store: EventStore,
         *,
         max_sessions: int = 1000,
+        max_sessions_per_owner: int | None = None,
         session_timeout: float = 600.0,
         handshake_timeout: float = 30.0,
         max_streams: int = 100,
@@ -182,6 +190,8 @@ class SessionManager:
         self.server = server  # what each session serves: server.serve(transport)
         self.event_store = event_store
         self.max_sessions = max_sessions
+        # One client (a peer address; lesson 10: a user) must not fill the cap for everyone
+        self.max_sessions_per_owner = max_sessions_per_owner
         # Seconds without any request before a session expires
         self.session_timeout = session_timeout
         # Seconds a session may stay half-open (initialize answered, initialized never sent).
@@ -195,23 +205,33 @@ class SessionManager:
         self.closing = False  # set by close(): from then on, no new session is opened
         self._reaper: asyncio.Task[None] | None = None
         self.background = TaskKeeper()  # expired sessions being ended, old streams being forgotten
+        # Called with a session's id when it leaves, however it ends (expired, deleted, or its
+        # server stopped): what a later lesson keeps about a session lives as long as it does
+        # (lesson 10's guard: who opened it).
+        self.on_forget: list[Callable[[str], None]] = []
 
     # --8<-- [start:new_session]
-    def new_session(self) -> HttpSession:
+    def new_session(self, owner: str = "") -> HttpSession:
+        """A new session for ``owner``; 503 (Retry-After) if the server or the owner is full."""
         # A session opened now would outlive close(), and its streams hold the shutdown up
         if self.closing:
             raise Refusal(503, "Service unavailable: the server is shutting down")
-        if len(self.sessions) >= self.max_sessions:
+        if len(self.sessions) >= self.max_sessions or self.owner_full(owner):
             self.expire_sessions()
         if len(self.sessions) >= self.max_sessions:
-            raise Refusal(
-                503,
-                f"Service unavailable: {self.max_sessions} sessions already open",
-                headers={"retry-after": "10"},
-            )
+            raise full(f"{self.max_sessions} sessions already open")
+        if self.owner_full(owner):
+            raise full(f"{self.max_sessions_per_owner} sessions already open for this client")
         session = HttpSession(self)
+        session.owner = owner
         self.sessions[session.id] = session
         return session
+
+    def owner_full(self, owner: str) -> bool:
+        if self.max_sessions_per_owner is None:
+            return False
+        owned = sum(1 for session in self.sessions.values() if session.owner == owner)
+        return owned >= self.max_sessions_per_owner
 
     # --8<-- [end:new_session]
 
@@ -241,6 +261,8 @@ class SessionManager:
     def forget(self, session: HttpSession) -> None:
         if self.sessions.get(session.id) is session:
             del self.sessions[session.id]
+            for forgotten in self.on_forget:
+                forgotten(session.id)
 
     # --8<-- [start:expiry]
     def expire_sessions(self) -> None:
