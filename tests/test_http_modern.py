@@ -320,6 +320,33 @@ async def test_a_listener_hears_list_changes_on_its_own_stream_until_it_closes_i
         assert not server.app.server.subscriptions.listeners
 
 
+async def test_a_plain_tool_that_changes_the_list_is_heard_with_no_session_ever_opened() -> None:
+    """A plain tool runs in a worker thread (lesson 04), and its announcement is handed to the
+    server's loop: that loop must be known even when every request came alone (2026-07-28)."""
+    served = complete_server(step_delay=0.01)
+
+    @served.tool()
+    def grow() -> str:
+        """Add a tool, from the worker thread a plain tool runs in."""
+        served.add_tool(lambda: "hi", "grown")
+        return "grown"
+
+    async with running_complete(served) as server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("subscriptions/listen", 7, notifications={"toolsListChanged": True})
+        async with http.stream("POST", server.url, json=body, headers=headers_for(body)) as answer:
+            lines = answer.aiter_lines()
+            first = json.loads((await anext(lines)).removeprefix("data: "))
+            assert first["method"] == "notifications/subscriptions/acknowledged"
+            call = message("tools/call", 8, name="grow", arguments={})
+            called = await http.post(server.url, json=call, headers=headers_for(call))
+            assert called.status_code == 200, called.text
+            async for line in lines:
+                if line.startswith("data: "):
+                    heard = json.loads(line.removeprefix("data: "))
+                    break
+            assert heard["method"] == "notifications/tools/list_changed"
+
+
 def with_header_parameters() -> Any:
     server = complete_server()
 

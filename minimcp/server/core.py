@@ -194,6 +194,9 @@ class ServerCore:
         return method in self._handlers
 
     async def handle(self, context: RequestContext) -> Any:
+        # Where announcements from other threads go; learned here too, for a request that came
+        # with no session to start (lesson 12's HTTP answers such a request alone).
+        self._loop = asyncio.get_running_loop()
         handler = self._handlers.get(context.request.method)
         if handler is None:
             raise method_not_found(context.request.method)
