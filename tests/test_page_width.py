@@ -19,7 +19,9 @@ MAX_FUNCTION_LINES = 50
 
 
 def modules() -> list[Path]:
-    return sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))
+    """The course's own modules: not what npm installs under tools/ for the conformance suite."""
+    found = (path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))
+    return sorted(path for path in found if "node_modules" not in path.parts)
 
 
 def long_functions(path: Path) -> list[str]:
