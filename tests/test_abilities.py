@@ -29,10 +29,11 @@ class IdleServer:
         await asyncio.Event().wait()
 
 
-def test_stdio_and_websocket_only_carry_messages() -> None:
-    assert PipeTransport.abilities is PLAIN
+def test_websocket_only_carries_messages_and_a_pipe_says_its_end_is_half_a_close() -> None:
     assert WebSocketTransport.abilities is PLAIN
-    assert PLAIN == Abilities(request_streams=None, state_keeper=None)
+    assert PLAIN == Abilities(request_streams=None, state_keeper=None, reads_after_end=False)
+    # The peer that closed its end of a pipe still reads the other: everything is answered.
+    assert PipeTransport.abilities == Abilities(reads_after_end=True)
 
 
 class Streams:

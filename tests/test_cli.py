@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import signal
 import socket
@@ -36,6 +37,13 @@ async def test_serve_over_stdio_answers_initialize_and_ping(repo_root) -> None:
     # Leaving the block closed the server's stdin; it exited on its own, quickly and cleanly.
     assert transport.process.returncode == 0, stderr
     assert time.monotonic() - began < 3.0
+
+
+INITIALIZE_PARAMS = {
+    "protocolVersion": LATEST_PROTOCOL_VERSION,
+    "capabilities": {},
+    "clientInfo": {"name": "printf", "version": "1"},
+}
 
 
 def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -116,6 +124,21 @@ def test_each_demo_runs_on_its_own(name: str, stdin: str, expected: str) -> None
     done = run_cli("demo", name, input=stdin)
     assert done.returncode == 0, done.stderr
     assert expected in done.stdout
+
+
+def test_a_piped_server_answers_everything_that_arrived_before_end_of_input() -> None:
+    """``printf ... | python -m minimcp serve``: stdin ends at once, but stdout is still read, so a
+    call that takes longer than a moment (here about 2 s) is answered too, then the server exits."""
+    call = {"name": "run_analysis", "arguments": {"steps": 40}}  # 40 steps of 0.05 s
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INITIALIZE_PARAMS},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ]
+    done = run_cli("serve", input="".join(json.dumps(line) + "\n" for line in lines))
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [answer.get("id") for answer in answers if "id" in answer] == [1, 2], done.stdout
+    assert not answers[-1]["result"].get("isError"), answers[-1]
 
 
 def test_an_unknown_demo_is_refused_with_the_list() -> None:

@@ -52,6 +52,9 @@ class Abilities:
 
     request_streams: RequestStreams | None = None  # close a request's stream; end a cancelled one
     state_keeper: StateKeeper | None = None  # save the session's state for another worker
+    #: The other side may stop sending and still read: a pipe's end of input is half a close, so
+    #: every request received before it is answered (lesson 02), not only the quick ones.
+    reads_after_end: bool = False
 
 
 #: A cable that only carries messages (stdio, WebSocket).

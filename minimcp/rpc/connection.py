@@ -272,14 +272,13 @@ class Connection:
 
     # --8<-- [start:shutdown]
     async def _finish_answers(self) -> None:
-        """At end of stream, let the requests already received finish, for a moment.
-
-        A client that pipes a request and closes its end at once (``printf ... | python -m minimcp
-        serve``) still gets its answer. Our own requests can never be answered now: fail them first.
-        """
+        """At end of stream, let the requests already received finish: for a moment, or, where the
+        other side still reads (a pipe: ``printf ... | python -m minimcp serve``), all of them.
+        Our own requests can never be answered now: fail them first."""
         self._fail_pending()
         if self._handling:
-            await asyncio.wait(set(self._handling.values()), timeout=self.grace_period)
+            grace = None if self.transport.abilities.reads_after_end else self.grace_period
+            await asyncio.wait(set(self._handling.values()), timeout=grace)
 
     def _fail_pending(self) -> None:
         for future in self._pending.values():

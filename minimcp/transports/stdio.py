@@ -28,6 +28,7 @@ import sys
 import threading
 from typing import IO, Protocol
 
+from minimcp.rpc.abilities import Abilities
 from minimcp.rpc.jsonrpc import PARSE_ERROR
 from minimcp.rpc.transport import TextCable
 from minimcp.transports.framing import DEFAULT_MAX_FRAME, FRAMINGS, Decoder, FrameError
@@ -54,7 +55,11 @@ class PipeTransport(TextCable):
     """Messages over a pair of byte pipes, cut into frames by a framing (NDJSON by default).
 
     Its edge is text, one frame each: :class:`~minimcp.rpc.transport.TextCable` encodes and parses.
+    The end of one pipe is not the end of the other: the peer that closed its end still reads.
     """
+
+    #: A pipe's end of input is half a close: what arrived before it is answered, all of it.
+    abilities = Abilities(reads_after_end=True)
 
     def __init__(
         self,
