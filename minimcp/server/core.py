@@ -20,9 +20,9 @@ from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import ErrorResponse, Notification, Request, Response, method_not_found
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT, at_most
 from minimcp.rpc.transport import Transport, log_send_failure
-from minimcp.session.context import RequestContext
+from minimcp.session.context import RequestContext, Say
 from minimcp.session.lifecycle import SUPPORTED_PROTOCOL_VERSIONS
-from minimcp.session.server import AnswerAlone, Say, ServerSession
+from minimcp.session.server import ServerSession
 
 log = logging.getLogger("minimcp.server")
 
@@ -45,6 +45,11 @@ class Audience:
 
     async def deliver(self, method: str, params: dict[str, Any] | None = None) -> None:
         """Tell those listeners that want it (here: nobody)."""
+
+
+#: The seam for requests that arrive alone, with no session around them: from the request to its
+#: answer, saying things meanwhile through ``Say``. Lesson 12 plugs its 2026-07-28 answer in here.
+AnswerAlone = Callable[[Request, Say], Awaitable[Response | ErrorResponse]]
 
 
 async def no_session_no_answer(request: Request, say: Say) -> Response | ErrorResponse:

@@ -20,10 +20,10 @@ from typing import Any
 from minimcp.rpc.abilities import RequestStreams
 from minimcp.rpc.answering import answer_of
 from minimcp.rpc.jsonrpc import ErrorResponse, Notification, Request, RequestId, Response
-from minimcp.session.context import NotificationHandler
+from minimcp.session.context import NotificationHandler, Say
 from minimcp.session.envelope import Envelope
 from minimcp.session.modern import ModernApp, ModernContext, ModernEra, admit, answer_admitted
-from minimcp.session.server import Say, ServerApp
+from minimcp.session.server import ServerApp
 
 
 # --8<-- [start:peer]

@@ -14,10 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from minimcp.rpc.abilities import RequestStreams
-from minimcp.rpc.jsonrpc import Notification, Request, RequestId, RpcError
+from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, RpcError
 
 #: A session-level handler of one notification method, consulted before the app.
 NotificationHandler = Callable[[Notification], Awaitable[None]]
+#: A way to send one message and nothing else: where what a request says goes when there is no
+#: session to carry it (lesson 12 answers such requests).
+Say = Callable[[Message], Awaitable[None]]
 
 
 # --8<-- [start:peer]

@@ -17,12 +17,9 @@ from typing import Any, Protocol
 from minimcp.rpc import Transport
 from minimcp.rpc.connection import Connection
 from minimcp.rpc.jsonrpc import (
-    ErrorResponse,
-    Message,
     Notification,
     Request,
     RequestId,
-    Response,
     method_not_found,
 )
 from minimcp.session.context import NotificationHandler, RequestContext
@@ -30,11 +27,6 @@ from minimcp.session.lifecycle import Lifecycle
 
 #: What runs after each request and after ``notifications/initialized`` (lesson 11 saves the state).
 AfterEach = Callable[[], Awaitable[None]]
-#: Where what a request says while it is answered goes, when no session carries it (lesson 12).
-Say = Callable[[Message], Awaitable[None]]
-#: How a server answers a request that arrives alone, with no session around it (lesson 12's
-#: 2026-07-28 over HTTP): from the request to its answer, saying things meanwhile through ``Say``.
-AnswerAlone = Callable[[Request, Say], Awaitable[Response | ErrorResponse]]
 
 
 class ForTheClient(Exception):

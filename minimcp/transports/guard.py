@@ -20,7 +20,13 @@ import ipaddress
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+
 # --8<-- [start:guard]
+def hostname_of(host_header: str) -> str:
+    """The host name of a ``Host`` header, without its port: ``"[::1]:8000"`` → ``"::1"``."""
+    return urlsplit("//" + host_header).hostname or ""
+
+
 #: The names of this machine: pages served from them, and the Host a local client uses.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -45,13 +51,8 @@ def origin_allowed(origin: str, allowed_origins: Iterable[str] = ()) -> bool:
 
 def host_allowed(host_header: str, allowed_hosts: Iterable[str] = ()) -> bool:
     """Is the ``Host`` header one of our names (this machine's, or one listed)? Port ignored."""
-    host = urlsplit("//" + host_header).hostname or ""
+    host = hostname_of(host_header)
     return host in LOOPBACK_HOSTS or host in {allowed.lower() for allowed in allowed_hosts}
 
 
 # --8<-- [end:guard]
-
-
-def hostname_of(host_header: str) -> str:
-    """The host name of a ``Host`` header, without its port: ``"[::1]:8000"`` → ``"::1"``."""
-    return urlsplit("//" + host_header).hostname or ""
