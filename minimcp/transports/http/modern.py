@@ -18,7 +18,6 @@ nothing to share, nothing to resume (basic/transports/streamable-http):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -41,7 +40,6 @@ from minimcp.transports.http.asgi import (
     send_response,
 )
 from minimcp.transports.http.modern_headers import check_headers, check_param_headers
-from minimcp.transports.http.routing import First, answer_as
 from minimcp.transports.http.streams import Said, sse_response
 from minimcp.transports.sse import format_event
 
@@ -71,7 +69,12 @@ async def serve_one(
     stream_after: float,
     keepalive: float,
 ) -> None:
-    """Serve one 2026-07-28 POST: check its headers, answer it, and write what it says."""
+    """Serve one 2026-07-28 POST: check its headers, answer it, and write what it says.
+
+    The answer is worked out here, in the POST's own task: a quick answer that says nothing first
+    is written as JSON at once, with no other task to start and to wait for. Only a request that
+    speaks first, or runs past ``stream_after``, gets a stream, and a task to write it.
+    """
     if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
         await send_response(send, 202)
         return
@@ -79,37 +82,76 @@ async def serve_one(
     if message.method == "tools/call":
         tool = str((message.params or {}).get("name"))
         check_param_headers(request, message, server.input_schema(tool))
-    said: asyncio.Queue[Said] = asyncio.Queue()  # what it says, its answer last
-    answering = asyncio.create_task(answer_into(server, message, said))
+    reply = Reply(send, receive, keepalive)
+    late = asyncio.get_running_loop().call_later(stream_after, reply.stream)
     try:
-        first: Said | None = None  # still working, with nothing said yet: stream it
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(stream_after):  # (wait_for would start a task of its own)
-                first = await said.get()
-        spoke: First | None = None if first is None else "answer" if first.final else "message"
-        if first is not None and answer_as(spoke) == "json":  # lesson 08's rule
-            await send_response(send, status_of(first.message), first.text.encode(), JSON)
+        answer = await server.answer_alone(message, reply.say)
+    except asyncio.CancelledError:
+        if reply.client_left():  # the client closed the stream: nobody wants the answer
             return
-        await stream(send, receive, said, first, keepalive)
+        reply.abandon()  # cancelled for another reason (the server stops): no stream is left open
+        raise
     finally:
-        if not answering.done():  # the client left before the answer: nobody wants it any more
-            answering.cancel()
-            await asyncio.gather(answering, return_exceptions=True)
+        late.cancel()
+    await reply.finish(said_answer(message, answer))
 
 
-async def answer_into(server: AloneServer, request: Request, said: asyncio.Queue[Said]) -> None:
-    """The server's answer to ``request``, after whatever it says meanwhile, into ``said``: each
-    message encoded once, as it is said (:class:`~minimcp.transports.http.streams.Said`)."""
+class Reply:
+    """The HTTP answer to one POST: one JSON body if the answer is all there is (lesson 08's
+    rule, :func:`~minimcp.transports.http.routing.answer_as`), else an SSE stream, written by a
+    task of its own while the request goes on. The client closing that stream cancels the
+    request."""
 
-    async def say(message: Message) -> None:
-        said.put_nowait(Said.of(message))
+    def __init__(self, send: Send, receive: Receive, keepalive: float) -> None:
+        self.send, self.receive, self.keepalive = send, receive, keepalive
+        self.said: asyncio.Queue[Said] = asyncio.Queue()  # for the stream, the answer last
+        self.streaming: asyncio.Task[bool] | None = None  # its result: was the answer written?
+        self.answering = asyncio.current_task()  # the request's task, to cancel if the client goes
 
-    answer = await server.answer_alone(request, say)
+    def stream(self) -> None:
+        """Answer with a stream: the request said something first, or its answer is late."""
+        if self.streaming is None:
+            self.streaming = asyncio.create_task(self._write_stream())
+
+    async def say(self, message: Message) -> None:
+        """What the request says before its answer: it goes on the stream, each encoded once."""
+        self.stream()
+        self.said.put_nowait(Said.of(message))
+
+    async def finish(self, answer: Said) -> None:
+        """The answer: the JSON body if nothing was streamed, else the stream's last event."""
+        if self.streaming is None:
+            await send_response(self.send, status_of(answer.message), answer.text.encode(), JSON)
+            return
+        self.said.put_nowait(answer)
+        await self.streaming
+
+    def client_left(self) -> bool:
+        """Whether the request was cancelled because the client closed its stream."""
+        left = self.streaming is not None and self.streaming.done()
+        if left and self.answering is not None:
+            self.answering.uncancel()  # that cancellation is handled: this task ends normally
+        return left
+
+    def abandon(self) -> None:
+        """The request will never be answered: end its stream, if it has one."""
+        if self.streaming is not None:
+            self.streaming.cancel()
+
+    async def _write_stream(self) -> bool:
+        answered = await stream(self.send, self.receive, self.said, self.keepalive)
+        if not answered and self.answering is not None:
+            self.answering.cancel()  # the client went away: nobody wants the answer any more
+        return answered
+
+
+def said_answer(request: Request, answer: Response | ErrorResponse) -> Said:
+    """The answer, encoded once; a result that is not JSON is the server's bug: -32603."""
     try:
-        said.put_nowait(Said.of(answer))
-    except (TypeError, ValueError):  # the handler returned something that is not JSON
+        return Said.of(answer)
+    except (TypeError, ValueError):
         log.exception("the result of %s is not JSON", request.method)
-        said.put_nowait(Said.of(internal_error(request)))
+        return Said.of(internal_error(request))
 
 
 # --8<-- [end:serve]
@@ -126,21 +168,15 @@ def status_of(answer: Message) -> int:
     return 200
 
 
-async def stream(
-    send: Send,
-    receive: Receive,
-    said: asyncio.Queue[Said],
-    first: Said | None,
-    keepalive: float,
-) -> None:
+async def stream(send: Send, receive: Receive, said: asyncio.Queue[Said], keepalive: float) -> bool:
     """An SSE response with no event ids: what the request says, then its answer, then the end.
-    Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes."""
+    Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes.
+    True if the answer was written; False if the client went away first."""
     async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:
-        pending = [first] if first is not None else []
         while True:
-            next_said = pending.pop() if pending else await connection.next(said.get, keepalive)
+            next_said = await connection.next(said.get, keepalive)
             if next_said is None:
-                return  # the client went away: the caller cancels the request
+                return False  # the client went away
             await connection.write(format_event(next_said.text))
             if next_said.final:
-                return
+                return True
