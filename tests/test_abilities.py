@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from support import until
+
 from minimcp.rpc.abilities import PLAIN, Abilities
 from minimcp.rpc.cables import TracingTransport, memory_pair
-from minimcp.rpc.jsonrpc import RequestId
+from minimcp.rpc.connection import Connection
+from minimcp.rpc.jsonrpc import Request, RequestId
 from minimcp.server.core import ServerCore
 from minimcp.session.server import ServerSession
 from minimcp.transports.event_store import MemoryEventStore
@@ -31,7 +34,9 @@ class IdleServer:
 
 def test_websocket_only_carries_messages_and_a_pipe_says_its_end_is_half_a_close() -> None:
     assert WebSocketTransport.abilities is PLAIN
-    assert PLAIN == Abilities(request_streams=None, state_keeper=None, reads_after_end=False)
+    assert PLAIN == Abilities(
+        request_streams=None, state_keeper=None, hands_in=None, reads_after_end=False
+    )
     # The peer that closed its end of a pipe still reads the other: everything is answered.
     assert PipeTransport.abilities == Abilities(reads_after_end=True)
 
@@ -78,6 +83,33 @@ async def test_the_http_session_cable_has_a_stream_per_request() -> None:
     try:
         cable = session.transport
         assert type(cable) is SessionTransport
-        assert cable.abilities == Abilities(request_streams=cable)
+        assert cable.abilities == Abilities(request_streams=cable, hands_in=cable)
+    finally:
+        await manager.close()
+
+
+async def test_a_cable_that_hands_messages_in_gives_them_to_the_connection_directly() -> None:
+    """Lesson 08's cable declares ``hands_in``: once the connection reads, a POSTed request runs in
+    the POST's own task, with no queue and no reading loop between (one turn of the event loop
+    fewer); messages queued before it reads are taken first, in order."""
+    manager = SessionManager(IdleServer(), MemoryEventStore())
+    cable = manager.new_session().transport
+    seen: list[str] = []
+
+    async def on_request(request: Request) -> dict[str, Any]:
+        seen.append(request.method)
+        return {}
+
+    try:
+        await cable.deliver(Request(1, "queued"))  # before the connection reads: queued
+        connection = Connection(cable, on_request)
+        reading = connection.start()
+        await until(lambda: cable.take is not None and cable.inbox.empty())
+        await cable.deliver(Request(2, "direct"))
+        assert connection.answering(2) is not None  # taken directly: already being answered
+        await until(lambda: len(seen) == 2)
+        assert seen == ["queued", "direct"]
+        await connection.close()
+        await asyncio.gather(reading, return_exceptions=True)
     finally:
         await manager.close()

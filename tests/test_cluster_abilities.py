@@ -22,6 +22,8 @@ async def test_the_shared_session_cable_also_keeps_state() -> None:
     try:
         directory: Any = None  # never used: the declaration alone is read
         cable = SharedSessionTransport(session, directory, state=None)
-        assert cable.abilities == Abilities(request_streams=cable, state_keeper=cable)
+        assert cable.abilities == Abilities(
+            request_streams=cable, hands_in=cable, state_keeper=cable
+        )
     finally:
         await manager.close()

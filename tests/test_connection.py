@@ -18,6 +18,7 @@ from minimcp.rpc import (
     TracingTransport,
     memory_pair,
 )
+from minimcp.rpc.abilities import PLAIN
 from minimcp.rpc.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -385,6 +386,8 @@ async def test_a_failing_notification_handler_is_not_fatal(raw_pair) -> None:
 class RecordingTransport:
     """A memory cable that remembers what was sent on it, and which request each message belongs
     to."""
+
+    abilities = PLAIN  # it carries messages, and that is all
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner

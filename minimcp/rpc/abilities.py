@@ -12,16 +12,20 @@ that only carries messages, as stdio and WebSocket do, declares :data:`PLAIN`. T
 declaration; it never has to guess from the transport's type.
 
 The slots are named here, in lesson 01, so that the session can read them without importing the
-later lessons that fill them: lesson 08's HTTP cable fills ``request_streams``, lesson 11's shared
-cable ``state_keeper``. Every other cable leaves them empty.
+later lessons that fill them: lesson 08's HTTP cable fills ``request_streams`` and ``hands_in``,
+lesson 11's shared cable ``state_keeper``. Every other cable leaves them empty.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from minimcp.rpc.jsonrpc import RequestId
+from minimcp.rpc.jsonrpc import Message, RequestId
+
+#: The connection's way in for one message (:meth:`~minimcp.rpc.connection.Connection.take`).
+Take = Callable[[Message], Awaitable[None]]
 
 
 class RequestStreams(Protocol):
@@ -45,6 +49,15 @@ class StateKeeper(Protocol):
         """Keep ``state``: called, before the client hears the answer, whenever it changed."""
 
 
+class HandsIn(Protocol):
+    """A cable whose messages are handed in by others (lesson 08: each POST brings one), rather
+    than read from a stream by the connection's reading loop."""
+
+    def hand_to(self, take: Take) -> None:
+        """From now on, give each message straight to ``take``: the task that brought it runs it,
+        with no queue between, and no turn of the event loop for the reading loop to wake up."""
+
+
 # --8<-- [start:abilities]
 @dataclass(frozen=True)
 class Abilities:
@@ -52,6 +65,7 @@ class Abilities:
 
     request_streams: RequestStreams | None = None  # close a request's stream; end a cancelled one
     state_keeper: StateKeeper | None = None  # save the session's state for another worker
+    hands_in: HandsIn | None = None  # messages handed in, not read: give them to the connection
     #: The other side may stop sending and still read: a pipe's end of input is half a close, so
     #: every request received before it is answered (lesson 02), not only the quick ones.
     reads_after_end: bool = False

@@ -156,6 +156,9 @@ class Connection:
     # --8<-- [start:run]
     async def run(self) -> None:
         """Read messages until the transport ends, then fail whatever is still waiting."""
+        hands_in = self.transport.abilities.hands_in
+        if hands_in is not None:  # a cable others bring messages to (lesson 08): take them directly
+            hands_in.hand_to(self.take)
         try:
             while True:
                 try:
@@ -166,16 +169,22 @@ class Connection:
                 if message is None:  # end of stream: the other side has stopped sending
                     await self._finish_answers()
                     break
-                if isinstance(message, Notification):
-                    # Delivered in the reading loop itself, so notifications keep their order
-                    # (progress 1, 2, 3 must not arrive as 1, 3, 2). A handler must therefore be
-                    # quick, and must never wait for an answer on this same connection: start a task
-                    # for that.
-                    await self._deliver(message)
-                else:
-                    self._dispatch(message)
+                await self.take(message)
         finally:
             self._shut_down()
+
+    async def take(self, message: Message) -> None:
+        """One message from the other side: a request answered in a task of its own, an answer
+        handed to whoever waits for it, a notification delivered now."""
+        if self.closed.is_set():  # nothing is taken in once the connection is over
+            return
+        if isinstance(message, Notification):
+            # Delivered by the reader itself, so notifications keep their order (progress 1, 2, 3
+            # must not arrive as 1, 3, 2). A handler must therefore be quick, and must never wait
+            # for an answer on this same connection: start a task for that.
+            await self._deliver(message)
+        else:
+            self._dispatch(message)
 
     def _dispatch(self, message: Request | Response | ErrorResponse) -> None:
         if isinstance(message, Request):

@@ -42,7 +42,7 @@ class SharedSessionTransport(SessionTransport):
     @property
     def abilities(self) -> Abilities:
         """Lesson 08's, and it keeps the session's state for another worker to take over."""
-        return Abilities(request_streams=self, state_keeper=self)
+        return Abilities(request_streams=self, hands_in=self, state_keeper=self)
 
     def restored_state(self) -> dict[str, Any] | None:
         return self.state
@@ -142,7 +142,7 @@ class SharedSessionManager(SessionManager):
         message = from_dict(forwarded["message"])  # valid: the forwarding worker parsed it
         answered_on = stream_id if isinstance(message, Request) else None  # followed over there
         try:  # lesson 08's own way in
-            session.admit(message, answered_on)
+            await session.admit(message, answered_on)
         except RpcError as reused:  # its id names a request still being answered: say so
             if stream_id:
                 await self.event_store.add(

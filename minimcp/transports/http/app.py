@@ -257,7 +257,7 @@ class StreamableHTTP:
                     ) from None
                 raise
         try:
-            exchange = session.admit(message)
+            exchange = await session.admit(message)
         except RpcError as reused:  # its id names a request still being answered
             raise Refusal(400, reused.message, reused.code, request_id=reused.id) from None
         if exchange is None or not isinstance(message, Request):  # a notification, or an answer

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from minimcp.rpc.abilities import Abilities
+from minimcp.rpc.abilities import Abilities, Take
 from minimcp.rpc.jsonrpc import Message, RequestId
 from minimcp.transports.http.streams import Stream
 
@@ -35,19 +35,33 @@ class CarriedSession(Protocol):
 class SessionTransport:
     """The cable between one HTTP session and its ServerSession: a Transport like any other.
 
-    ``receive`` returns what clients POSTed, parsed once when the POST was read; ``send`` hands the
-    session's messages, with the id of the request each belongs to, to the HTTP session's
-    ``route``, which encodes each once and puts it on the right stream.
+    What clients POSTed, parsed once when the POST was read, is handed in (:meth:`deliver`):
+    straight to the connection once it reads (``hands_in``), else queued for ``receive``. ``send``
+    hands the session's messages, with the id of the request each belongs to, to the HTTP
+    session's ``route``, which encodes each once and puts it on the right stream.
     """
 
     def __init__(self, session: CarriedSession) -> None:
         self.http_session = session
         self.inbox: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.take: Take | None = None  # the connection's way in, once it reads
 
     @property
     def abilities(self) -> Abilities:
-        """Besides messages, a stream per request: it can close one, and end a cancelled one."""
-        return Abilities(request_streams=self)
+        """Besides messages, a stream per request (it can close one, and end a cancelled one), and
+        messages handed in by each POST."""
+        return Abilities(request_streams=self, hands_in=self)
+
+    def hand_to(self, take: Take) -> None:
+        self.take = take
+
+    async def deliver(self, message: Message) -> None:
+        """A POSTed message, in the POST's own task: to the connection directly, unless messages
+        are still queued for it (then behind them, so that none overtakes another)."""
+        if self.take is not None and self.inbox.empty():
+            await self.take(message)
+        else:
+            self.inbox.put_nowait(message)
 
     async def send(self, message: Message, related_request_id: RequestId | None = None) -> None:
         await self.http_session.route(message, related_request_id)

@@ -97,7 +97,7 @@ class HttpSession:
     # --8<-- [end:route]
 
     # --8<-- [start:admit]
-    def admit(self, message: Message, stream_id: str | None = None) -> Exchange | None:
+    async def admit(self, message: Message, stream_id: str | None = None) -> Exchange | None:
         """Take in a POSTed message and hand it to the ServerSession: a request gets the
         :class:`Exchange` its answer will arrive through (answered on stream ``stream_id`` if given:
         lesson 11's worker forwarded it, with a stream already followed); anything else, None.
@@ -113,14 +113,10 @@ class HttpSession:
                 exchange.stream = self.new_stream(message.id, stream_id)
         elif isinstance(message, Notification) and message.method == "notifications/initialized":
             self.initialized = True  # the handshake is complete: no longer half-open
-        self.deliver(message)
+        await self.transport.deliver(message)
         return exchange
 
     # --8<-- [end:admit]
-
-    def deliver(self, message: Message) -> None:
-        """Hand a POSTed message, parsed once when its POST was read, to the ServerSession."""
-        self.transport.inbox.put_nowait(message)
 
     def stream(self, stream_id: str) -> Stream | None:
         """The stream ``stream_id`` of this session, to resume; None if it has none of that id."""
