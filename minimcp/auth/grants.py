@@ -47,6 +47,8 @@ from minimcp.auth.validation import (
 )
 
 KID = "course-key-1"
+#: An access token says what it is in its header (RFC 9068, section 2.1): no other JWT passes for one
+ACCESS_HEADER = {"kid": KID, "typ": "at+jwt"}
 #: How many of each a server keeps, at most: enough for a class, not for an attacker's script.
 MAX_CODES = 1_000
 MAX_REFRESH_TOKENS = 5_000
@@ -267,7 +269,7 @@ class Grants:
         refresh = secrets.token_urlsafe(32)
         self.refresh_tokens.put(refresh, grant)
         answer = {
-            "access_token": jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": KID}),
+            "access_token": jwt.encode(claims, self.key, algorithm="RS256", headers=ACCESS_HEADER),
             "token_type": "Bearer",
             "expires_in": int(self.token_lifetime),
             "refresh_token": refresh,
