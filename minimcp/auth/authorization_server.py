@@ -28,10 +28,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from minimcp.auth.consent import PAGE_HEADERS, ConsentPages, check_same_origin
+from minimcp.auth.consent import PAGE_HEADERS, ConsentPages, check_same_origin, error_page
 from minimcp.auth.documents import ClientDocuments
 from minimcp.auth.grants import Client, Grants
-from minimcp.auth.validation import OAuthError, authorization_problem
+from minimcp.auth.validation import OAuthError, authorization_problem, on_this_machine
 from minimcp.transports.http.asgi import (
     HttpRequest,
     Receive,
@@ -151,11 +151,19 @@ class AuthorizationServer:
         # A bad client or redirect URI: refused before anyone is asked, never redirected
         self.grants.redirect_uri(query, client)
         assert client is not None
-        if self.page and authorization_problem(query) is None:
+        problem = authorization_problem(query)
+        if self.page and problem is None:
             page = self.pages.page(query, client, self.grants.subject)
             await send_response(send, 200, page.encode(), "text/html; charset=utf-8", PAGE_HEADERS)
             return
-        await send_response(send, 302, headers={"location": await self.authorize(query, client)})
+        location = await self.authorize(query, client)
+        if problem is not None and not on_this_machine(query.get("redirect_uri", "")):
+            # Anyone may register a client: an error sent unasked to its site would make this
+            # server an open redirector (RFC 9700, section 4.11.2). The person decides.
+            page = error_page(problem[1], location)
+            await send_response(send, 400, page.encode(), "text/html; charset=utf-8", PAGE_HEADERS)
+            return
+        await send_response(send, 302, headers={"location": location})
 
     async def authorize(self, query: dict[str, str], client: Client) -> str:
         """Where the browser goes back to, when the scripted person decides (or nobody needs to:
