@@ -9,6 +9,7 @@ the RFC's error, then that the server serves the next request.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import resource
 import sys
@@ -24,7 +25,7 @@ import pytest
 import pytest_asyncio
 from complete_support import complete_server, running_complete
 from http_support import INITIALIZE, TIMEOUT
-from support import free_port
+from support import free_port, until
 from test_auth_hardening import ACCEPT, ISSUER, KEYS, RSA_KEY, serves
 from test_auth_server import REDIRECT, Flow
 from websockets.exceptions import InvalidStatus
@@ -33,6 +34,7 @@ from minimcp.auth import protect, websocket_guard
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
 from minimcp.auth.discovery import s256
 from minimcp.client import websocket_client
+from minimcp.transports.http.tally import Tally
 from minimcp.transports.websocket import start_websocket
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,6 +164,24 @@ async def test_idle_connections_on_the_auth_routes_starve_neither_endpoint() -> 
         refusals = [line for line in log if "refused" in line and "connection" in line]
         assert 1 <= len(refusals) <= 2, log[-5:]
         assert not [line for line in log if "Too many open files" in line]
+
+
+async def test_a_tally_logs_at_most_one_line_per_interval_with_its_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The first refusal is logged at once; the next ones, counted, in one line per interval."""
+    loop = asyncio.get_running_loop()
+    tally = Tally(logging.getLogger("minimcp.http"), "refused %d connection(s)", interval=0.2)
+    with caplog.at_level(logging.WARNING, "minimcp.http"):
+        for _ in range(1_000):
+            tally.add(loop)
+        assert caplog.messages == ["refused 1 connection(s)"]
+        await until(lambda: len(caplog.messages) == 2)
+        assert caplog.messages == ["refused 1 connection(s)", "refused 999 connection(s)"]
+        await until(lambda: tally.timer is None)  # a quiet interval: quiet until the next one
+        assert tally.timer is None and len(caplog.messages) == 2
+        tally.add(loop)
+        assert caplog.messages[-1] == "refused 1 connection(s)"
 
 
 # -- 16. the authorization server's details ------------------------------------------------------

@@ -41,7 +41,8 @@ from minimcp.transports.http.asgi import (
     read_body,
     send_response,
 )
-from minimcp.transports.http.server import bind, launch, started
+from minimcp.transports.http.server import DEFAULT_MAX_CONNECTIONS, bind, launch, started
+from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, slow_client_limits
 
 #: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
 Consent = Callable[[Client, str], Awaitable[bool] | bool]
@@ -266,11 +267,16 @@ async def start_authorization_server(
     consent: Consent | None = None,
     page: bool = False,
     loopback_documents: bool = True,
+    *,
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> RunningAuthorizationServer:
     """Serve a fresh course authorization server (port 0: any free port); return once it listens.
 
     It is a development server, on this machine: by default it also fetches metadata documents
-    served on this machine (``loopback_documents``, :mod:`minimcp.auth.documents`).
+    served on this machine (``loopback_documents``, :mod:`minimcp.auth.documents`). Its routes keep
+    lesson 08's two limits on slow clients, like the MCP endpoint (``header_timeout``,
+    ``max_connections``): they answer strangers too, often in the same process.
     """
     sock = bind(host, port)
     app = AuthorizationServer(
@@ -279,6 +285,7 @@ async def start_authorization_server(
         page=page,
         loopback_documents=loopback_documents,
     )
-    server, task = launch(app, sock, lifespan="off")  # lesson 08's way of running an ASGI app
+    limits = slow_client_limits(header_timeout, max_connections)
+    server, task = launch(app, sock, lifespan="off", **limits)  # lesson 08's way, and its limits
     await started(server, task)
     return RunningAuthorizationServer(app, server, task)
