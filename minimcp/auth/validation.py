@@ -58,8 +58,8 @@ def check_verifier(verifier: str, challenge: str) -> None:
 
     A verifier outside RFC 7636's form (section 4.1) is refused with the same code as one that does
     not match (RFC 7636, section 4.6; RFC 6749, section 5.2): either way it does not prove that the
-    code is this client's. A short one is named as such: a one-character verifier has 66 values,
-    and would be guessed at once.
+    code is this client's. A short one is named as such: the challenge travels in a URL, and a
+    one-character verifier, 66 possible values, is found from it at once.
     """
     if not MIN_VERIFIER <= len(verifier) <= MAX_VERIFIER:
         raise OAuthError(
