@@ -185,7 +185,7 @@ LIMITS: tuple[tuple[str, type, float, str, str], ...] = (
         int,
         DEFAULT_MAX_CONNECTIONS,
         "N",
-        "http: connections at once; more get 503",
+        "http: connections at once, a tenth of them for --auth's server; more are closed",
     ),
     (
         "--max-event-bytes",

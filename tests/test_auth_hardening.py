@@ -65,7 +65,7 @@ async def serves(issuer: str) -> None:
 def token(resource: str, key: Any, kid: str, algorithm: str) -> str:
     now = int(time.time())
     claims = {"iss": ISSUER, "aud": resource, "sub": "ada", "scope": "mcp", "exp": now + 300}
-    return jwt.encode(claims, key, algorithm=algorithm, headers={"kid": kid})
+    return jwt.encode(claims, key, algorithm=algorithm, headers={"kid": kid, "typ": "at+jwt"})
 
 
 # -- 5. no 500 on unauthenticated input ----------------------------------------------------------

@@ -57,7 +57,7 @@ def token(
         **claims,
     }
     body = {name: value for name, value in body.items() if value is not None}
-    return jwt.encode(body, key, algorithm=algorithm, headers={"kid": kid})
+    return jwt.encode(body, key, algorithm=algorithm, headers={"kid": kid, "typ": "at+jwt"})
 
 
 class Endpoint:

@@ -34,7 +34,7 @@ PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
 def headers_of(resource: str, sub: str) -> dict[str, str]:
     now = int(time.time())
     claims = {"iss": ISSUER, "aud": resource, "sub": sub, "scope": "mcp", "exp": now + 300}
-    signed = jwt.encode(claims, KEY, algorithm="RS256", headers={"kid": "rsa"})
+    signed = jwt.encode(claims, KEY, algorithm="RS256", headers={"kid": "rsa", "typ": "at+jwt"})
     return {**ACCEPT, "authorization": f"Bearer {signed}"}
 
 

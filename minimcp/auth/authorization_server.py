@@ -28,10 +28,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from minimcp.auth.consent import PAGE_HEADERS, ConsentPages, check_same_origin
+from minimcp.auth.consent import PAGE_HEADERS, ConsentPages, check_same_origin, error_page
 from minimcp.auth.documents import ClientDocuments
 from minimcp.auth.grants import Client, Grants
-from minimcp.auth.validation import OAuthError, authorization_problem
+from minimcp.auth.validation import OAuthError, authorization_problem, on_this_machine
 from minimcp.transports.http.asgi import (
     HttpRequest,
     Receive,
@@ -41,7 +41,8 @@ from minimcp.transports.http.asgi import (
     read_body,
     send_response,
 )
-from minimcp.transports.http.server import bind, launch, started
+from minimcp.transports.http.server import DEFAULT_MAX_CONNECTIONS, bind, launch, started
+from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, slow_client_limits
 
 #: ``consent(client, scope)``: does the person allow it? The default is a person who always does.
 Consent = Callable[[Client, str], Awaitable[bool] | bool]
@@ -151,11 +152,19 @@ class AuthorizationServer:
         # A bad client or redirect URI: refused before anyone is asked, never redirected
         self.grants.redirect_uri(query, client)
         assert client is not None
-        if self.page and authorization_problem(query) is None:
+        problem = authorization_problem(query)
+        if self.page and problem is None:
             page = self.pages.page(query, client, self.grants.subject)
             await send_response(send, 200, page.encode(), "text/html; charset=utf-8", PAGE_HEADERS)
             return
-        await send_response(send, 302, headers={"location": await self.authorize(query, client)})
+        location = await self.authorize(query, client)
+        if problem is not None and not on_this_machine(query.get("redirect_uri", "")):
+            # Anyone may register a client: an error sent unasked to its site would make this
+            # server an open redirector (RFC 9700, section 4.11.2). The person decides.
+            page = error_page(problem[1], location)
+            await send_response(send, 400, page.encode(), "text/html; charset=utf-8", PAGE_HEADERS)
+            return
+        await send_response(send, 302, headers={"location": location})
 
     async def authorize(self, query: dict[str, str], client: Client) -> str:
         """Where the browser goes back to, when the scripted person decides (or nobody needs to:
@@ -258,11 +267,16 @@ async def start_authorization_server(
     consent: Consent | None = None,
     page: bool = False,
     loopback_documents: bool = True,
+    *,
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> RunningAuthorizationServer:
     """Serve a fresh course authorization server (port 0: any free port); return once it listens.
 
     It is a development server, on this machine: by default it also fetches metadata documents
-    served on this machine (``loopback_documents``, :mod:`minimcp.auth.documents`).
+    served on this machine (``loopback_documents``, :mod:`minimcp.auth.documents`). Its routes keep
+    lesson 08's two limits on slow clients, like the MCP endpoint (``header_timeout``,
+    ``max_connections``): they answer strangers too, often in the same process.
     """
     sock = bind(host, port)
     app = AuthorizationServer(
@@ -271,6 +285,7 @@ async def start_authorization_server(
         page=page,
         loopback_documents=loopback_documents,
     )
-    server, task = launch(app, sock, lifespan="off")  # lesson 08's way of running an ASGI app
+    limits = slow_client_limits(header_timeout, max_connections)
+    server, task = launch(app, sock, lifespan="off", **limits)  # lesson 08's way, and its limits
     await started(server, task)
     return RunningAuthorizationServer(app, server, task)

@@ -16,7 +16,10 @@ it shows and what it refuses each answer an attack:
   preflight is answered for ``/authorize``.
 
 A request that would fail whatever the person says (``plain`` PKCE, a wrong ``response_type``) is
-never shown: its error goes straight back to the client.
+never put to the person: its error goes straight back to a client on this machine. A client
+elsewhere gets no such redirect unasked: anyone can register one, with a phishing site as its
+redirect URI, and send a request that fails on purpose (RFC 9700, section 4.11.2). The person sees
+:func:`error_page` instead, which says what is wrong and where the link back leads.
 """
 
 from __future__ import annotations
@@ -81,6 +84,18 @@ class ConsentPages:
         return query
 
     # --8<-- [end:consent_page]
+
+
+def error_page(description: str, location: str) -> str:
+    """A failed request from a client elsewhere: what is wrong, and a link back that the person may
+    follow, knowing where it leads."""
+    return (
+        "<!doctype html><title>Authorization request refused</title>"
+        "<h1>Authorization request refused</h1>"
+        f"<p>The application's request is invalid: {html.escape(description)}.</p>"
+        f'<p><a href="{html.escape(location)}">Go back to '
+        f"<b>{html.escape(host_of(location))}</b></a> (<code>{html.escape(location)}</code>)</p>"
+    )
 
 
 def host_of(uri: str) -> str:

@@ -4,8 +4,8 @@ An OAuth 2.1 authorization server small enough to read, for the authorization co
 which is what MCP clients use. Every rule here is a check that stops an attack:
 
 * **exact redirect URIs**: a code goes only to a ``redirect_uri`` registered for that client,
-  compared as strings; an unregistered one is refused *without* redirecting (else: an open
-  redirector that hands codes to an attacker);
+  compared as strings (a loopback one on any port, RFC 8252, section 7.3); an unregistered one is
+  refused *without* redirecting (else: an open redirector that hands codes to an attacker);
 * **PKCE S256, always**: no challenge, or ``plain``, is refused (a stolen code is useless without
   the verifier only the real client holds; ``plain`` would send the verifier itself);
 * **one-time, short-lived codes**, bound to the client, the redirect URI, the challenge and the
@@ -34,7 +34,6 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from minimcp.auth.discovery import s256
 from minimcp.auth.expiring import Expiring
 from minimcp.auth.validation import (
     AUTH_METHODS,
@@ -42,11 +41,15 @@ from minimcp.auth.validation import (
     authorization_problem,
     back,
     check_resource,
+    check_verifier,
     checked_name,
     checked_redirect_uris,
+    same_redirect,
 )
 
 KID = "course-key-1"
+#: An access token says what it is in its header (RFC 9068, section 2.1): no other JWT passes
+ACCESS_HEADER = {"kid": KID, "typ": "at+jwt"}
 #: How many of each a server keeps, at most: enough for a class, not for an attacker's script.
 MAX_CODES = 1_000
 MAX_REFRESH_TOKENS = 5_000
@@ -145,7 +148,8 @@ class Grants:
         if client is None:
             raise OAuthError("invalid_client", f"unknown client_id {query.get('client_id')!r}")
         redirect_uri = query.get("redirect_uri", "")
-        if redirect_uri not in client.redirect_uris:  # exact string match: no prefixes, no patterns
+        # An exact string match (no prefixes, no patterns), but for a loopback URI's port
+        if not any(same_redirect(registered, redirect_uri) for registered in client.redirect_uris):
             raise OAuthError(
                 "invalid_request",
                 f"redirect_uri {redirect_uri!r} is not registered for this client",
@@ -219,9 +223,7 @@ class Grants:
             raise OAuthError(
                 "invalid_grant", "redirect_uri differs from the authorization request's"
             )
-        verifier = form.get("code_verifier", "")
-        if not verifier.isascii() or s256(verifier) != grant.code_challenge:
-            raise OAuthError("invalid_grant", "the code_verifier does not match the code_challenge")
+        check_verifier(form.get("code_verifier", ""), grant.code_challenge)
         check_resource(form, grant.resource)
         return grant
 
@@ -267,7 +269,7 @@ class Grants:
         refresh = secrets.token_urlsafe(32)
         self.refresh_tokens.put(refresh, grant)
         answer = {
-            "access_token": jwt.encode(claims, self.key, algorithm="RS256", headers={"kid": KID}),
+            "access_token": jwt.encode(claims, self.key, algorithm="RS256", headers=ACCESS_HEADER),
             "token_type": "Bearer",
             "expires_in": int(self.token_lifetime),
             "refresh_token": refresh,

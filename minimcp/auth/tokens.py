@@ -6,6 +6,8 @@ library checks it. What *this* module decides is the protocol, the list of quest
 server must ask of every token before it believes it (spec 2025-11-25, basic/authorization, "Token
 Validation"):
 
+* is it an access token at all? Its header's ``typ`` is ``at+jwt`` (RFC 9068, section 4): an ID
+  token, or any other JWT the same key signs, is not a key to this server;
 * is it signed, with an algorithm we accept (never ``none``), by a key of our authorization server?
 * was it issued by that server (``iss``)?
 * is it **for us** (``aud`` names this server's canonical URI, RFC 8707)? A token issued for another
@@ -27,6 +29,8 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 #: Asymmetric algorithms only: a resource server holds public keys, and can never mint a token.
 ALGORITHMS = ("RS256", "ES256")
+#: The header ``typ`` of an access token (RFC 9068, section 2.1); media types ignore case.
+ACCESS_TOKEN_TYPES = ("at+jwt", "application/at+jwt")
 
 
 class InvalidToken(Exception):
@@ -53,6 +57,11 @@ class TokenVerifier:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError:
             raise InvalidToken("The token is not a JWT") from None
+        # An ID token or another JWT signed by the same key would pass every check below
+        if str(header.get("typ", "")).lower() not in ACCESS_TOKEN_TYPES:
+            raise InvalidToken(
+                "The token is not an access token (its header's typ must be at+jwt, RFC 9068)"
+            )
         if header.get("alg") not in ALGORITHMS:
             raise InvalidToken(f"The token's algorithm {header.get('alg')!r} is not accepted")
         if header.get("kid") not in self.keys:

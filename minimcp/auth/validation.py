@@ -7,15 +7,23 @@ Each function here looks at one request alone and says what is wrong with it, as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode, urlsplit
+
+from minimcp.auth.discovery import s256
 
 #: What one registration may hold (RFC 7591 sets no limit: each server sets its own).
 MAX_REDIRECT_URIS = 10
 MAX_URI_LENGTH = 2_000
 MAX_NAME_LENGTH = 200
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "none")
+#: A PKCE code_verifier: 43 to 128 of RFC 3986's unreserved characters (RFC 7636, section 4.1).
+MIN_VERIFIER, MAX_VERIFIER = 43, 128
+VERIFIER = re.compile(r"[A-Za-z0-9\-._~]+")
+#: The names of this machine a redirect URI may use over plain http.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 class OAuthError(Exception):
@@ -42,6 +50,25 @@ def check_resource(form: Mapping[str, str], authorized: str | None) -> None:
     (RFC 8707)."""
     if form.get("resource", authorized) != authorized:
         raise OAuthError("invalid_target", "resource differs from the one authorized")
+
+
+def check_verifier(verifier: str, challenge: str) -> None:
+    """The PKCE proof: ``verifier`` is the one ``challenge`` was made from (S256), or
+    ``invalid_grant``.
+
+    A verifier outside RFC 7636's form (section 4.1) is refused with the same code as one that does
+    not match (RFC 7636, section 4.6; RFC 6749, section 5.2): either way it does not prove that the
+    code is this client's. A short one is named as such: the challenge travels in a URL, and a
+    one-character verifier, 66 possible values, is found from it at once.
+    """
+    if not MIN_VERIFIER <= len(verifier) <= MAX_VERIFIER:
+        raise OAuthError(
+            "invalid_grant",
+            f"the code_verifier must be {MIN_VERIFIER} to {MAX_VERIFIER} characters "
+            "(RFC 7636, section 4.1)",
+        )
+    if not VERIFIER.fullmatch(verifier) or s256(verifier) != challenge:
+        raise OAuthError("invalid_grant", "the code_verifier does not match the code_challenge")
 
 
 def checked_redirect_uris(uris: Any) -> list[str]:
@@ -72,14 +99,48 @@ def checked_name(name: Any) -> str:
 
 
 def allowed_redirect(uri: str) -> bool:
-    """https, or http on this machine only (a native client's loopback listener); no fragment."""
+    """An absolute https URL with a host, or http on this machine only (a native client's loopback
+    listener): RFC 6749, section 3.1.2 and RFC 8252, section 7.3.
+
+    The URL is parsed, not matched as a string: ``https:`` and ``https:/\\evil.example`` have no
+    host, and a browser reads a backslash as a slash. No fragment, no user name (``https://a@b``
+    leads to ``b``, whatever a person reads first), nothing but printable ASCII.
+    """
+    if not (uri.isascii() and uri.isprintable()) or " " in uri or "\\" in uri:
+        return False
     try:
         parts = urlsplit(uri)
-        host = parts.hostname
-    except ValueError:  # not a URL at all (an unclosed IPv6 bracket, ...)
+        host, _ = parts.hostname, parts.port  # a port that is not a number raises ValueError
+    except ValueError:  # not a URL at all (an unclosed IPv6 bracket, a port "x", ...)
         return False
-    loopback = parts.scheme == "http" and host in ("127.0.0.1", "localhost", "::1")
-    return (parts.scheme == "https" or loopback) and not parts.fragment
+    if not host or "@" in parts.netloc or parts.fragment:
+        return False
+    return parts.scheme == "https" or on_this_machine(uri)
+
+
+def on_this_machine(uri: str) -> bool:
+    """An http URL of the loopback interface: a native client's listener (RFC 8252, section 7.3).
+    A phishing site cannot be there, so an error may be sent back to it unasked."""
+    try:
+        parts = urlsplit(uri)
+        return parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS
+    except ValueError:
+        return False
+
+
+def same_redirect(registered: str, requested: str) -> bool:
+    """Is ``requested`` the registered redirect URI? Compared as strings, exactly, except the port
+    of a loopback one: a native client listens on whatever port is free (RFC 8252, section 7.3)."""
+    if requested == registered:
+        return True
+    if not (allowed_redirect(requested) and on_this_machine(requested)):
+        return False
+    return without_port(requested) == without_port(registered)
+
+
+def without_port(uri: str) -> tuple[str, str | None, str, str]:
+    parts = urlsplit(uri)
+    return parts.scheme, parts.hostname, parts.path, parts.query
 
 
 def back(redirect_uri: str, params: Mapping[str, str]) -> str:

@@ -81,7 +81,10 @@ async def serve(
         # Lesson 10: the course authorization server beside it, and a guard
         if options.auth is not None:
             authorization = await start_authorization_server(
-                port=options.auth, page=options.auth_consent == "page"
+                port=options.auth,
+                page=options.auth_consent == "page",
+                header_timeout=options.header_timeout,
+                max_connections=auth_share(options.max_connections),
             )
             print(f"authorization server: {authorization.issuer}", file=sys.stderr, flush=True)
         running = await start_endpoint(server, host, port, options, authorization)
@@ -91,6 +94,12 @@ async def serve(
     finally:
         if authorization is not None:
             await authorization.close()
+
+
+def auth_share(max_connections: int) -> int:
+    """The connections the authorization server of ``serve --auth`` may hold: a tenth of the
+    process's budget (``--max-connections``); the MCP endpoint keeps the rest."""
+    return max(1, max_connections // 10)
 
 
 def prepare(server: PromptServer, options: argparse.Namespace) -> None:
@@ -135,6 +144,10 @@ async def start_endpoint(
         if authorization is not None
         else None
     )
+    # Both servers of one process share one budget of connections, kept below its files
+    connections = options.max_connections
+    if authorization is not None:
+        connections -= auth_share(options.max_connections)
     # One process keeps its events in memory (lesson 08); workers sharing a Redis, there (11).
     stored: dict[str, Any] = (
         {
@@ -149,7 +162,7 @@ async def start_endpoint(
         host,
         port,
         header_timeout=options.header_timeout,
-        max_connections=options.max_connections,
+        max_connections=connections,
         max_sessions=options.max_sessions,
         max_sessions_per_owner=options.max_sessions_per_client,
         session_timeout=options.session_timeout,

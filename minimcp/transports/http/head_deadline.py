@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from minimcp.transports.http.tally import Tally
+
 log = logging.getLogger("minimcp.http")
+#: What the log says, at most once per interval (:mod:`minimcp.transports.http.tally`)
+REFUSED = "refused %d connection(s) over the cap (a process has only so many files)"
+DROPPED = "dropped %d connection(s) whose request head took over %g s"
 
 
 # --8<-- [start:deadline]
@@ -27,6 +32,9 @@ class HeaderDeadline(HttpToolsProtocol):
 
     header_timeout: float  # seconds; with_header_timeout sets it in a subclass, one per server
     watch: asyncio.TimerHandle | None = None  # the server's one watch, while it has connections
+    # What the log says of refused and dropped connections: a line per interval, not one each
+    refused: ClassVar[Tally]  # set with header_timeout
+    dropped: ClassVar[Tally]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -40,6 +48,7 @@ class HeaderDeadline(HttpToolsProtocol):
             # never completes one: refuse the connection itself, before the process runs out of
             # files.
             transport.close()
+            self.refused.add(self.loop)
             return
         self.head_since = self.loop.time()  # the first request's head is due now
         self.start_watch()
@@ -77,7 +86,7 @@ class HeaderDeadline(HttpToolsProtocol):
 
     def too_slow(self) -> None:
         self.head_since = None
-        log.info("dropping a connection whose request head took over %g s", self.header_timeout)
+        self.dropped.add(self.loop)
         self.transport.close()
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from minimcp.transports.guard import LOOPBACK_HOSTS
 from minimcp.transports.http.app import StreamableHTTP
 from minimcp.transports.http.seams import McpServer
-from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, with_header_timeout
+from minimcp.transports.http.slow_clients import DEFAULT_HEADER_TIMEOUT, slow_client_limits
 
 #: ``around(url, app)``: the ASGI application to serve in place of the endpoint ``app`` at ``url``.
 Around = Callable[[str, StreamableHTTP], Callable[..., Awaitable[None]]]
@@ -63,8 +63,7 @@ class HttpServer:
             sock,
             lifespan="on",
             timeout_graceful_shutdown=2,
-            http=with_header_timeout(header_timeout),
-            limit_concurrency=max_connections,
+            **slow_client_limits(header_timeout, max_connections),
         )
 
     async def wait_started(self, timeout: float = 10.0) -> None:

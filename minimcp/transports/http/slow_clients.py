@@ -10,6 +10,11 @@ protocol with one rule added: the head of each request must arrive within ``head
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+from minimcp.transports.http.tally import Tally
+
 #: Seconds a client has to send a request's whole head (the request line and every header).
 DEFAULT_HEADER_TIMEOUT = 10.0
 
@@ -22,9 +27,18 @@ def with_header_timeout(seconds: float) -> type:
     not at import, so that importing this module does not import uvicorn: ``python -m minimcp
     serve`` over stdio starts faster without it.
     """
-    from minimcp.transports.http.head_deadline import HeaderDeadline
+    from minimcp.transports.http.head_deadline import DROPPED, REFUSED, HeaderDeadline, log
 
     class TimedHeaderDeadline(HeaderDeadline):
         header_timeout = seconds
+        refused = Tally(log, REFUSED)
+        dropped = Tally(log, DROPPED, seconds, level=logging.INFO)
 
     return TimedHeaderDeadline
+
+
+def slow_client_limits(header_timeout: float, max_connections: int) -> dict[str, Any]:
+    """Both limits, as uvicorn's configuration: what every HTTP server of the process passes to
+    :func:`~minimcp.transports.http.server.launch`. A route left without them (lesson 10's
+    authorization server, say) would let slow clients take the whole process's files."""
+    return {"http": with_header_timeout(header_timeout), "limit_concurrency": max_connections}
