@@ -4,30 +4,26 @@ In MCP both sides send requests: the client calls ``tools/call``, the server may
 ``sampling/createMessage`` back. So there is no "client connection" and "server connection", only
 one :class:`Connection` that does five jobs:
 
-1. **send requests** and wait for their answers: each request gets a fresh id and a future; when a
-   response with that id arrives, the future is resolved. Answers may arrive in any order.
-2. **answer incoming requests** through a handler (:mod:`minimcp.rpc.answering`); each runs in its
-   own task, so a slow one never blocks a quick one, and an exception becomes an error response.
+1. **send requests** and wait for their answers, in any order: each gets a fresh id and a future.
+2. **answer incoming requests** through a handler (:mod:`minimcp.rpc.answering`), each in its own
+   task, so a slow one never blocks a quick one; an exception becomes an error response.
 3. **deliver notifications** to a handler.
 4. **fail cleanly**: when the other side goes away, every pending request fails with
    :class:`ConnectionClosed` instead of waiting forever.
-5. **give up cleanly**: a request whose caller stops waiting (a timeout, a cancelled task) is
-   *abandoned*: ``on_abandon`` hears of it (MCP's session tells the peer, lesson 09), and its
-   answer, if it still comes, is dropped quietly. The other half is the peer's to ask: a request
-   being answered (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
+5. **give up cleanly**: a request whose caller stops waiting is *abandoned*: ``on_abandon`` hears
+   of it (lesson 09 tells the peer), and a late answer is dropped quietly. A request being
+   answered (:meth:`Connection.answering`) whose task is cancelled sends no answer at all.
 
-The connection moves *messages* through a :class:`Transport` and never looks at how they travel: the
-cable turns them into text (or bytes) and back at its own edge. That is the course's one idea: the
-messages stay, only the cable changes. Every message sent says which incoming request, if any, it
-belongs to (``related_request_id``): an answer, or a progress notice sent while answering. Most
-cables ignore that; lesson 08's Streamable HTTP puts each message on the right stream with it.
+The connection moves *messages* through a :class:`Transport` and never looks at how they travel:
+the cable encodes and decodes them at its own edge (the course's one idea: the messages stay, only
+the cable changes). Each message sent names the incoming request it belongs to, if any
+(``related_request_id``), which lesson 08's Streamable HTTP needs to pick its stream.
 ``python -m minimcp demo connection`` shows two connections talking over an in-memory cable.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import logging
 from collections.abc import Callable, Coroutine
@@ -178,13 +174,16 @@ class Connection:
         handed to whoever waits for it, a notification delivered now."""
         if self.closed.is_set():  # nothing is taken in once the connection is over
             return
-        if isinstance(message, Notification):
-            # Delivered by the reader itself, so notifications keep their order (progress 1, 2, 3
-            # must not arrive as 1, 3, 2). A handler must therefore be quick, and must never wait
-            # for an answer on this same connection: start a task for that.
-            await self._deliver(message)
-        else:
+        if not isinstance(message, Notification):
             self._dispatch(message)
+            return
+        # Delivered here, not in a task, so notifications keep their order (progress 1, 2, 3 must
+        # not arrive as 1, 3, 2). A handler must be quick, and never wait for an answer on this
+        # same connection: it starts a task for that.
+        try:
+            await self.on_notification(message)
+        except Exception:
+            log.exception("notification handler for %s failed", message.method)
 
     def _dispatch(self, message: Request | Response | ErrorResponse) -> None:
         if isinstance(message, Request):
@@ -195,9 +194,10 @@ class Connection:
             if message.id in self._handling:  # ids must be unique among requests in flight
                 self._spawn(self._reject(id_reused(message.id)))
                 return
-            task = self._spawn(self._answer(message))
-            self._handling[message.id] = task
-            task.add_done_callback(functools.partial(self._forget_handling, message.id))
+            request_id = message.id
+            task = self._handling[request_id] = self._spawn(self._answer(message))
+            # Answered or cancelled: its id may be used again
+            task.add_done_callback(lambda _task: self._handling.pop(request_id, None))
         else:  # Response or ErrorResponse: wake up whoever sent the request
             future = self._pending.get(message.id) if message.id is not None else None
             if future is None and message.id in self._abandoned:  # we gave up on it: a late answer
@@ -237,18 +237,8 @@ class Connection:
 
     # --8<-- [end:answer]
 
-    def _forget_handling(self, request_id: RequestId, _task: asyncio.Task[None]) -> None:
-        """A request has been answered (or cancelled): its id may be used again."""
-        self._handling.pop(request_id, None)
-
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return self._tasks.spawn(work)
-
-    async def _deliver(self, notification: Notification) -> None:
-        try:
-            await self.on_notification(notification)
-        except Exception:
-            log.exception("notification handler for %s failed", notification.method)
 
     async def _reject(self, err: RpcError, related_request_id: RequestId | None = None) -> None:
         if not err.answerable:
