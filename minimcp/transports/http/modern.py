@@ -12,7 +12,8 @@ nothing to share, nothing to resume (basic/transports/streamable-http):
   ``400``, error ``-32020``;
 * the answer is one JSON body, or, if the request says something first (progress, a log line), an
   SSE stream with no event ids: a broken stream is not resumed, the client sends the request again;
-* the client closing that stream cancels the request.
+* the client closing that stream cancels the request; the server stopping answers it
+  (:class:`InFlight`).
 """
 
 from __future__ import annotations
@@ -33,10 +34,13 @@ from minimcp.rpc.jsonrpc import (
     Request,
     Response,
 )
+from minimcp.rpc.limits import SERVER_BUSY
 from minimcp.rpc.mcp import MODERN_ERRORS
 from minimcp.transports.http.asgi import (
+    SHUTTING_DOWN,
     HttpRequest,
     Receive,
+    Refusal,
     Send,
     send_response,
 )
@@ -61,6 +65,35 @@ class AloneServer(Protocol):
     ) -> Awaitable[Response | ErrorResponse]: ...
 
 
+class InFlight:
+    """The 2026-07-28 requests being answered right now, each with the queue its answer goes to.
+
+    A 2026-07-28 stream has no event ids: a client whose stream ends without an answer cannot
+    resume it, and never learns what became of its request. So a server that stops gives each
+    request still in flight a last answer, -32000 "shutting down" (try again: later, or elsewhere),
+    and refuses the ones that come after with the same words, as lesson 08 refuses a new session.
+    """
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self._answers: dict[asyncio.Queue[Said], Request] = {}
+
+    def open(self, request: Request, said: asyncio.Queue[Said]) -> None:
+        if self.stopping:
+            raise Refusal(503, SHUTTING_DOWN, SERVER_BUSY, request_id=request.id)
+        self._answers[said] = request
+
+    def done(self, said: asyncio.Queue[Said]) -> None:
+        self._answers.pop(said, None)
+
+    def stop(self) -> None:
+        """The server stops: each request's answer, now (the one its handler gives later is
+        ignored: only the first answer of a request is written)."""
+        self.stopping = True
+        for said, request in self._answers.items():
+            said.put_nowait(Said.of(ErrorResponse(request.id, SERVER_BUSY, SHUTTING_DOWN)))
+
+
 # --8<-- [start:serve]
 async def serve_one(
     server: AloneServer,
@@ -70,8 +103,10 @@ async def serve_one(
     receive: Receive,
     stream_after: float,
     keepalive: float,
+    in_flight: InFlight | None = None,
 ) -> None:
-    """Serve one 2026-07-28 POST: check its headers, answer it, and write what it says."""
+    """Serve one 2026-07-28 POST: check its headers, answer it, and write what it says (a server
+    that stops answers it at once, through ``in_flight``)."""
     if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
         await send_response(send, 202)
         return
@@ -80,6 +115,8 @@ async def serve_one(
         tool = str((message.params or {}).get("name"))
         check_param_headers(request, message, server.input_schema(tool))
     said: asyncio.Queue[Said] = asyncio.Queue()  # what it says, its answer last
+    in_flight = in_flight or InFlight()
+    in_flight.open(message, said)
     answering = asyncio.create_task(answer_into(server, message, said))
     try:
         first: Said | None = None  # still working, with nothing said yet: stream it
@@ -92,6 +129,7 @@ async def serve_one(
             return
         await stream(send, receive, said, first, keepalive)
     finally:
+        in_flight.done(said)
         if not answering.done():  # the client left before the answer: nobody wants it any more
             answering.cancel()
             await asyncio.gather(answering, return_exceptions=True)
