@@ -32,10 +32,10 @@ from minimcp.examples.serving import (
     DEFAULT_PORTS,
     EXAMPLES,
     load_example,
-    run_workers,
     serve,
     serve_authorization,
 )
+from minimcp.examples.workers import run_workers
 from minimcp.rpc.limits import DEFAULT_MAX_IN_FLIGHT
 from minimcp.server.tools import DEFAULT_TOOL_TIMEOUT
 from minimcp.transports.http.server import DEFAULT_MAX_CONNECTIONS

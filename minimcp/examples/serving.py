@@ -3,8 +3,8 @@
 The same server object runs over stdio (lesson 02), WebSocket (lesson 07) or Streamable HTTP (lesson
 08), with every lesson's piece plugged in (:mod:`minimcp.examples.complete`). Over HTTP it may stand
 behind lesson 10's authorization server, and share its sessions with other workers through Redis
-(lesson 11): :func:`run_workers` runs several copies of it on one port. The authorization server
-also runs on its own (:func:`serve_authorization`).
+(lesson 11: :mod:`minimcp.examples.workers` runs several copies of it on one port). The
+authorization server also runs on its own (:func:`serve_authorization`).
 
 :mod:`minimcp.cli` reads the command line; this module does the serving.
 """
@@ -15,17 +15,15 @@ import argparse
 import asyncio
 import importlib
 import os
-import secrets
 import signal
-import subprocess
 import sys
-import time
 from typing import Any, Protocol
 
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
 from minimcp.auth.grants import Client
 from minimcp.auth.guards import protect
 from minimcp.examples.complete import complete
+from minimcp.examples.workers import STATE_KEY
 from minimcp.server.eras import answer_both_eras
 from minimcp.server.prompts import PromptServer
 from minimcp.session.input_required import StateSeal
@@ -39,9 +37,6 @@ EXAMPLES = {
     "conformance": "minimcp.examples.conformance",
 }
 DEFAULT_PORTS = {"ws": WS_PORT, "http": 8000}
-
-#: The environment variable that gives every worker of one server the same request-state key (hex).
-STATE_KEY = "MINIMCP_STATE_KEY"
 
 
 class Listening(Protocol):
@@ -206,59 +201,3 @@ async def serve_authorization(port: int, clients: list[str], page: bool) -> None
         await asyncio.Event().wait()
     finally:
         await running.close()
-
-
-# --8<-- [start:workers]
-def run_workers(count: int, argv: list[str]) -> int:
-    """Run ``count`` copies of this ``serve`` command as worker processes on one port, until Ctrl+C.
-
-    Each worker binds the port with ``SO_REUSEPORT``, so the kernel spreads new connections over
-    them (on several machines, an ordinary load balancer does the same). A worker that dies is
-    replaced; its sessions are taken over by whichever worker next gets one of their requests
-    (lesson 11).
-    """
-    child = [sys.executable, "-m", "minimcp", *without_workers(argv), "--reuse-port"]
-    # One key for all: any worker opens any state
-    os.environ.setdefault(STATE_KEY, secrets.token_hex(32))
-    workers = [subprocess.Popen(child) for _ in range(count)]
-    print(
-        f"{count} workers: {' '.join(str(worker.pid) for worker in workers)}",
-        file=sys.stderr,
-        flush=True,
-    )
-    try:
-        while True:
-            for place, worker in enumerate(workers):
-                if worker.poll() is not None:
-                    workers[place] = subprocess.Popen(child)
-                    print(
-                        f"worker {worker.pid} stopped (exit status {worker.returncode}); "
-                        f"worker {workers[place].pid} replaces it",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(10)
-
-
-def without_workers(argv: list[str]) -> list[str]:
-    """``argv`` without its ``--workers N`` (or ``--workers=N``): what each worker runs."""
-    kept: list[str] = []
-    skip = False
-    for argument in argv:
-        if skip:
-            skip = False
-        elif argument == "--workers":
-            skip = True
-        elif not argument.startswith("--workers="):
-            kept.append(argument)
-    return kept
-
-
-# --8<-- [end:workers]

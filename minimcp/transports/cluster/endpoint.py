@@ -134,6 +134,7 @@ class SharedStreamableHTTP(StreamableHTTP):
         session for good)."""
         if self.relay.stopped:
             return
+        await self.stand_alone.close()  # lesson 12's requests in flight: answered
         await self.relay.stop()
         await self.manager.leave()
         await self.event_store.close()
@@ -266,7 +267,10 @@ class SharedStreamableHTTP(StreamableHTTP):
             where, _ = await self.locate(remote.id, touch=True)  # a dead worker's: taken over now
             return where is not Where.NOWHERE  # ended or expired: close the connection
 
-        return SharedStream(self.event_store, stream_id, watch, self.manager.background)
+        manager = self.manager
+        return SharedStream(
+            self.event_store, stream_id, watch, manager.background, following=manager.following
+        )
 
 
 def said_first(

@@ -69,6 +69,7 @@ class RedisEventStore:
         client: Any = None,
     ) -> None:
         self.redis = client or connect(url)
+        self.closing = False  # its worker stops: what fails from now on is expected, and quiet
         self.max_events = max_events  # per stream, the oldest trimmed first
         self.ttl = int(ttl)  # seconds a stream is kept after it was last used
         self.max_bytes = max_bytes  # in all, for every worker: lesson 08's budget
@@ -152,6 +153,7 @@ class RedisEventStore:
             raise StoreUnavailable(f"the shared store (Redis) is unavailable: {error}") from error
 
     async def close(self) -> None:
+        self.closing = True
         await self.redis.aclose()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from minimcp.rpc import Servable
 from minimcp.rpc.abilities import Abilities
+from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, ErrorResponse, Request, RpcError, encode, from_dict
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
 from minimcp.transports.cluster.redis_store import RedisEventStore
@@ -62,6 +63,7 @@ class SharedSessionManager(SessionManager):
     ) -> None:
         super().__init__(server, store, **limits)
         self.directory = directory
+        self.following = TaskKeeper()  # the connections that follow a stream here (SharedStream)
 
     def make_transport(
         self, session: HttpSession, state: dict[str, Any] | None = None
@@ -77,7 +79,9 @@ class SharedSessionManager(SessionManager):
         async def register(stream_id: str) -> None:
             await self.directory.add_stream(session.id, stream_id, request_id)
 
-        return SharedStream(self.event_store, stream_id, still_ours, self.background, register)
+        return SharedStream(
+            self.event_store, stream_id, still_ours, self.background, register, self.following
+        )
 
     def forget(self, session: HttpSession) -> None:
         if self.sessions.get(session.id) is session and self.forgets_on_end:
@@ -86,8 +90,12 @@ class SharedSessionManager(SessionManager):
 
     async def leave(self) -> None:
         """This worker stops (a restart, a deploy): its sessions stay in Redis, for others to take
-        over."""
+        over. The connections that follow streams here end first: each holds one of the worker's
+        Redis connections in a blocking read, which the sessions' last entries need."""
         self.forgets_on_end = False
+        self.event_store.closing = True
+        self.following.cancel_all()
+        await self.following.wait()
         await self.close()
 
     def expire_sessions(self) -> None:

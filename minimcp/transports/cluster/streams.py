@@ -73,10 +73,13 @@ class SharedStream(Stream):
         watch: Watch,
         background: TaskKeeper,
         register: Callable[[str], Awaitable[None]] | None = None,
+        following: TaskKeeper | None = None,
     ) -> None:
         super().__init__(store, stream_id)
         self.watch = watch
         self.background = background  # control entries written from plain (not async) code
+        # Every connection that follows a stream on this worker: a worker that stops ends them first
+        self.following = following if following is not None else TaskKeeper()
         # Records the stream in the session directory, before its first event
         self._register = register
         self._following: asyncio.Task[None] | None = None
@@ -94,9 +97,7 @@ class SharedStream(Stream):
         token = secrets.token_hex(6)
         attached = await self.store.add(self.id, {"control": "attach", "by": token})
         self.listener = listener = Listener()
-        self._following = asyncio.get_running_loop().create_task(
-            self._follow(listener, attached, token)
-        )
+        self._following = self.following.spawn(self._follow(listener, attached, token))
         return listener
 
     def detach(self, listener: Listener) -> None:
@@ -132,8 +133,12 @@ class SharedStream(Stream):
         self.background.spawn(self._control({"control": "end"}))
 
     async def _control(self, fields: dict[str, str]) -> None:
-        async with self._lock:  # after the events already on their way
-            await self.store.signal(self.id, fields)
+        try:
+            async with self._lock:  # after the events already on their way
+                await self.store.signal(self.id, fields)
+        except StoreUnavailable as error:  # nobody awaits this: say it here, or never
+            if not self.store.closing:
+                log.warning("stream %s: %s", self.id, error)
 
     # --8<-- [end:shared_stream]
 
@@ -141,23 +146,27 @@ class SharedStream(Stream):
     async def _follow(self, listener: Listener, after: str, token: str) -> None:
         """Hand the stream's entries, as they come, to a connection's ``listener`` while it is
         attached."""
-        # The loop also checks that the connection is still attached: a cancellation that arrives
-        # just as Redis' client times out its wait may be swallowed, and the loop must end anyway.
-        while self.listener is listener:
-            try:
-                entries = await self.store.read(self.id, after)
-                going_on = bool(entries) or await self.watch()
-            except StoreUnavailable as error:  # the client resumes this stream when Redis is back
-                log.warning("stream %s: %s", self.id, error)
-                going_on = False
-            if not going_on:
-                listener.put_nowait(CloseConnection())
-                return
-            for entry_id, fields in entries:
-                after = entry_id
-                item = self.interpret((entry_id, fields), token)
-                if item is not None:
-                    listener.put_nowait(item)
+        # The loop also checks that the connection is still attached, and that the worker is not
+        # stopping: a cancellation that arrives just as Redis' client times out its wait may be
+        # swallowed, and the loop must end anyway.
+        try:
+            while self.listener is listener and not self.store.closing:
+                try:
+                    entries = await self.store.read(self.id, after)
+                    going_on = bool(entries) or await self.watch()
+                except StoreUnavailable as error:  # the client resumes it when Redis is back
+                    if not self.store.closing:  # (a worker that stops expects this)
+                        log.warning("stream %s: %s", self.id, error)
+                    going_on = False
+                if not going_on:
+                    return
+                for entry_id, fields in entries:
+                    after = entry_id
+                    item = self.interpret((entry_id, fields), token)
+                    if item is not None:
+                        listener.put_nowait(item)
+        finally:  # the connection ends (if it is still there: a detached one reads nothing more)
+            listener.put_nowait(CloseConnection())
 
     def interpret(
         self, entry: Entry, token: str | None = None

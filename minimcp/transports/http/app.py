@@ -27,10 +27,7 @@ from minimcp.rpc.jsonrpc import (
     method_not_found,
     parse,
 )
-from minimcp.transports.event_store import (
-    EventStore,
-    MemoryEventStore,
-)
+from minimcp.transports.event_store import EventStore, MemoryEventStore
 from minimcp.transports.framing import DEFAULT_MAX_FRAME
 from minimcp.transports.guard import host_allowed, hostname_of, origin_allowed
 from minimcp.transports.http.answers import answer
@@ -115,8 +112,9 @@ class StreamableHTTP:
         """Before the first request (ASGI lifespan): nothing here; lesson 11's endpoint connects."""
 
     async def close(self) -> None:
-        """End every session (their open streams close too): the server is going away."""
-        await self.manager.close()
+        """The server is going away: answer what is in flight with no session, end every session."""
+        await self.stand_alone.close()
+        await self.manager.close()  # their open streams close too
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":

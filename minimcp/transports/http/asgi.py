@@ -55,6 +55,11 @@ class HttpRequest:
         return False
 
 
+#: What a request gets while the server stops: a new session (lesson 08) and a 2026-07-28 request
+#: still in flight or newly come (lesson 12) alike.
+SHUTTING_DOWN = "Service unavailable: the server is shutting down"
+
+
 class Refusal(Exception):
     """An HTTP error answer: the status, and a JSON-RPC error (without an id) as its body."""
 

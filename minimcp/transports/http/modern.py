@@ -12,7 +12,8 @@ nothing to share, nothing to resume (basic/transports/streamable-http):
   ``400``, error ``-32020``;
 * the answer is one JSON body, or, if the request says something first (progress, a log line), an
   SSE stream with no event ids: a broken stream is not resumed, the client sends the request again;
-* the client closing that stream cancels the request.
+* the client closing that stream cancels the request; the server stopping answers it
+  (:class:`InFlight`).
 """
 
 from __future__ import annotations
@@ -32,10 +33,13 @@ from minimcp.rpc.jsonrpc import (
     Request,
     Response,
 )
+from minimcp.rpc.limits import SERVER_BUSY
 from minimcp.rpc.mcp import MODERN_ERRORS
 from minimcp.transports.http.asgi import (
+    SHUTTING_DOWN,
     HttpRequest,
     Receive,
+    Refusal,
     Send,
     send_response,
 )
@@ -59,6 +63,34 @@ class AloneServer(Protocol):
     ) -> Awaitable[Response | ErrorResponse]: ...
 
 
+class InFlight:
+    """The 2026-07-28 requests being answered right now.
+
+    A 2026-07-28 stream has no event ids: a client whose stream ends without an answer cannot
+    resume it, and never learns what became of its request. So a server that stops gives each
+    request still in flight a last answer, -32000 "shutting down" (try again: later, or elsewhere),
+    and refuses the ones that come after with the same words, as lesson 08 refuses a new session.
+    """
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self._replies: dict[Reply, Request] = {}
+
+    def open(self, request: Request, reply: Reply) -> None:
+        if self.stopping:
+            raise Refusal(503, SHUTTING_DOWN, SERVER_BUSY, request_id=request.id)
+        self._replies[reply] = request
+
+    def done(self, reply: Reply) -> None:
+        self._replies.pop(reply, None)
+
+    def stop(self) -> None:
+        """The server stops: each request's last answer, now."""
+        self.stopping = True
+        for reply, request in list(self._replies.items()):
+            reply.end(Said.of(ErrorResponse(request.id, SERVER_BUSY, SHUTTING_DOWN)))
+
+
 # --8<-- [start:serve]
 async def serve_one(
     server: AloneServer,
@@ -68,12 +100,14 @@ async def serve_one(
     receive: Receive,
     stream_after: float,
     keepalive: float,
+    in_flight: InFlight | None = None,
 ) -> None:
     """Serve one 2026-07-28 POST: check its headers, answer it, and write what it says.
 
     The answer is worked out here, in the POST's own task: a quick answer that says nothing first
     is written as JSON at once, with no other task to start and to wait for. Only a request that
-    speaks first, or runs past ``stream_after``, gets a stream, and a task to write it.
+    speaks first, or runs past ``stream_after``, gets a stream, and a task to write it. A server
+    that stops answers it at once, through ``in_flight``.
     """
     if not isinstance(message, Request):  # 2026-07-28 defines no client notification over HTTP
         await send_response(send, 202)
@@ -83,30 +117,38 @@ async def serve_one(
         tool = str((message.params or {}).get("name"))
         check_param_headers(request, message, server.input_schema(tool))
     reply = Reply(send, receive, keepalive)
+    in_flight = in_flight or InFlight()
+    in_flight.open(message, reply)
     late = asyncio.get_running_loop().call_later(stream_after, reply.stream)
     try:
-        answer = await server.answer_alone(message, reply.say)
+        answer: Said | None = said_answer(message, await server.answer_alone(message, reply.say))
     except asyncio.CancelledError:
-        if reply.client_left():  # the client closed the stream: nobody wants the answer
-            return
-        reply.abandon()  # cancelled for another reason (the server stops): no stream is left open
-        raise
+        if not reply.ended():  # cancelled from elsewhere: no stream is left open
+            reply.abandon()
+            raise
+        answer = reply.last_word  # the server's, as it stops; None: the client left
     finally:
+        reply.working = False
         late.cancel()
-    await reply.finish(said_answer(message, answer))
+        in_flight.done(reply)
+    if answer is not None:
+        await reply.finish(answer)
 
 
 class Reply:
     """The HTTP answer to one POST: one JSON body if the answer is all there is (lesson 08's
     rule, :func:`~minimcp.transports.http.routing.answer_as`), else an SSE stream, written by a
     task of its own while the request goes on. The client closing that stream cancels the
-    request."""
+    request; so does a server that stops, which gives the request its last word."""
 
     def __init__(self, send: Send, receive: Receive, keepalive: float) -> None:
         self.send, self.receive, self.keepalive = send, receive, keepalive
         self.said: asyncio.Queue[Said] = asyncio.Queue()  # for the stream, the answer last
         self.streaming: asyncio.Task[bool] | None = None  # its result: was the answer written?
-        self.answering = asyncio.current_task()  # the request's task, to cancel if the client goes
+        self.answering = asyncio.current_task()  # the request's task, to cancel if it is ended
+        self.working = True  # until the handler is done
+        self.ending = False  # ended from outside: the client left, or the server stops
+        self.last_word: Said | None = None  # the answer given then, if any
 
     def stream(self) -> None:
         """Answer with a stream: the request said something first, or its answer is late."""
@@ -126,12 +168,17 @@ class Reply:
         self.said.put_nowait(answer)
         await self.streaming
 
-    def client_left(self) -> bool:
-        """Whether the request was cancelled because the client closed its stream."""
-        left = self.streaming is not None and self.streaming.done()
-        if left and self.answering is not None:
-            self.answering.uncancel()  # that cancellation is handled: this task ends normally
-        return left
+    def end(self, last_word: Said | None) -> None:
+        """Stop the handler from outside, with the answer to give instead (None: no answer)."""
+        if self.working and not self.ending and self.answering is not None:
+            self.ending, self.last_word = True, last_word
+            self.answering.cancel()
+
+    def ended(self) -> bool:
+        """Whether the request was ended from outside: that cancellation is handled here."""
+        if self.ending and self.answering is not None:
+            self.answering.uncancel()
+        return self.ending
 
     def abandon(self) -> None:
         """The request will never be answered: end its stream, if it has one."""
@@ -140,8 +187,8 @@ class Reply:
 
     async def _write_stream(self) -> bool:
         answered = await stream(self.send, self.receive, self.said, self.keepalive)
-        if not answered and self.answering is not None:
-            self.answering.cancel()  # the client went away: nobody wants the answer any more
+        if not answered:
+            self.end(None)  # the client went away: nobody wants the answer any more
         return answered
 
 

@@ -73,6 +73,9 @@ class StandAlone(Protocol):
         """Serve it: the answer, as JSON or as an SSE stream (the endpoint's timings given).
         ``message`` is the POST's body, parsed once by the endpoint."""
 
+    async def close(self) -> None:
+        """The server stops: each request still being served gets an answer now."""
+
 
 class SessionsOnly:
     """Lesson 08's own choice: no request stands alone; every one belongs to a session."""
@@ -93,6 +96,9 @@ class SessionsOnly:
         keepalive: float,
     ) -> None:
         raise AssertionError("SessionsOnly takes no request")
+
+    async def close(self) -> None:
+        return None
 
 
 # --8<-- [end:stand_alone]

@@ -20,7 +20,7 @@ from minimcp.rpc import Servable
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import Message, Notification, Request, RequestId, id_reused
 from minimcp.transports.event_store import EventStore
-from minimcp.transports.http.asgi import Refusal
+from minimcp.transports.http.asgi import SHUTTING_DOWN, Refusal
 from minimcp.transports.http.routing import ANNOUNCEMENTS, DROP, stream_for
 from minimcp.transports.http.session_transport import SessionTransport
 from minimcp.transports.http.streams import Cancelled, CloseConnection, Exchange, Said, Stream
@@ -211,7 +211,7 @@ class SessionManager:
         """A new session for ``owner``; 503 (Retry-After) if the server or the owner is full."""
         # A session opened now would outlive close(), and its streams hold the shutdown up
         if self.closing:
-            raise Refusal(503, "Service unavailable: the server is shutting down")
+            raise Refusal(503, SHUTTING_DOWN)
         if len(self.sessions) >= self.max_sessions or self.owner_full(owner):
             self.expire_sessions()
         if len(self.sessions) >= self.max_sessions:

@@ -26,7 +26,7 @@ from minimcp.transports.http.asgi import (
     Refusal,
     Send,
 )
-from minimcp.transports.http.modern import AloneServer, serve_one
+from minimcp.transports.http.modern import AloneServer, InFlight, serve_one
 
 
 class ModernServer(AloneServer, Protocol):
@@ -44,6 +44,7 @@ class Revision2026:
 
     def __init__(self, server: ModernServer) -> None:
         self.server = server
+        self.in_flight = InFlight()  # what a server that stops still answers
 
     def screen(self, request: HttpRequest) -> None:
         """A 2026-07-28 client has no session to GET or DELETE: POST is all there is."""
@@ -79,7 +80,13 @@ class Revision2026:
         keepalive: float,
     ) -> None:
         """One request, answered with no session around it."""
-        await serve_one(self.server, request, message, send, receive, stream_after, keepalive)
+        await serve_one(
+            self.server, request, message, send, receive, stream_after, keepalive, self.in_flight
+        )
+
+    async def close(self) -> None:
+        """The server stops: every request in flight gets its last answer now."""
+        self.in_flight.stop()
 
 
 # --8<-- [end:revision_2026]
