@@ -210,6 +210,29 @@ async def test_progress_streams_without_event_ids_then_the_answer_ends_it() -> N
         assert said[-1]["id"] == 1 and said[-1]["result"]["resultType"] == "complete"
 
 
+async def test_a_late_answer_streams_and_stream_after_zero_always_streams() -> None:
+    """The answer is worked out in the POST's own task; one still running after ``stream_after``
+    gets a stream all the same, and ``stream_after=0`` streams even an answer ready at once."""
+    server = complete_server()
+
+    @server.tool()
+    async def slow() -> str:
+        """Answers after a while, saying nothing first."""
+        await asyncio.sleep(0.3)
+        return "late"
+
+    late_call = message("tools/call", name="slow", arguments={})
+    for stream_after, body in ((0.05, late_call), (0.0, message("tools/list"))):
+        async with (
+            running_complete(server, stream_after=stream_after) as http_server,
+            httpx2.AsyncClient(timeout=TIMEOUT) as http,
+        ):
+            answer = await post(http, http_server.url, body)
+            assert answer.headers["content-type"] == "text/event-stream"
+            last = answer.text.strip().split("\n\n")[-1]
+            assert json.loads(last.removeprefix("data: "))["result"]["resultType"] == "complete"
+
+
 async def test_closing_the_stream_cancels_the_request() -> None:
     server = complete_server()
     stopped = asyncio.Event()

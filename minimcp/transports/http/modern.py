@@ -119,6 +119,8 @@ async def serve_one(
     reply = Reply(send, receive, keepalive)
     in_flight = in_flight or InFlight()
     in_flight.open(message, reply)
+    if stream_after <= 0:  # a stream always, even for an answer ready at once (as lesson 08)
+        reply.stream()
     late = asyncio.get_running_loop().call_later(stream_after, reply.stream)
     try:
         answer: Said | None = said_answer(message, await server.answer_alone(message, reply.say))
