@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
@@ -53,6 +55,27 @@ def connect(url: str) -> Any:
     return aioredis.Redis.from_url(
         url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
     )
+
+
+# --8<-- [start:reachable]
+def unreachable(url: str, timeout: float = 2.0) -> str | None:
+    """Why Redis at ``url`` does not answer a PING within ``timeout`` seconds; None if it does.
+
+    ``serve --workers`` asks once, before it starts anything: workers without their Redis could
+    only fail, be replaced, and fail again."""
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (RedisError, ValueError) as error:  # ValueError: not a redis:// URL
+        port = urlsplit(url).port or 6379
+        return f"{str(error).rstrip('.')}; start one with `redis-server --port {port}`"
+    return None
+
+
+# --8<-- [end:reachable]
 
 
 # --8<-- [start:redis_store]
