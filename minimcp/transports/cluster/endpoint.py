@@ -16,7 +16,7 @@ Any request may reach any worker. A worker serves what it can and hands on the r
   ``Last-Event-ID``.
 
 Forged or foreign session ids and stream ids get lesson 08's answers (404, 400) on every worker, and
-Redis going away is a 503 that says so.
+Redis going away is a 503 that says the shared store is unavailable, with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -142,8 +142,12 @@ class SharedStreamableHTTP(StreamableHTTP):
         try:
             await super().serve_request(request, receive, send)
         except StoreUnavailable as error:
-            # Redis is away: say so (the worker recovers when it returns)
-            await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
+            # Redis is away: say so, and nothing of how (the log has the reason); the worker
+            # recovers when it returns
+            refusal = Refusal(
+                503, f"Service unavailable: {error}", INTERNAL_ERROR, headers={"retry-after": "1"}
+            )
+            await send_refusal(send, refusal)
 
     # --8<-- [start:locate]
     async def locate(

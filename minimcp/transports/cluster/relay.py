@@ -18,6 +18,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from minimcp.transports.cluster.directory import channel
+from minimcp.transports.cluster.outage import report
 
 log = logging.getLogger("minimcp.cluster")
 
@@ -59,7 +60,7 @@ class Relay:
                         await self._hand_over(message["data"])
             except (RedisError, OSError) as error:
                 self.listening.clear()
-                log.warning("the relay lost Redis (%s); trying again in 1 s", error)
+                report(error)  # one quiet line while Redis is away, not one a second
                 await asyncio.sleep(1)
             finally:
                 await asyncio.shield(pubsub.aclose())
