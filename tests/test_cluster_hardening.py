@@ -9,8 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
+import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -18,8 +22,10 @@ import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, SSEReader
 from support import free_port
 from test_cluster import INITIALIZED, workers
+from test_cluster_deaths import until_listening
 
 TIMEOUT = 30.0
+UNAVAILABLE = "Service unavailable: the shared store is unavailable; try again shortly"
 STREAMS = 160  # lesson 08's single process follows this many GET streams without a pause
 
 
@@ -91,3 +97,107 @@ def test_serve_with_workers_and_no_redis_says_so_in_one_line_and_exits() -> None
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"cannot reach Redis at {nothing_there}: ")
     assert "redis-server --port" in line
+
+
+def start_redis(port: int) -> subprocess.Popen[bytes]:
+    """A fresh, empty ``redis-server`` on ``port`` (loopback, no disk), once it answers."""
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+        + ["--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return server
+        except OSError:
+            server.wait(0.05) if server.poll() is not None else time.sleep(0.05)
+    server.kill()
+    raise TimeoutError(f"redis-server did not start on {port}")
+
+
+def start_logged_worker(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as stderr:
+        return subprocess.Popen(
+            [sys.executable, "-m", "minimcp", "serve", "--transport", "http"]
+            + ["--port", str(port), "--redis", redis_url],
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+        )
+
+
+async def ping(
+    http: httpx2.AsyncClient, url: str, headers: dict[str, str], request_id: int = 9
+) -> httpx2.Response:
+    """A ping's answer, within 10 s: an answer, or a clear refusal, never a hang."""
+    request = {"jsonrpc": "2.0", "id": request_id, "method": "ping"}
+    return await asyncio.wait_for(http.post(url, json=request, headers=headers), 10)
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+async def test_redis_restarted_empty_answers_quickly_and_old_sessions_come_back(
+    tmp_path: Path,
+) -> None:
+    redis_port = free_port()
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+    redis = start_redis(redis_port)
+    ports = [free_port(), free_port()]
+    logs = [tmp_path / f"worker-{n}.log" for n in range(2)]
+    workers = [start_logged_worker(redis_url, *place) for place in zip(ports, logs, strict=True)]
+    urls = [f"http://127.0.0.1:{port}/mcp" for port in ports]
+    try:
+        for port in ports:
+            await until_listening(port)
+        async with httpx2.AsyncClient(timeout=15) as http:
+            session = await open_session(http, urls[0])
+            for url in urls:
+                answer = await ping(http, url, session)
+                assert answer.status_code == 200, answer.text
+            async with http.stream("GET", urls[1], headers=session) as listening:
+                assert listening.status_code == 200
+                redis.kill()  # gone, and back empty: nothing it knew survives
+                redis.wait(10)
+                # while it is away: a clear 503, quickly, for everything; the GET stream closes
+                asked = [ping(http, url, session, n) for n, url in enumerate(urls * 5)]
+                plain = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
+                asked += [http.post(url, json=INITIALIZE, headers=plain) for url in urls * 5]
+                for answer in await asyncio.gather(*asked):
+                    if answer.status_code != 200:
+                        assert answer.status_code == 503, answer.text
+                        assert answer.headers["retry-after"] == "1"
+                        assert answer.json()["error"]["message"] == UNAVAILABLE
+                await asyncio.wait_for(listening.aread(), 10)
+            redis = start_redis(redis_port)
+            back = time.monotonic()
+            answered: list[int] = []
+            while len(answered) < 6:  # the old session, on every worker, several times in a row
+                assert time.monotonic() - back < 30, "the session did not come back"
+                answer = await ping(http, urls[len(answered) % 2], session)
+                # never a 404: the session is there, its owner registers it again
+                assert answer.status_code in (200, 503), answer.text
+                answered = answered + [200] if answer.status_code == 200 else []
+                if not answered:
+                    await asyncio.sleep(0.2)
+            recovered = time.monotonic() - back
+            # Again, quickly, with nothing asked meanwhile: the workers' pooled connections are now
+            # stale, and the first request on them is answered anyway (sent again on a new one).
+            redis.kill()
+            redis.wait(10)
+            redis = start_redis(redis_port)
+            answer = await ping(http, urls[0], session)
+            assert answer.status_code == 200, answer.text
+            fresh = await open_session(http, urls[1])  # and new sessions open
+            answer = await ping(http, urls[0], fresh)
+            assert answer.status_code == 200, answer.text
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(15)
+        redis.kill()
+        redis.wait(10)
+    said = "".join(log.read_text() for log in logs)
+    assert said.count("Traceback") == 0, said[-3000:]
+    assert "Task exception was never retrieved" not in said
+    assert said.count("unavailable") <= 4, said  # one quiet line per worker and outage
+    print(f"\nthe old session answered on both workers {recovered:.1f} s after Redis came back")

@@ -119,7 +119,9 @@ class SharedStreamableHTTP(StreamableHTTP):
         store = RedisEventStore(redis_url, ttl=ttl, max_bytes=max_event_bytes)
         self.directory = SessionDirectory(store, self.worker, ttl)
         super().__init__(server, event_store=store, **options)
-        self.relay = Relay(store.redis, self.worker, self.manager.on_forwarded)
+        self.relay = Relay(
+            store.redis, self.worker, self.manager.on_forwarded, self.manager.register_again
+        )
 
     def new_manager(self, server: McpServer, event_store: Any, **limits: Any) -> SessionManager:
         return SharedSessionManager(server, event_store, self.directory, **limits)
@@ -162,6 +164,8 @@ class SharedStreamableHTTP(StreamableHTTP):
             if session_id in self.manager.sessions:
                 return Where.HERE, None
             record = await self.directory.find(session_id)
+            if record is None and self.relay.just_back():  # its owner may not have saved it again
+                raise StoreUnavailable()
             if record is None:
                 return Where.NOWHERE, None
             if record.owner == self.worker:

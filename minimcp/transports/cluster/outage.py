@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable
+from typing import Any
 
 log = logging.getLogger("minimcp.cluster")
 
@@ -40,3 +42,12 @@ def report(error: BaseException) -> None:
         log.warning(
             "the shared store (Redis) is unavailable: %s", str(error) or type(error).__name__
         )
+
+
+async def quietly(work: Awaitable[Any]) -> None:
+    """Run background ``work`` that nobody waits for: Redis away is already reported (a quiet line),
+    and must not end as an exception nobody retrieves (a traceback each time in the log)."""
+    try:
+        await work
+    except StoreUnavailable:
+        pass

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import RequestId
+from minimcp.transports.cluster.outage import quietly
 from minimcp.transports.cluster.redis_store import (
     Entry,
     RedisEventStore,
@@ -115,11 +116,12 @@ class SharedStream(Stream):
             pass
 
     def close_connection(self, retry_ms: int | None = None) -> None:
-        self.background.spawn(self._control({"control": "close", "retry": str(retry_ms or "")}))
+        retry = str(retry_ms or "")
+        self.background.spawn(quietly(self._control({"control": "close", "retry": retry})))
 
     def end(self) -> None:
         self.ended = True
-        self.background.spawn(self._control({"control": "end"}))
+        self.background.spawn(quietly(self._control({"control": "end"})))
 
     async def _control(self, fields: dict[str, str]) -> None:
         async with self._lock:  # after the events already on their way
