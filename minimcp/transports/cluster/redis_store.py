@@ -70,7 +70,6 @@ def connect(url: str, max_connections: int = 50) -> Any:
     return aioredis.Redis.from_pool(pool)
 
 
-# --8<-- [start:reachable]
 def unreachable(url: str, timeout: float = 2.0) -> str | None:
     """Why Redis at ``url`` does not answer a PING within ``timeout`` seconds; None if it does.
 
@@ -86,9 +85,6 @@ def unreachable(url: str, timeout: float = 2.0) -> str | None:
         port = urlsplit(url).port or 6379
         return f"{str(error).rstrip('.')}; start one with `redis-server --port {port}`"
     return None
-
-
-# --8<-- [end:reachable]
 
 
 # --8<-- [start:redis_store]
