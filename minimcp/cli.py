@@ -258,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
                     "--workers needs --redis URL: the workers share their sessions there"
                 )
             if args.workers > 1:
+                from minimcp.transports.cluster.redis_store import unreachable
+
+                why = unreachable(args.redis)
+                if why is not None:  # one line, no traceback: the fix is to start Redis
+                    print(f"cannot reach Redis at {args.redis}: {why}", file=sys.stderr)
+                    return 1
                 return run_workers(args.workers, list(sys.argv[1:] if argv is None else argv))
             port = args.port if args.port is not None else DEFAULT_PORTS.get(args.transport, 0)
             asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))

@@ -122,13 +122,18 @@ class SessionDirectory:
         )
         return bool(listeners)
 
-    async def refresh(self, session_ids: list[str]) -> None:
-        """Push back the expiry of the sessions this worker runs (its reaper calls it)."""
+    async def refresh(self, session_ids: list[str]) -> list[str]:
+        """Push back the expiry of the sessions this worker runs (its reaper calls it); the ones
+        Redis no longer knows (it restarted empty), for the worker to save again."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for session_id in session_ids:
                 pipe.expire(f"mcp:session:{session_id}", self.ttl)
                 pipe.expire(f"mcp:session:{session_id}:streams", self.ttl)
-            await self.store.guarded(pipe.execute())
+            pushed: Any = await self.store.guarded(pipe.execute())
+        kept = pushed[::2]  # the session's own key, of its two
+        return [
+            session_id for session_id, there in zip(session_ids, kept, strict=True) if not there
+        ]
 
     async def drop(self, session_id: str) -> None:
         """The session ended: forget it, and every stream it had, on whichever worker it began."""

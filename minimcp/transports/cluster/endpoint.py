@@ -16,7 +16,7 @@ Any request may reach any worker. A worker serves what it can and hands on the r
   ``Last-Event-ID``.
 
 Forged or foreign session ids and stream ids get lesson 08's answers (404, 400) on every worker, and
-Redis going away is a 503 that says so.
+Redis going away is a 503 that says the shared store is unavailable, with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -29,12 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from minimcp.rpc.jsonrpc import (
-    INTERNAL_ERROR,
-    Message,
-    Request,
-    to_dict,
-)
+from minimcp.rpc.jsonrpc import INTERNAL_ERROR, Message, Request, to_dict
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
 from minimcp.transports.cluster.redis_store import RedisEventStore, StoreUnavailable
 from minimcp.transports.cluster.relay import Relay
@@ -119,7 +114,9 @@ class SharedStreamableHTTP(StreamableHTTP):
         store = RedisEventStore(redis_url, ttl=ttl, max_bytes=max_event_bytes)
         self.directory = SessionDirectory(store, self.worker, ttl)
         super().__init__(server, event_store=store, **options)
-        self.relay = Relay(store.redis, self.worker, self.manager.on_forwarded)
+        self.relay = Relay(
+            store.redis, self.worker, self.manager.on_forwarded, self.manager.register_again
+        )
 
     def new_manager(self, server: McpServer, event_store: Any, **limits: Any) -> SessionManager:
         return SharedSessionManager(server, event_store, self.directory, **limits)
@@ -143,8 +140,12 @@ class SharedStreamableHTTP(StreamableHTTP):
         try:
             await super().serve_request(request, receive, send)
         except StoreUnavailable as error:
-            # Redis is away: say so (the worker recovers when it returns)
-            await send_refusal(send, Refusal(503, f"Service unavailable: {error}", INTERNAL_ERROR))
+            # Redis is away: say so, and nothing of how (the log has the reason); the worker
+            # recovers when it returns
+            refusal = Refusal(
+                503, f"Service unavailable: {error}", INTERNAL_ERROR, headers={"retry-after": "1"}
+            )
+            await send_refusal(send, refusal)
 
     # --8<-- [start:locate]
     async def locate(
@@ -159,6 +160,8 @@ class SharedStreamableHTTP(StreamableHTTP):
             if session_id in self.manager.sessions:
                 return Where.HERE, None
             record = await self.directory.find(session_id)
+            if record is None and self.relay.just_back():  # its owner may not have saved it again
+                raise StoreUnavailable()
             if record is None:
                 return Where.NOWHERE, None
             if record.owner == self.worker:

@@ -20,39 +20,71 @@ worker:
 Beside the events, a stream shared by several workers carries a few *control* entries, never sent to
 a client: "a new connection took this stream over", "close the connection", "this stream ends with
 no answer" (:mod:`minimcp.transports.cluster.streams` writes and reads them). An event that is a
-request's answer is marked ``final``, so that any worker knows where the stream ends. ``read`` waits
-for new entries (``XREAD BLOCK``): that is how a connection on one worker follows a stream another
-one writes.
+request's answer is marked ``final``, so that any worker knows where the stream ends. ``follow``
+hands over new entries as they come (``XREAD BLOCK``): that is how a connection on one worker
+follows a stream another one writes.
 
-Redis going away is a :class:`StoreUnavailable` with the reason, never a hang (a client times out).
+Redis going away is a :class:`StoreUnavailable`, never a hang: every wait on Redis has a deadline
+(:func:`connect`), and a worker's connections all follow their streams through one shared read
+(:mod:`~minimcp.transports.cluster.reader`).
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
+import redis
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from minimcp.transports.cluster.budget import ACCOUNTS, APPEND, FORGET_STREAMS
+from minimcp.transports.cluster.outage import StoreUnavailable, report
+from minimcp.transports.cluster.reader import PREFIX, Entry, Following, SharedReader
 from minimcp.transports.event_store import StoredEvent, UnknownEventId, parse_event_id
 
-PREFIX = "mcp:events:"
-
-#: One entry of a stream, as Redis gives it: its id (``0-k``) and its fields.
-Entry = tuple[str, dict[str, str]]
+__all__ = ["PREFIX", "Entry", "RedisEventStore", "StoreUnavailable", "connect", "unreachable"]
 
 
-class StoreUnavailable(ConnectionError):
-    """Redis did not answer: the store cannot keep or replay events right now."""
+def connect(url: str, max_connections: int = 50) -> Any:
+    """A Redis client for ``url`` that never hangs and survives a Redis restart.
 
-
-def connect(url: str) -> Any:
-    """A Redis client for ``url`` that gives up after 5 seconds rather than hang."""
-    return aioredis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5
+    * every wait has a deadline: 5 seconds to connect or to answer, and at most 5 seconds for a free
+      connection when all ``max_connections`` are busy (a burst waits its turn, briefly);
+    * a pooled connection that Redis closed (Redis restarted since its last use) fails on its first
+      use: the command is sent once more, on a new connection. Only then: a command that timed out
+      may have run, and must not run twice."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        decode_responses=True,
+        socket_timeout=5,
+        socket_connect_timeout=5,
+        max_connections=max_connections,
+        timeout=5,
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
     )
+    return aioredis.Redis.from_pool(pool)
+
+
+def unreachable(url: str, timeout: float = 2.0) -> str | None:
+    """Why Redis at ``url`` does not answer a PING within ``timeout`` seconds; None if it does.
+
+    ``serve --workers`` asks once, before it starts anything: workers without their Redis could
+    only fail, be replaced, and fail again."""
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (RedisError, ValueError) as error:  # ValueError: not a redis:// URL
+        port = urlsplit(url).port or 6379
+        return f"{str(error).rstrip('.')}; start one with `redis-server --port {port}`"
+    return None
 
 
 # --8<-- [start:redis_store]
@@ -75,6 +107,8 @@ class RedisEventStore:
         self.max_bytes = max_bytes  # in all, for every worker: lesson 08's budget
         self._append = self.redis.register_script(APPEND)
         self._forget = self.redis.register_script(FORGET_STREAMS)
+        # The worker's one blocking read, shared by every stream its connections follow
+        self.reader = SharedReader(self.redis)
 
     async def append(self, stream_id: str, data: str, *, final: bool = False) -> str:
         fields = {"data": data, "final": "1"} if final else {"data": data}
@@ -133,12 +167,10 @@ class RedisEventStore:
             raise UnknownEventId(f"event id {event_id!r} is too old: its successors were forgotten")
         return stream_id, entries
 
-    async def read(self, stream_id: str, after: str, block_ms: int = 1000) -> list[Entry]:
-        """The entries after entry ``after`` (``0-0``: all), waiting up to ``block_ms`` for one."""
-        found: Any = await self.guarded(
-            self.redis.xread({PREFIX + stream_id: after}, block=block_ms)
-        )
-        return found[0][1] if found else []
+    def follow(self, stream_id: str, after: str) -> Following:
+        """Hand the stream's entries after entry ``after`` (``0-0``: all), as they come, to the
+        :class:`~minimcp.transports.cluster.reader.Following` returned (one read for all)."""
+        return self.reader.follow(stream_id, after)
 
     async def last_entry(self, stream_id: str) -> Entry | None:
         last: Any = await self.guarded(self.redis.xrevrange(PREFIX + stream_id, "+", "-", count=1))
@@ -147,13 +179,17 @@ class RedisEventStore:
     # --8<-- [end:entries]
 
     async def guarded(self, command: Any) -> Any:
+        """Run one Redis command. Redis away: :class:`StoreUnavailable`, and a quiet log line."""
         try:
             return await command
-        except RedisError as error:
-            raise StoreUnavailable(f"the shared store (Redis) is unavailable: {error}") from error
+        except (RedisError, OSError) as error:
+            if not self.closing:  # a worker that stops expects this: nothing to report
+                report(error)
+            raise StoreUnavailable() from error
 
     async def close(self) -> None:
         self.closing = True
+        await self.reader.close()
         await self.redis.aclose()
 
 

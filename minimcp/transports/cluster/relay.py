@@ -4,7 +4,8 @@ A worker that gets a request for a session it does not run **publishes** the req
 of the worker that does (``mcp:worker:<id>``), and this worker hands it to the session as if it had
 been POSTed here. Subscribing is also how a worker says "I am alive": Redis forgets the subscription
 the moment the process dies. If Redis goes away, the relay tries again every second, and the worker
-is reachable again as soon as it returns.
+is reachable again as soon as it returns; then it has the worker save its sessions again, in case
+Redis came back empty.
 """
 
 from __future__ import annotations
@@ -12,14 +13,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.exceptions import RedisError
 
 from minimcp.transports.cluster.directory import channel
+from minimcp.transports.cluster.outage import report
 
 log = logging.getLogger("minimcp.cluster")
+
+#: Seconds after Redis came back during which a session nobody knows may still be on its way back:
+#: every worker saves its sessions again within about a second of Redis' return.
+BACK_GRACE = 5.0
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -28,10 +35,19 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 class Relay:
     """Listens on this worker's channel, hands each forwarded message to ``handle``, in order."""
 
-    def __init__(self, redis: Any, worker: str, handle: Handler) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        worker: str,
+        handle: Handler,
+        on_back: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.redis = redis
         self.channel = channel(worker)
         self.handle = handle
+        # Called when Redis is back after an outage (it may have come back empty)
+        self.on_back = on_back
+        self.back_at = -BACK_GRACE  # when Redis last came back (time.monotonic())
         self.listening = asyncio.Event()  # subscribed: other workers can reach us
         self._task: asyncio.Task[None] | None = None
         self.stopped = False
@@ -48,21 +64,35 @@ class Relay:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
+        lost = False
         while True:
             pubsub = self.redis.pubsub()
             try:
                 await pubsub.subscribe(self.channel)
+                if lost:
+                    self.back_at = time.monotonic()
+                    if self.on_back is not None:
+                        await self.on_back()
+                lost = False
                 self.listening.set()
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is not None:
                         await self._hand_over(message["data"])
-            except (RedisError, OSError) as error:
+            except (RedisError, OSError) as error:  # the shared store's errors included
+                lost = True
                 self.listening.clear()
-                log.warning("the relay lost Redis (%s); trying again in 1 s", error)
+                report(error)  # one quiet line while Redis is away, not one a second
                 await asyncio.sleep(1)
             finally:
                 await asyncio.shield(pubsub.aclose())
+
+    def just_back(self) -> bool:
+        """Whether Redis is away (as far as the relay knows) or came back less than ``BACK_GRACE``
+        seconds ago: if it came back empty, other workers may not have saved their sessions in it
+        again yet."""
+        away = not self.listening.is_set()
+        return away or time.monotonic() - self.back_at < BACK_GRACE
 
     async def _hand_over(self, data: str) -> None:
         try:

@@ -17,6 +17,7 @@ from minimcp.rpc.abilities import Abilities
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, ErrorResponse, Request, RpcError, encode, from_dict
 from minimcp.transports.cluster.directory import SessionDirectory, SessionRecord
+from minimcp.transports.cluster.outage import quietly
 from minimcp.transports.cluster.redis_store import RedisEventStore
 from minimcp.transports.cluster.streams import SharedStream
 from minimcp.transports.http.session_transport import SessionTransport
@@ -51,6 +52,7 @@ class SharedSessionTransport(SessionTransport):
     async def keep_state(self, state: dict[str, Any]) -> None:
         session = self.http_session
         await self.directory.save(session.id, state, session.announcements.id)
+        self.state = state  # saved again as is if Redis forgets it (restarted empty)
 
 
 class SharedSessionManager(SessionManager):
@@ -85,7 +87,7 @@ class SharedSessionManager(SessionManager):
 
     def forget(self, session: HttpSession) -> None:
         if self.sessions.get(session.id) is session and self.forgets_on_end:
-            self.background.spawn(self.directory.drop(session.id))
+            self.background.spawn(quietly(self.directory.drop(session.id)))
         super().forget(session)
 
     async def leave(self) -> None:
@@ -101,7 +103,21 @@ class SharedSessionManager(SessionManager):
     def expire_sessions(self) -> None:
         super().expire_sessions()
         if self.sessions:  # the sessions still running here stay in the directory
-            self.background.spawn(self.directory.refresh(list(self.sessions)))
+            self.background.spawn(quietly(self.register_again()))
+
+    async def register_again(self) -> None:
+        """Keep this worker's sessions in the directory: their expiry pushed back, and the ones
+        Redis forgot (it restarted empty) saved again, so that every worker finds them again.
+        Called by the reaper, and by the relay as soon as Redis is back."""
+        kept = {
+            session.id: (session.transport.state, session.announcements.id)
+            for session in self.sessions.values()
+            if isinstance(session.transport, SharedSessionTransport)
+            and session.transport.state is not None  # its handshake was answered
+        }
+        for session_id in await self.directory.refresh(list(kept)):
+            state, announcements = kept[session_id]
+            await self.directory.save(session_id, state, announcements)
 
     # --8<-- [end:manager]
 

@@ -3,8 +3,8 @@
 On one process, a :class:`~minimcp.transports.http.streams.Stream` hands each event to the
 connection attached to it through a queue in memory. Across workers, the writer and the connection
 may live in two processes, so a :class:`SharedStream` keeps *everything* in the stream's Redis
-entries and each connection **follows** the stream there (``XREAD BLOCK``), whichever worker wrote
-it:
+entries and each connection **follows** the stream there (``XREAD BLOCK``, one read per worker
+for all its connections: :mod:`~minimcp.transports.cluster.reader`), whichever worker wrote it:
 
 * an event: written to the connection (and, if it is marked ``final``, the stream is complete);
 * ``attach``: a new connection took the stream over. The newest wins, as in lesson 08: every other
@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import RequestId
+from minimcp.transports.cluster.outage import quietly
 from minimcp.transports.cluster.redis_store import (
     Entry,
     RedisEventStore,
@@ -39,8 +39,6 @@ from minimcp.transports.cluster.redis_store import (
 )
 from minimcp.transports.event_store import StoredEvent
 from minimcp.transports.http.streams import CloseConnection, Listener, Stream
-
-log = logging.getLogger("minimcp.cluster")
 
 #: Asked while a connection waits: go on (True) or close it (False, the session is gone).
 Watch = Callable[[], Awaitable[bool]]
@@ -105,67 +103,56 @@ class SharedStream(Stream):
         if self.listener is listener and self._following is not None:
             self.listener = None
             self._following.cancel()
-            # Redis' client may let a cancellation slip by while it waits (XREAD BLOCK): an entry
-            # wakes the wait at once, and the follower, no longer attached, stops.
-            self.background.spawn(self._wake())
 
     def discard(self, listener: Listener) -> None:
         """Detach, then forget the stream (its answer went as one JSON body: nobody resumes it)."""
         if self.listener is listener and self._following is not None:
-            self.listener = None
-            self._following.cancel()
-            self.background.spawn(self._wake(then_forget=True))
+            self.detach(listener)
+            self.background.spawn(self._forget())
 
-    async def _wake(self, then_forget: bool = False) -> None:
+    async def _forget(self) -> None:
         try:
-            await self.store.signal(self.id, {"control": "detached"})
-            if then_forget:
-                await self.store.forget(self.id)
-        except StoreUnavailable:
-            # Redis is gone (or the worker is closing): the follower's read fails anyway
+            await self.store.forget(self.id)
+        except StoreUnavailable:  # Redis is away: the stream expires with its TTL
             pass
 
     def close_connection(self, retry_ms: int | None = None) -> None:
-        self.background.spawn(self._control({"control": "close", "retry": str(retry_ms or "")}))
+        retry = str(retry_ms or "")
+        self.background.spawn(quietly(self._control({"control": "close", "retry": retry})))
 
     def end(self) -> None:
         self.ended = True
-        self.background.spawn(self._control({"control": "end"}))
+        self.background.spawn(quietly(self._control({"control": "end"})))
 
     async def _control(self, fields: dict[str, str]) -> None:
-        try:
-            async with self._lock:  # after the events already on their way
-                await self.store.signal(self.id, fields)
-        except StoreUnavailable as error:  # nobody awaits this: say it here, or never
-            if not self.store.closing:
-                log.warning("stream %s: %s", self.id, error)
+        async with self._lock:  # after the events already on their way
+            await self.store.signal(self.id, fields)
 
     # --8<-- [end:shared_stream]
 
     # --8<-- [start:follow]
     async def _follow(self, listener: Listener, after: str, token: str) -> None:
         """Hand the stream's entries, as they come, to a connection's ``listener`` while it is
-        attached."""
+        attached (through the worker's one shared read)."""
         # The loop also checks that the connection is still attached, and that the worker is not
-        # stopping: a cancellation that arrives just as Redis' client times out its wait may be
-        # swallowed, and the loop must end anyway.
+        # stopping: a cancellation that arrives just as a read times out may be swallowed, and the
+        # loop must end anyway.
+        following = self.store.follow(self.id, after)
         try:
             while self.listener is listener and not self.store.closing:
                 try:
-                    entries = await self.store.read(self.id, after)
+                    entries = await following.next(timeout=1.0)
                     going_on = bool(entries) or await self.watch()
-                except StoreUnavailable as error:  # the client resumes it when Redis is back
-                    if not self.store.closing:  # (a worker that stops expects this)
-                        log.warning("stream %s: %s", self.id, error)
+                except StoreUnavailable:  # the client resumes this stream when Redis is back
                     going_on = False
                 if not going_on:
                     return
-                for entry_id, fields in entries:
-                    after = entry_id
-                    item = self.interpret((entry_id, fields), token)
+                for entry in entries:
+                    item = self.interpret(entry, token)
                     if item is not None:
                         listener.put_nowait(item)
         finally:  # the connection ends (if it is still there: a detached one reads nothing more)
+            following.stop()
             listener.put_nowait(CloseConnection())
 
     def interpret(
