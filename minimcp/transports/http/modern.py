@@ -55,7 +55,7 @@ class AloneServer(Protocol):
     def input_schema(self, tool: str) -> dict[str, Any] | None: ...
 
     def answer_alone(
-        self, request: Request, say: Callable[[Message], Awaitable[None]], /
+        self, request: Request, say: Callable[[Message], Awaitable[None]], principal: str | None, /
     ) -> Awaitable[Response | ErrorResponse]: ...
 
 
@@ -85,7 +85,8 @@ async def serve_one(
     reply = Reply(send, receive, keepalive)
     late = asyncio.get_running_loop().call_later(stream_after, reply.stream)
     try:
-        answer = await server.answer_alone(message, reply.say)
+        # Who sent it, if lesson 10's guard stands in front: the request state is bound to them
+        answer = await server.answer_alone(message, reply.say, request.principal)
     except asyncio.CancelledError:
         if reply.client_left():  # the client closed the stream: nobody wants the answer
             return
