@@ -443,6 +443,32 @@ async def test_header_parameters_that_agree_are_served() -> None:
         assert answer.status_code == 200
 
 
+async def test_a_nested_header_argument_is_checked_at_its_path() -> None:
+    """``x-mcp-header`` on a property of an object argument: the header must say what the body
+    says at that path (before, the server ignored it, and the wrong header was served)."""
+    server = complete_server()
+
+    def locate(where: dict[str, Any]) -> str:
+        return f"in {where['region']}"
+
+    region = {"type": "string", "x-mcp-header": "Region"}
+    where = {"type": "object", "properties": {"region": region}}
+    server.add_tool(locate, input_schema={"type": "object", "properties": {"where": where}})
+    async with running_complete(server) as http_server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/call", name="locate", arguments={"where": {"region": "us-west1"}})
+        wrong = {**headers_for(body), "mcp-param-region": "eu-west1"}
+        answer = await http.post(http_server.url, json=body, headers=wrong)
+        assert answer.status_code == 400
+        assert answer.json()["error"] == {
+            "code": -32020,
+            "message": "Header mismatch: Mcp-Param-Region header value 'eu-west1' does not match "
+            "body value 'us-west1'",
+        }
+        right = {**headers_for(body), "mcp-param-region": "us-west1"}
+        answer = await http.post(http_server.url, json=body, headers=right)
+        assert answer.json()["result"]["content"] == [{"type": "text", "text": "in us-west1"}]
+
+
 # -- a request state is its user's alone -----------------------------------------------------------
 
 
