@@ -213,6 +213,33 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
     assert all("mcp-session-id" not in headers for headers in seen)
 
 
+#: An argument inside an object argument: the spec allows ``x-mcp-header`` on it ("Nested object
+#: properties are permitted as long as every step in the chain is a ``properties`` key").
+NESTED_REGION = {"region": {"type": "string", "x-mcp-header": "Region"}}
+
+
+async def test_a_nested_header_argument_keeps_its_tool_and_travels_as_a_header() -> None:
+    """Before, the client dropped such a tool from ``list_tools()``: now it keeps it, and sends
+    the value at the argument's path as its header, which the server checks."""
+    server = complete_server()
+
+    def locate(where: dict[str, Any]) -> str:
+        return f"in {where['region']}"
+
+    where = {"type": "object", "properties": {**NESTED_REGION, "zone": {"type": "string"}}}
+    server.add_tool(locate, input_schema={"type": "object", "properties": {"where": where}})
+    seen: list[dict[str, str]] = []
+    async with (
+        running_complete(server, around=header_tap(seen)) as http,
+        modern_http_client(http.url, Mode.AUTO) as client,
+    ):
+        assert "locate" in [tool["name"] for tool in await client.list_tools()]
+        arguments = {"where": {"region": "eu-west1", "zone": "b"}}
+        result = await client.call_tool("locate", arguments, timeout=TIMEOUT)
+        assert result["content"][0]["text"] == "in eu-west1"
+    assert seen[-1]["mcp-param-region"] == "eu-west1"
+
+
 @pytest.mark.parametrize(
     ("properties", "problem"),
     [
@@ -242,7 +269,22 @@ async def test_over_http_a_2026_request_carries_its_headers_and_header_parameter
         ),
         (
             {"tags": {"type": "array", "items": {"type": "string", "x-mcp-header": "Tag"}}},
-            "x-mcp-header is honoured on top-level arguments only",
+            "x-mcp-header is honoured only on properties reached through properties alone",
+        ),
+        (
+            {"where": {"type": "object", "properties": NESTED_REGION}},
+            None,
+        ),
+        (
+            {"where": {"anyOf": [{"type": "object", "properties": NESTED_REGION}]}},
+            "x-mcp-header is honoured only on properties reached through properties alone",
+        ),
+        (
+            {
+                "region": {"type": "string", "x-mcp-header": "region"},
+                "where": {"type": "object", "properties": NESTED_REGION},
+            },
+            "argument 'where.region': x-mcp-header 'Region' is used twice",
         ),
     ],
 )

@@ -19,7 +19,10 @@ from complete_support import complete_server, running_complete
 from http_support import TIMEOUT, header_tap
 from mcp import Client
 from support import until
+from test_modern import asking_server
+from test_session_owners import ISSUER, KEY, headers_of
 
+from minimcp.auth import protect
 from minimcp.server import report_progress
 from minimcp.session import RequestContext
 
@@ -461,3 +464,67 @@ async def test_header_parameters_that_agree_are_served() -> None:
         )
         # no suffix: a literal value; a null argument: no header expected
         assert answer.status_code == 200
+
+
+async def test_a_nested_header_argument_is_checked_at_its_path() -> None:
+    """``x-mcp-header`` on a property of an object argument: the header must say what the body
+    says at that path (before, the server ignored it, and the wrong header was served)."""
+    server = complete_server()
+
+    def locate(where: dict[str, Any]) -> str:
+        return f"in {where['region']}"
+
+    region = {"type": "string", "x-mcp-header": "Region"}
+    where = {"type": "object", "properties": {"region": region}}
+    server.add_tool(locate, input_schema={"type": "object", "properties": {"where": where}})
+    async with running_complete(server) as http_server, httpx2.AsyncClient(timeout=TIMEOUT) as http:
+        body = message("tools/call", name="locate", arguments={"where": {"region": "us-west1"}})
+        wrong = {**headers_for(body), "mcp-param-region": "eu-west1"}
+        answer = await http.post(http_server.url, json=body, headers=wrong)
+        assert answer.status_code == 400
+        assert answer.json()["error"] == {
+            "code": -32020,
+            "message": "Header mismatch: Mcp-Param-Region header value 'eu-west1' does not match "
+            "body value 'us-west1'",
+        }
+        right = {**headers_for(body), "mcp-param-region": "us-west1"}
+        answer = await http.post(http_server.url, json=body, headers=right)
+        assert answer.json()["result"]["content"] == [{"type": "text", "text": "in us-west1"}]
+
+
+# -- a request state is its user's alone -----------------------------------------------------------
+
+
+def greet(request_id: int, **more: Any) -> dict[str, Any]:
+    """A call of ``greet`` (it asks the user's name), from a client that can be asked."""
+    capabilities = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    params = {"_meta": {**META, **capabilities}, "name": "greet", **more}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+async def test_a_state_replayed_by_another_user_is_invalid_params() -> None:
+    """Behind lesson 10's guard, a state is sealed for the user who was asked: another user's token
+    with the same state on the same request is refused (mrtr: "the authenticated principal,
+    rejecting state presented by a different principal"); the user who was asked goes on."""
+    guard = protect(ISSUER, {"rsa": KEY.public_key()}, scopes=["mcp"])
+    async with (
+        running_complete(asking_server(), around=guard) as server,
+        httpx2.AsyncClient(timeout=TIMEOUT) as http,
+    ):
+        ada, bob = headers_of(server.url, "ada"), headers_of(server.url, "bob")
+        first = greet(1)
+        asked = await http.post(server.url, json=first, headers={**headers_for(first), **ada})
+        answer = {"action": "accept", "content": {"name": "Ada"}}
+        retry = greet(
+            2,
+            requestState=asked.json()["result"]["requestState"],
+            inputResponses={"elicitation-1": answer},
+        )
+        replayed = await http.post(server.url, json=retry, headers={**headers_for(retry), **bob})
+        assert replayed.status_code == 400
+        assert replayed.json()["error"] == {
+            "code": -32602,
+            "message": "Invalid params: requestState refused: it was sealed for another user",
+        }
+        answered = await http.post(server.url, json=retry, headers={**headers_for(retry), **ada})
+        assert answered.json()["result"]["content"] == [{"type": "text", "text": "Hello, Ada!"}]

@@ -47,12 +47,15 @@ class Audience:
         """Tell those listeners that want it (here: nobody)."""
 
 
-#: The seam for requests that arrive alone, with no session around them: from the request to its
-#: answer, saying things meanwhile through ``Say``. Lesson 12 plugs its 2026-07-28 answer in here.
-AnswerAlone = Callable[[Request, Say], Awaitable[Response | ErrorResponse]]
+#: The seam for requests that arrive alone, with no session around them: from the request (and
+#: who sent it, if the transport authenticated them: None if not) to its answer, saying things
+#: meanwhile through ``Say``. Lesson 12 plugs its 2026-07-28 answer in here.
+AnswerAlone = Callable[[Request, Say, str | None], Awaitable[Response | ErrorResponse]]
 
 
-async def no_session_no_answer(request: Request, say: Say) -> Response | ErrorResponse:
+async def no_session_no_answer(
+    request: Request, say: Say, principal: str | None
+) -> Response | ErrorResponse:
     """The default :attr:`ServerCore.answer_alone`: every request needs a session (-32601)."""
     error = method_not_found(request.method)
     return ErrorResponse(request.id, error.code, error.message)

@@ -69,16 +69,18 @@ class OneRequestPeer:
 
 # --8<-- [start:answer_alone]
 async def answer_alone(
-    app: ModernApp, era: ModernEra, request: Request, say: Say
+    app: ModernApp, era: ModernEra, request: Request, say: Say, principal: str | None = None
 ) -> Response | ErrorResponse:
     """Answer a 2026-07-28 request from itself alone; what it says meanwhile goes to ``say``.
 
     The same four steps as the front's (:mod:`minimcp.session.modern`), and the same rule as
-    lesson 01's connection for turning a handler's failure into an error response.
+    lesson 01's connection for turning a handler's failure into an error response. ``principal``
+    is the user the transport authenticated (lesson 10's guard), if any: a request state is sealed
+    for that user alone.
     """
 
     async def serve(request: Request) -> dict[str, Any]:
-        envelope, answers = admit(app, era, request)
+        envelope, answers = admit(app, era, request, principal)
         peer = OneRequestPeer(app, say, envelope)
         return await answer_admitted(app, era, ModernContext(peer, request, envelope, answers))
 

@@ -20,8 +20,10 @@ dispatcher turns that into the result above. The answers already given travel in
 so the server keeps nothing.
 
 The client can read and rewrite ``requestState``: it is **attacker-controlled**. So it is sealed
-with an HMAC under a key every worker of the server shares, bound to the request it belongs to (its
-method and a digest of its params) and to a short expiry; anything else is refused with ``-32602``.
+with an HMAC under a key every worker of the server shares, bound to the user it was given to (the
+authenticated principal, when lesson 10's guard found one), to the request it belongs to (its
+method and a digest of its params) and to a short expiry: the three replay defences the spec lists
+(basic/patterns/mrtr). Anything else is refused with ``-32602``.
 """
 
 from __future__ import annotations
@@ -134,23 +136,31 @@ class Answers:
     asked_before: set[str] = field(default_factory=set)
     used: set[str] = field(default_factory=set)
     asked: int = 0  # questions asked so far in this attempt: names the ones that come without a key
+    # Who is answering: the authenticated principal (None: nobody authenticated the request). The
+    # next state is sealed for them, and a state sealed for someone else is refused.
+    principal: str | None = None
 
     @classmethod
-    def of(cls, method: str, params: dict[str, Any], seal: StateSeal) -> Answers:
-        """The answers a retry carries, its state checked first (another request's is refused)."""
+    def of(
+        cls, method: str, params: dict[str, Any], seal: StateSeal, principal: str | None = None
+    ) -> Answers:
+        """The answers a retry carries, its state checked first (another request's, or another
+        user's, is refused)."""
         given: dict[str, Any] = {}
         asked_before: set[str] = set()
         if "requestState" in params:
             state = seal.open(params["requestState"])
             if state.get("for") != request_digest(method, params):
                 raise refused("it belongs to another request")
+            if state.get("to") != principal:  # the spec's first replay defence: one user's only
+                raise refused("it was sealed for another user")
             given.update(state.get("answers", {}))
             asked_before.update(state.get("asked", []))
         responses = params.get("inputResponses")
         if responses is not None and not isinstance(responses, dict):
             raise RpcError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object')
         given.update(responses or {})
-        return cls(given, asked_before)
+        return cls(given, asked_before, principal=principal)
 
     def take(self, key: str, method: str) -> Any:
         """The answer to question ``key`` (None: not given yet); a malformed one is ``-32602``."""
@@ -164,13 +174,12 @@ class Answers:
     def state(
         self, method: str, params: dict[str, Any], seal: StateSeal, asking: Iterable[str]
     ) -> str:
-        """The sealed state of the next attempt, bound to this request: the questions asked so far
-        (``asking``: this round's) and the answers given to them."""
+        """The sealed state of the next attempt, bound to this request and to its user: the
+        questions asked so far (``asking``: this round's) and the answers given to them."""
         asked = sorted(self.asked_before | self.used | set(asking))
         answers = {key: self.given[key] for key in asked if key in self.given}
-        return seal.seal(
-            {"for": request_digest(method, params), "answers": answers, "asked": asked}
-        )
+        bound = {"for": request_digest(method, params), "to": self.principal}
+        return seal.seal({**bound, "answers": answers, "asked": asked})
 
 
 # --8<-- [end:answers]

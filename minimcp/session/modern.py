@@ -89,8 +89,13 @@ class ModernEra:
 
 
 # --8<-- [start:admit]
-def admit(app: ModernApp, era: ModernEra, request: Request) -> tuple[Envelope, Answers | None]:
-    """Steps 1 and 2: the request's envelope, and the answers it brings; or the error it earns."""
+def admit(
+    app: ModernApp, era: ModernEra, request: Request, principal: str | None = None
+) -> tuple[Envelope, Answers | None]:
+    """Steps 1 and 2: the request's envelope, and the answers it brings; or the error it earns.
+
+    ``principal``: who sent the request, if the transport authenticated them (HTTP behind lesson
+    10's guard); the state of a question is theirs alone."""
     method, params = request.method, request.params or {}
     if method == "initialize":  # what a 2025 client sends first: say why it is refused
         versions = ", ".join(app.modern_versions)
@@ -102,7 +107,8 @@ def admit(app: ModernApp, era: ModernEra, request: Request) -> tuple[Envelope, A
     envelope = read_envelope(params, app.modern_versions, app.protocol_versions)
     if method != "server/discover" and (method in REMOVED or not app.knows(method)):
         raise method_not_found(method)
-    answers = Answers.of(method, params, era.seal) if method in ASKING_METHODS else None
+    asking = method in ASKING_METHODS
+    answers = Answers.of(method, params, era.seal, principal) if asking else None
     return envelope, answers
 
 

@@ -34,6 +34,10 @@ class HttpRequest:
     # "owner" if an app in front named one (lesson 10's guard: the token's user), else the peer's
     # address. On one machine every client is 127.0.0.1: one owner.
     owner: str = ""
+    # Who the request is from, if an app in front authenticated them (lesson 10's guard names the
+    # token's user in the scope's "owner"); None if nobody did. Lesson 12 binds what it hands the
+    # client to carry back (a request state) to this principal.
+    principal: str | None = None
 
     @classmethod
     def from_scope(cls, scope: Scope) -> HttpRequest:
@@ -42,8 +46,9 @@ class HttpRequest:
             name, value = raw_name.decode("latin-1").lower(), raw_value.decode("latin-1")
             headers[name] = f"{headers[name]}, {value}" if name in headers else value
         peer = scope.get("client") or ("", 0)
-        owner = scope.get("owner", peer[0])
-        return cls(scope["method"], scope["path"], headers, owner)
+        principal = scope.get("owner")
+        owner = peer[0] if principal is None else principal
+        return cls(scope["method"], scope["path"], headers, owner, principal)
 
     def accepts(self, media_type: str) -> bool:
         """Does the ``Accept`` header allow ``media_type`` (wildcards included)?"""

@@ -59,7 +59,7 @@ class AloneServer(Protocol):
     def input_schema(self, tool: str) -> dict[str, Any] | None: ...
 
     def answer_alone(
-        self, request: Request, say: Callable[[Message], Awaitable[None]], /
+        self, request: Request, say: Callable[[Message], Awaitable[None]], principal: str | None, /
     ) -> Awaitable[Response | ErrorResponse]: ...
 
 
@@ -123,7 +123,9 @@ async def serve_one(
         reply.stream()
     late = asyncio.get_running_loop().call_later(stream_after, reply.stream)
     try:
-        answer: Said | None = said_answer(message, await server.answer_alone(message, reply.say))
+        # Who sent it, if lesson 10's guard stands in front: the request state is bound to them
+        answered = await server.answer_alone(message, reply.say, request.principal)
+        answer: Said | None = said_answer(message, answered)
     except asyncio.CancelledError:
         if not reply.ended():  # cancelled from elsewhere: no stream is left open
             reply.abandon()

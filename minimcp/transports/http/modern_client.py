@@ -24,8 +24,8 @@ class ModernHeaders:
     """The headers of 2026-07-28 requests, and which tool arguments also travel as headers."""
 
     def __init__(self) -> None:
-        # each tool → its arguments also sent as headers (argument → header name)
-        self.header_params: dict[str, dict[str, str]] = {}
+        # each tool → its arguments also sent as headers (path to the argument → header name)
+        self.header_params: dict[str, dict[tuple[str, ...], str]] = {}
 
     def headers_for(self, request: Request) -> dict[str, str] | None:
         """A request with an envelope: its 2026-07-28 headers. Any other: None, the session's."""

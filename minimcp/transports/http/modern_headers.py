@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterator
 from typing import Any
 
 from minimcp.rpc.jsonrpc import Request
@@ -61,14 +62,15 @@ def check_param_headers(
     """A tool's ``x-mcp-header`` arguments must come as ``Mcp-Param-<Name>`` headers too, the
     same."""
     arguments = (message.params or {}).get("arguments")
-    for name, header in header_parameters(schema).items():
-        value = arguments.get(name) if isinstance(arguments, dict) else None
+    for path, header in header_parameters(schema).items():
+        value = value_at(arguments, path)
         sent = request.headers.get(f"mcp-param-{header.lower()}")
         if value is None:
             continue  # absent or null in the body: no header expected
         if sent is None:
             raise mismatch(
-                message, f"the Mcp-Param-{header} header is required: the body sets {name!r}"
+                message,
+                f"the Mcp-Param-{header} header is required: the body sets {'.'.join(path)!r}",
             )
         if not (sent.isascii() and sent.isprintable()):
             raise mismatch(message, f"Mcp-Param-{header} header value contains invalid characters")
@@ -86,16 +88,19 @@ TCHAR = set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP
 def header_problem(schema: Any) -> str | None:
     """Why a tool's ``x-mcp-header`` annotations cannot be honoured (the client drops it), or None.
 
-    A header name is a non-empty token, unique whatever its case, on a top-level argument of type
-    string, integer or boolean (a float has no single text form); anywhere else an annotation is
-    refused.
+    A header name is a non-empty token, unique whatever its case, on an argument of type string,
+    integer or boolean (a float has no single text form), which the schema's root reaches through
+    ``properties`` alone: a top-level argument, or a property of one that is an object, and so on
+    (streamable-http, "Schema Extension"). Anywhere else (under ``items``, ``anyOf``, ``$ref``…)
+    an annotation is refused.
     """
-    properties = schema.get("properties") if isinstance(schema, dict) else None
     seen: set[str] = set()
-    for name, spec in (properties or {}).items():
-        if not isinstance(spec, dict) or "x-mcp-header" not in spec:
+    honoured = 0
+    for path, spec in reachable(schema):
+        if "x-mcp-header" not in spec:
             continue
-        header = spec["x-mcp-header"]
+        honoured += 1
+        name, header = ".".join(path), spec["x-mcp-header"]
         if not (isinstance(header, str) and header and set(header) <= TCHAR):
             return f"argument {name!r}: x-mcp-header {header!r} is not a header name"
         if header.lower() in seen:
@@ -106,40 +111,48 @@ def header_problem(schema: Any) -> str | None:
                 f"argument {name!r}: x-mcp-header needs a string, integer or boolean, "
                 f"not {spec.get('type')!r}"
             )
-    elsewhere = (
-        [value for key, value in schema.items() if key != "properties"]
-        if isinstance(schema, dict)
-        else []
-    )
-    elsewhere += [
-        value
-        for spec in (properties or {}).values()
-        if isinstance(spec, dict)
-        for key, value in spec.items()
-        if key != "x-mcp-header"
-    ]
-    if any(annotated(value) for value in elsewhere):
-        return "x-mcp-header is honoured on top-level arguments only"
+    if header_annotations(schema) > honoured:
+        return "x-mcp-header is honoured only on properties reached through properties alone"
     return None
 
 
-def annotated(value: Any) -> bool:
-    """Whether an ``x-mcp-header`` appears anywhere inside ``value``."""
+def reachable(schema: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every property the schema reaches through a chain of ``properties`` keys alone, with that
+    chain: ``("filter", "region")`` is ``arguments["filter"]["region"]``."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    for name, spec in (properties if isinstance(properties, dict) else {}).items():
+        if isinstance(spec, dict):
+            yield (*path, name), spec
+            yield from reachable(spec, (*path, name))
+
+
+def header_annotations(value: Any) -> int:
+    """How many ``x-mcp-header`` annotations there are anywhere inside ``value``."""
     if isinstance(value, dict):
-        return "x-mcp-header" in value or any(annotated(inner) for inner in value.values())
-    return isinstance(value, list) and any(annotated(inner) for inner in value)
+        here = 1 if "x-mcp-header" in value else 0
+        return here + sum(header_annotations(inner) for inner in value.values())
+    return sum(header_annotations(inner) for inner in value) if isinstance(value, list) else 0
 
 
-def header_parameters(schema: dict[str, Any] | None) -> dict[str, str]:
-    """The top-level arguments a tool's input schema mirrors in headers: argument → header name."""
-    properties = (schema or {}).get("properties")
-    if not isinstance(properties, dict):
-        return {}
+def header_parameters(schema: dict[str, Any] | None) -> dict[tuple[str, ...], str]:
+    """The arguments a tool's input schema mirrors in headers: the chain of ``properties`` keys
+    that reaches each (one key for a top-level argument) → its header name."""
     return {
-        name: spec["x-mcp-header"]
-        for name, spec in properties.items()
-        if isinstance(spec, dict) and isinstance(spec.get("x-mcp-header"), str)
+        path: spec["x-mcp-header"]
+        for path, spec in reachable(schema)
+        if isinstance(spec.get("x-mcp-header"), str)
     }
+
+
+def value_at(arguments: Any, path: tuple[str, ...]) -> Any:
+    """The value of the arguments at ``path`` (streamable-http: "the exact property path"); None
+    if there is none, and then no header is sent."""
+    value = arguments
+    for key in path:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
 
 
 def header_text(value: Any) -> str:
@@ -158,11 +171,13 @@ def encoded(text: str) -> str:
 
 
 # --8<-- [start:client_headers]
-def request_headers(message: Request, header_params: dict[str, dict[str, str]]) -> dict[str, str]:
+def request_headers(
+    message: Request, header_params: dict[str, dict[tuple[str, ...], str]]
+) -> dict[str, str]:
     """The headers a 2026-07-28 client sends with ``message``: what the body says, for gateways.
 
-    ``header_params``: for each tool, its ``x-mcp-header`` arguments (argument → header name), as
-    its ``tools/list`` entry said.
+    ``header_params``: for each tool, its ``x-mcp-header`` arguments (the path to each → its header
+    name), as its ``tools/list`` entry said.
     """
     params = message.params or {}
     headers = {
@@ -173,8 +188,8 @@ def request_headers(message: Request, header_params: dict[str, dict[str, str]]) 
     if field is not None and isinstance(params.get(field), str):
         headers[NAME_HEADER] = encoded(params[field])
     arguments = params.get("arguments") if message.method == "tools/call" else None
-    for name, header in header_params.get(str(params.get("name")), {}).items():
-        value = arguments.get(name) if isinstance(arguments, dict) else None
+    for path, header in header_params.get(str(params.get("name")), {}).items():
+        value = value_at(arguments, path)
         if value is not None:
             headers[f"mcp-param-{header.lower()}"] = encoded(header_text(value))
     return headers
