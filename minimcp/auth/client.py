@@ -20,8 +20,9 @@ request again:
    answer's ``state`` and ``iss`` (RFC 9207) must be the ones expected;
 6. exchange the code for tokens, with the verifier and ``resource`` again; later, refresh them.
 
-A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names (*step-up*),
-a bounded number of times: a server that keeps asking gets the last ``403`` back.
+A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names, and those
+asked for before (*step-up*, SEP-2350), a bounded number of times: a server that keeps asking gets
+the last ``403`` back.
 """
 
 from __future__ import annotations
