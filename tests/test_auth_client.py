@@ -2,10 +2,11 @@
 refuse.
 
 The official conformance suite drives the whole flow against its own servers
-(``python tools/conformance.py --client``: 16 authorization scenarios, in CI). These tests stand one
-scripted authorization server and one resource server behind an in-memory httpx transport, so that
-each test can bend one answer (a forged ``state``, a mix-up's ``iss``, an expired token) and check
-exactly what the client does with it.
+(``python tools/conformance.py --client``: its authorization scenarios of 2025-11-25, 2025-03-26 and
+2026-07-28, in CI). These tests stand one scripted authorization server and one resource server
+behind an in-memory httpx transport, so that each test can bend one answer (a forged ``state``, a
+mix-up's ``iss``, an expired token) and check exactly what the client does with it. What the client
+refuses to trust has its own tests: ``tests/test_auth_client_trust.py``.
 """
 
 from __future__ import annotations

@@ -91,6 +91,13 @@ def test_scope_selection(
     assert select_scope(challenged, supported) == scope
 
 
+def test_re_authorizing_asks_for_what_was_asked_before_too() -> None:
+    # SEP-2350: a step-up for mcp:write keeps mcp:basic, asked for the first time
+    assert select_scope("mcp:write", None, "mcp:basic") == "mcp:basic mcp:write"
+    assert select_scope("mcp mcp:admin", None, "mcp") == "mcp mcp:admin"
+    assert select_scope(None, None, "mcp") == "mcp"
+
+
 def test_pkce_s256_is_rfc_7636s_example() -> None:
     # RFC 7636, appendix B: the verifier and challenge of its worked example.
     assert (

@@ -27,9 +27,11 @@ passes every 2025-11-25 scenario of 0.1.16.
 The client side (lessons 09, 10 and 12) uses the suite's pre-release 0.2.0-alpha.12
 (``tools/conformance-client``), which adds the client scenarios 0.1.16 lacks. For each client
 scenario of revision 2025-11-25, its authorization suite, the 2025-03-26 authorization
-back-compatibility suite, and the client scenarios of revision 2026-07-28 (the client in
-``mode="auto"``), the suite starts its own test servers on the loopback interface and runs
-``python -m minimcp conformance-client URL`` against them.
+back-compatibility suite, the client scenarios of revision 2026-07-28 (the client in
+``mode="auto"``), and that revision's authorization suite with the authorization scenarios it adds
+(a resource or an issuer that does not match, RFC 9207's ``iss``, ``offline_access``, a move to
+another authorization server), the suite starts its own test servers on the loopback interface
+and runs ``python -m minimcp conformance-client URL`` against them.
 
 The authorization side: see ``tools/conformance_authorization.py``. Installing the suite, serving
 what it tests and reading its results: ``tools/conformance_suite.py``.
@@ -85,9 +87,27 @@ MODERN_CLIENT_SCENARIOS = [
     "http-invalid-tool-headers",
     "json-schema-ref-no-deref",
 ]
-#: ... and its authorization suites (lesson 10): 2025-11-25's, and the 2025-03-26
-#: back-compatibility ones.
-CLIENT_SUITES = [["--suite", "auth", "--spec-version", SPEC_VERSION], ["--suite", "backcompat"]]
+#: ... its authorization suites (lesson 10): 2025-11-25's, the 2025-03-26 back-compatibility
+#: ones, and 2026-07-28's ...
+CLIENT_SUITES = [
+    ["--suite", "auth", "--spec-version", SPEC_VERSION],
+    ["--suite", "backcompat"],
+    ["--suite", "auth", "--spec-version", MODERN_SPEC_VERSION],
+]
+#: ... with the authorization scenarios 2026-07-28 adds, which its suite "auth" leaves out.
+MODERN_AUTH_SCENARIOS = [
+    "auth/resource-mismatch",
+    "auth/metadata-issuer-mismatch",
+    "auth/iss-supported",
+    "auth/iss-not-advertised",
+    "auth/iss-supported-missing",
+    "auth/iss-wrong-issuer",
+    "auth/iss-unexpected",
+    "auth/iss-normalized",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+    "auth/authorization-server-migration",
+]
 
 
 def run_server_side(
@@ -121,7 +141,7 @@ def run_client_side(
     runs += CLIENT_SUITES
     runs += [
         ["--scenario", name, "--spec-version", MODERN_SPEC_VERSION]
-        for name in MODERN_CLIENT_SCENARIOS
+        for name in MODERN_CLIENT_SCENARIOS + MODERN_AUTH_SCENARIOS
     ]
     if scenario:
         runs = [["--scenario", scenario, "--spec-version", spec_version]]

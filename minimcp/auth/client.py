@@ -7,17 +7,22 @@ request again:
 
 1. read the challenge (``WWW-Authenticate``): ``resource_metadata``, ``scope``, ``error``;
 2. fetch the Protected Resource Metadata (the challenge's URL, else the well-known ones): the
-   resource's canonical URI and its authorization server;
-3. fetch the authorization server's metadata (RFC 8414 and OpenID discovery, in the spec's order);
-4. identify the client: pre-registered credentials, else a Client ID Metadata Document URL (if the
-   server supports them), else dynamic registration (RFC 7591);
+   resource's canonical URI and its authorization server; a document about another resource is
+   refused (RFC 9728 §3.3, :mod:`minimcp.auth.trust`);
+3. fetch the authorization server's metadata (RFC 8414 and OpenID discovery, in the spec's order),
+   refused unless it names the issuer it was fetched for (RFC 8414 §3.3);
+4. identify the client to that issuer: pre-registered credentials, else a Client ID Metadata
+   Document URL (if the server supports them), else dynamic registration (RFC 7591); whatever it
+   registered, it keeps per issuer and never shows another (SEP-2352);
 5. authorize with PKCE (S256), ``state`` and ``resource`` (RFC 8707), the scope chosen as the spec
    says; ``authorize(url)`` returns the redirect the user's browser lands on:
-   :mod:`minimcp.auth.browser` has one for a person (their browser) and one for a script;
+   :mod:`minimcp.auth.browser` has one for a person (their browser) and one for a script; the
+   answer's ``state`` and ``iss`` (RFC 9207) must be the ones expected;
 6. exchange the code for tokens, with the verifier and ``resource`` again; later, refresh them.
 
-A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names (*step-up*),
-a bounded number of times: a server that keeps asking gets the last ``403`` back.
+A ``403 insufficient_scope`` starts the flow again with the scopes the challenge names, and those
+asked for before (*step-up*, SEP-2350), a bounded number of times: a server that keeps asking gets
+the last ``403`` back.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from minimcp.auth.discovery import (
     resource_metadata_urls,
     select_scope,
 )
+from minimcp.auth.registration import Identities
+from minimcp.auth.trust import check_iss, checked_issuer, checked_resource, expected_resource
 from minimcp.transports.http.asgi import VERSION_HEADER
 
 
@@ -51,6 +58,7 @@ class OAuth(httpx2.Auth):
         redirect_uri: str = "http://127.0.0.1:33418/callback",
         client_id: str | None = None,
         client_secret: str | None = None,
+        client_issuer: str | None = None,
         client_metadata_url: str | None = None,
         client_name: str = "minimcp",
         authorize: Authorize = follow_without_a_browser,
@@ -59,18 +67,22 @@ class OAuth(httpx2.Auth):
     ) -> None:
         self.server_url = server_url
         self.redirect_uri = redirect_uri
-        self.client_id, self.client_secret = client_id, client_secret  # pre-registered, if given
-        # An https URL that serves our metadata (CIMD)
-        self.client_metadata_url = client_metadata_url
-        self.client_name = client_name
         self.authorize = authorize
         self.max_step_ups = max_step_ups
+        self.asked: str | None = None  # the scope of the last authorization request
         self.tokens: dict[str, Any] = {}  # access_token, refresh_token, scope
         self.server: dict[str, Any] = {}  # the authorization server's metadata, once discovered
         self.resource = server_url  # the canonical URI tokens are requested for (from the metadata)
         # Its own HTTP client for metadata, registration and tokens (never the MCP server's
         # credentials, which it must not see).
         self.http = http or httpx2.AsyncClient(timeout=30, follow_redirects=False)
+        # Pre-registered credentials are for ``client_issuer`` (else the first server met).
+        preregistered = (client_id, client_secret) if client_id is not None else None
+        self.identities = Identities(
+            self.http, redirect_uri, client_name, preregistered, client_issuer, client_metadata_url
+        )
+        self.client_id: str | None = None  # who we are to the current authorization server
+        self.client_secret: str | None = None
 
     # --8<-- [start:flow]
     async def async_auth_flow(
@@ -105,30 +117,14 @@ class OAuth(httpx2.Auth):
     # --8<-- [start:run_flow]
     async def run_flow(self, challenge: dict[str, str]) -> None:
         """Discovery, registration, authorization with PKCE, and the token exchange."""
-        resource_metadata = await self.first_json(
-            resource_metadata_urls(self.server_url, challenge.get("resource_metadata"))
-        )
-        if resource_metadata is not None and resource_metadata.get("authorization_servers"):
-            issuer = resource_metadata["authorization_servers"][0]
-            self.resource = resource_metadata.get("resource") or self.server_url
-        else:
-            # 2025-03-26 servers had no resource metadata: the MCP server's origin is the
-            # authorization server.
-            parts = urlsplit(self.server_url)
-            issuer, resource_metadata = f"{parts.scheme}://{parts.netloc}", {}
-        server = await self.first_json(authorization_server_metadata_urls(issuer))
-        if server is None and not resource_metadata:  # 2025-03-26 again: the default endpoints
-            server = {
-                "issuer": issuer,
-                "authorization_endpoint": f"{issuer}/authorize",
-                "token_endpoint": f"{issuer}/token",
-                "registration_endpoint": f"{issuer}/register",
-            }
-        if server is None:
-            raise AuthorizationFailed(f"no authorization server metadata found for {issuer}")
+        resource_metadata, issuer = await self.discover_resource(challenge)
+        server = await self.discover_server(issuer, legacy=not resource_metadata)
+        if server["issuer"] != self.server.get("issuer"):
+            self.tokens = {}  # another authorization server: the old one's tokens are not for it
         self.server = server
         await self.identify()
-        scope = select_scope(challenge.get("scope"), resource_metadata.get("scopes_supported"))
+        supported = resource_metadata.get("scopes_supported")
+        scope = self.asked = select_scope(challenge.get("scope"), supported, self.asked)
         code, verifier = await self.authorization_code(scope)
         await self.token_request(
             {
@@ -139,10 +135,40 @@ class OAuth(httpx2.Auth):
             }
         )
 
+    async def discover_resource(self, challenge: dict[str, str]) -> tuple[dict[str, Any], str]:
+        """The Protected Resource Metadata, checked, and the issuer of its authorization server."""
+        named = challenge.get("resource_metadata")
+        found = await self.first_json(resource_metadata_urls(self.server_url, named))
+        if found is None or not found[1].get("authorization_servers"):
+            # 2025-03-26 servers had no resource metadata: the MCP server's origin is the
+            # authorization server.
+            parts = urlsplit(self.server_url)
+            return {}, f"{parts.scheme}://{parts.netloc}"
+        url, metadata = found
+        # RFC 9728 §3.3: about another resource, the document is not used at all.
+        expected = expected_resource(self.server_url, url, from_challenge=named is not None)
+        self.resource = checked_resource(metadata, expected)
+        return metadata, str(metadata["authorization_servers"][0])
+
+    async def discover_server(self, issuer: str, legacy: bool) -> dict[str, Any]:
+        """The authorization server's metadata, refused unless it names ``issuer`` (RFC 8414)."""
+        found = await self.first_json(authorization_server_metadata_urls(issuer))
+        if found is not None:
+            return checked_issuer(found[1], issuer)
+        if legacy:  # 2025-03-26 again: the default endpoints
+            return {
+                "issuer": issuer,
+                "authorization_endpoint": f"{issuer}/authorize",
+                "token_endpoint": f"{issuer}/token",
+                "registration_endpoint": f"{issuer}/register",
+            }
+        raise AuthorizationFailed(f"no authorization server metadata found for {issuer}")
+
     # --8<-- [end:run_flow]
 
-    async def first_json(self, urls: list[str]) -> dict[str, Any] | None:
-        """The first of ``urls`` to answer 200 with a JSON object (the spec's discovery order)."""
+    async def first_json(self, urls: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """The first of ``urls`` to answer 200 with a JSON object (the spec's discovery order),
+        and that URL."""
         for url in urls:
             response = await self.http.get(url, headers={VERSION_HEADER: "2025-11-25"})
             if response.status_code == 200:
@@ -151,43 +177,12 @@ class OAuth(httpx2.Auth):
                 except ValueError:
                     continue
                 if isinstance(document, dict):
-                    return document
+                    return url, document
         return None
 
-    # --8<-- [start:identify]
     async def identify(self) -> None:
-        """Who we are to the authorization server: pre-registered, a CIMD URL, or registered now."""
-        if self.client_id is not None:
-            return
-        if self.client_metadata_url and self.server.get("client_id_metadata_document_supported"):
-            self.client_id = self.client_metadata_url
-            return
-        endpoint = self.server.get("registration_endpoint")
-        if not endpoint:
-            raise AuthorizationFailed(
-                "no client_id: not pre-registered, no metadata document, no registration"
-            )
-        response = await self.http.post(
-            endpoint,
-            json={
-                "client_name": self.client_name,
-                "redirect_uris": [self.redirect_uri],
-                "grant_types": ["authorization_code", "refresh_token"],
-                "response_types": ["code"],
-                "token_endpoint_auth_method": "none",
-            },
-        )
-        if response.status_code not in (200, 201):
-            raise AuthorizationFailed(
-                f"dynamic registration refused: HTTP {response.status_code} {response.text}"
-            )
-        registered = response.json()
-        self.client_id, self.client_secret = (
-            registered["client_id"],
-            registered.get("client_secret"),
-        )
-
-    # --8<-- [end:identify]
+        """Who we are to the current authorization server (:mod:`minimcp.auth.registration`)."""
+        self.client_id, self.client_secret = await self.identities.at(self.server)
 
     # --8<-- [start:authorization_code]
     async def authorization_code(self, scope: str | None) -> tuple[str, str]:
@@ -209,10 +204,7 @@ class OAuth(httpx2.Auth):
         answer = {name: values[0] for name, values in parse_qs(urlsplit(landed).query).items()}
         if answer.get("state") != state:  # not the answer to our request: a forged redirect
             raise AuthorizationFailed("the authorization response's state does not match")
-        if self.server.get("authorization_response_iss_parameter_supported") and answer.get(
-            "iss"
-        ) != self.server.get("issuer"):  # RFC 9207: a code meant for another server (mix-up)
-            raise AuthorizationFailed(f"the authorization response came from {answer.get('iss')!r}")
+        check_iss(answer, self.server)  # RFC 9207: a code meant for another server (mix-up)
         if "code" not in answer:
             raise AuthorizationFailed(f"authorization refused: {answer.get('error', 'no code')}")
         return answer["code"], verifier

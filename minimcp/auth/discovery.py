@@ -9,7 +9,8 @@ basic/authorization) is one small thing to read and test:
 * :func:`authorization_server_metadata_urls`: where to look for the authorization server's metadata,
   in the spec's order: OAuth (RFC 8414) and OpenID Connect discovery, with the issuer's path
   *inserted* after ``/.well-known/…`` or, for OpenID, *appended*;
-* :func:`select_scope`: the challenge's ``scope`` if it gave one, else all the resource supports;
+* :func:`select_scope`: the challenge's ``scope`` if it gave one, else all the resource supports,
+  with the scopes asked for before;
 * :func:`pkce_pair`: PKCE's secret verifier and its S256 challenge (RFC 7636).
 """
 
@@ -52,13 +53,20 @@ def authorization_server_metadata_urls(issuer: str) -> list[str]:
 
 
 # --8<-- [start:scope]
-def select_scope(challenged: str | None, scopes_supported: list[str] | None) -> str | None:
-    """The ``scope`` to ask for: the challenge's, else all the resource supports, else none."""
+def select_scope(
+    challenged: str | None, scopes_supported: list[str] | None, asked_before: str | None = None
+) -> str | None:
+    """The ``scope`` to ask for: the challenge's, else all the resource supports, else none; and
+    with it every scope asked for before, so that re-authorizing loses nothing (SEP-2350)."""
     if challenged:
-        return challenged  # authoritative for the request that was refused
-    if scopes_supported:
-        return " ".join(scopes_supported)
-    return None  # leave the parameter out: the authorization server decides
+        scope = challenged  # authoritative for the request that was refused
+    elif scopes_supported:
+        scope = " ".join(scopes_supported)
+    else:
+        scope = None  # leave the parameter out: the authorization server decides
+    if asked_before:
+        return " ".join(dict.fromkeys([*asked_before.split(), *(scope or "").split()]))
+    return scope
 
 
 # --8<-- [end:scope]

@@ -106,6 +106,7 @@ async def authorization(url: str) -> None:
         url,
         client_id=context.get("client_id"),
         client_secret=context.get("client_secret"),
+        client_issuer=context.get("issuer"),
         client_metadata_url=SUITE_CLIENT_METADATA_URL,
     )
     try:
