@@ -150,9 +150,10 @@ class Reply:
     task of its own while the request goes on. The client closing that stream cancels the
     request; so does a server that stops, which gives the request its last word."""
 
+    said: asyncio.Queue[Said]  # what the stream carries, the answer last: made with the stream
+
     def __init__(self, send: Send, receive: Receive, keepalive: float) -> None:
         self.send, self.receive, self.keepalive = send, receive, keepalive
-        self.said: asyncio.Queue[Said] = asyncio.Queue()  # for the stream, the answer last
         self.streaming: asyncio.Task[bool] | None = None  # its result: was the answer written?
         # The request's task, to cancel if it is ended; None once its handler is done
         self.answering = asyncio.current_task()
@@ -162,6 +163,7 @@ class Reply:
     def stream(self) -> None:
         """Answer with a stream: the request said something first, or its answer is late."""
         if self.streaming is None:
+            self.said = asyncio.Queue()
             self.streaming = asyncio.create_task(self._write_stream())
 
     async def say(self, message: Message) -> None:
