@@ -61,6 +61,19 @@ class Refused(Exception):
     """Raise it in a sampling handler when the user refuses: the server gets error -1, and why."""
 
 
+def check_url_question(params: dict[str, Any], handshake: bool) -> None:
+    """A URL question has its ``url``; in 2025-11-25 (a session ``initialize`` opened) also the
+    ``elicitationId`` naming it, which 2026-07-28 removed. ``-32602`` if it lacks them."""
+    if handshake and not (
+        isinstance(params.get("url"), str) and isinstance(params.get("elicitationId"), str)
+    ):
+        raise RpcError(
+            INVALID_PARAMS, 'a URL elicitation needs "url" and "elicitationId" (strings)'
+        )
+    if not isinstance(params.get("url"), str):
+        raise RpcError(INVALID_PARAMS, 'a URL elicitation needs "url" (a string)')
+
+
 def to_root(root: RootLike) -> dict[str, Any]:
     """The spec's root for a folder: ``{"uri": "file:///home/me/project", "name": "project"}``."""
     if isinstance(root, dict):
@@ -119,12 +132,22 @@ class ClientAnswers:
 
     async def answer(self, method: str, params: dict[str, Any]) -> Any:
         """Answer one of the server's requests, or raise the :class:`RpcError` the spec names."""
+        return await self.answer_asked(method, params, handshake=True)
+
+    async def answer_input_request(self, method: str, params: dict[str, Any]) -> Any:
+        """Answer a question that came inside a 2026-07-28 ``input_required`` answer (lesson 12):
+        the same, except that a URL question carries no ``elicitationId`` there, and no completion
+        notice follows."""
+        return await self.answer_asked(method, params, handshake=False)
+
+    async def answer_asked(self, method: str, params: dict[str, Any], *, handshake: bool) -> Any:
+        """``handshake``: whether the question came within a session ``initialize`` opened."""
         if not self.knows(method):  # never declared: the server should not have asked
             raise method_not_found(method)
         if method == "sampling/createMessage":
             return await self.sample(params)
         if method == "elicitation/create":
-            return await self.elicit(params)
+            return await self.elicit(params, handshake=handshake)
         return {"roots": list(self.roots or [])}
 
     # --8<-- [end:answers]
@@ -169,7 +192,7 @@ class ClientAnswers:
     # --8<-- [end:sample]
 
     # --8<-- [start:elicit]
-    async def elicit(self, params: dict[str, Any]) -> dict[str, Any]:
+    async def elicit(self, params: dict[str, Any], *, handshake: bool = True) -> dict[str, Any]:
         """``elicitation/create``: check the question, let the handler answer, check the answer."""
         mode = params.get("mode", "form")  # no mode means form (older servers never send one)
         if mode not in ("form", "url") or not supports_mode(
@@ -183,12 +206,8 @@ class ClientAnswers:
                 check_form_schema(schema)
             except ValueError as problem:
                 raise RpcError(INVALID_PARAMS, f"This form cannot be shown: {problem}") from None
-        elif not (
-            isinstance(params.get("url"), str) and isinstance(params.get("elicitationId"), str)
-        ):
-            raise RpcError(
-                INVALID_PARAMS, 'a URL elicitation needs "url" and "elicitationId" (strings)'
-            )
+        else:
+            check_url_question(params, handshake)
         answer = await call(self.elicitation, params)
         if not (isinstance(answer, dict) and answer.get("action") in ACTIONS):
             raise TypeError(
@@ -198,7 +217,8 @@ class ClientAnswers:
         if answer["action"] != "accept":
             return {"action": answer["action"]}  # nothing the user typed leaves when they said no
         if mode == "url":
-            self._open_urls.add(params["elicitationId"])
+            if handshake:  # 2025-11-25: the server may say when it is done (2026: no notice)
+                self._open_urls.add(params["elicitationId"])
             return {"action": "accept"}
         content = with_defaults(schema, answer.get("content") or {})
         problems = form_problems(schema, content)

@@ -81,6 +81,9 @@ class Answers(Protocol):
     async def answer(self, method: str, params: dict[str, Any]) -> Any:
         """The answer to one of the server's requests (or the RpcError the spec names)."""
 
+    async def answer_input_request(self, method: str, params: dict[str, Any]) -> Any:
+        """The same, for a question inside a 2026-07-28 ``input_required`` answer (lesson 12)."""
+
     def completed(self, elicitation_id: Any) -> bool:
         """The server says a URL interaction is over: True if we accepted it and it was open."""
 
@@ -176,7 +179,12 @@ class Client(ServerFeatures):
     async def _on_request(self, method: str, params: dict[str, Any]) -> Any:
         """A request from the server: to the ``answers`` plugged in; else to ``on_request``."""
         if self.answers is not None and (self.answers.knows(method) or self.on_request is None):
-            return await self.answers.answer(method, params)  # -32601 for what we never declared
+            if self.session.protocol_version in self.session.supported_versions:
+                return await self.answers.answer(
+                    method, params
+                )  # -32601 for what we never declared
+            # no handshake agreed the version: a question inside a 2026-07-28 answer (lesson 12)
+            return await self.answers.answer_input_request(method, params)
         if self.on_request is None:
             raise method_not_found(method)
         return await self.on_request(method, params)

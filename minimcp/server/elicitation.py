@@ -17,7 +17,10 @@ client/elicitation):
   starts from. Never use a form for passwords or keys: the client sees everything typed into it.
 * **URL mode** (new in 2025-11-25) sends a ``url`` for the user to open in a browser, for what
   must *not* pass through the client (a payment, signing in to a third party), and an
-  ``elicitationId`` naming this interaction.
+  ``elicitationId`` naming this interaction. 2026-07-28 removed the id, the completion notice and
+  the error ``-32042``: asked in that revision, lesson 12's front sends the same question without
+  the id, and turns :class:`UrlElicitationRequired` into questions
+  (:mod:`minimcp.session.url_questions`).
 * The answer has an ``action``: ``accept`` (with ``content``, the form's values, in form mode),
   ``decline`` (the user said no) or ``cancel`` (the user closed the form). A server should handle
   all three, and should check that accepted content fits the schema: :func:`elicit` does.
@@ -115,7 +118,8 @@ class UrlElicitationRequired(RpcError):
     """Raise it from a tool that cannot go on until the user completes URL elicitations.
 
     Its ``tools/call`` is answered with error ``-32042`` listing them (for the client to show, then
-    retry), not with a result.
+    retry), not with a result. In a 2026-07-28 request, which may not answer ``-32042``, the same
+    elicitations are asked in an ``input_required`` answer (lesson 12).
 
     Each elicitation is ``{"mode": "url", "elicitationId": ..., "url": ..., "message": ...}``.
     """
@@ -144,7 +148,12 @@ async def elicitation_complete(session: ServerSession, elicitation_id: str) -> N
     """Tell the client that the out-of-band interaction ``elicitation_id`` has finished.
 
     Only the session that received the URL may hear it: keep ``context.session`` until then.
+    The notice belongs to a session that the ``initialize`` handshake opened: 2026-07-28 removed
+    it (the client learns the outcome by retrying its request, lesson 12), so a request without a
+    handshake behind it hears nothing.
     """
+    if session.protocol_version is None:  # no handshake: a 2026-07-28 request (lesson 12)
+        return
     await session.notify("notifications/elicitation/complete", {"elicitationId": elicitation_id})
 
 

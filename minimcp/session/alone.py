@@ -33,6 +33,7 @@ class OneRequestPeer:
     client travels inside the answer (:class:`~minimcp.session.input_required.InputRequired`)."""
 
     request_streams: RequestStreams | None = None  # one POST, one stream: none to close early
+    protocol_version: str | None = None  # no handshake agreed one: the envelope says it
 
     def __init__(self, app: ModernApp, say: Say, envelope: Envelope) -> None:
         self.app: ServerApp = app

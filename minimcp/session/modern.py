@@ -46,6 +46,11 @@ from minimcp.session.input_required import (
     pick_answers,
 )
 from minimcp.session.server import ServerApp, ServerSession
+from minimcp.session.url_questions import (
+    URL_ELICITATION_REQUIRED_2025,
+    as_asked_in_2026,
+    ask_for_urls,
+)
 
 #: Methods of the initialize era that 2026-07-28 removed (changelog): a modern request gets -32601.
 REMOVED = ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe")
@@ -207,7 +212,8 @@ class ModernContext(RequestContext):
         and if one is missing the handler stops here and the client is asked
         (:class:`~minimcp.session.input_required.InputRequired`); it runs again on the retry.
         """
-        return pick_answers(self.answers_or_refuse(), questions, self.client_capabilities)
+        asked = {key: as_asked_in_2026(question) for key, question in questions.items()}
+        return pick_answers(self.answers_or_refuse(), asked, self.client_capabilities)
 
     def answers_or_refuse(self) -> Answers:
         if self.answers is None:
@@ -275,7 +281,13 @@ async def answer_admitted(app: ModernApp, era: ModernEra, context: ModernContext
     except InputRequired as needed:
         return input_required(needed, context.answers, context.request, era)
     except RpcError as error:
-        raise modern_error(error) from None
+        if error.code != URL_ELICITATION_REQUIRED_2025:
+            raise modern_error(error) from None
+        # a code 2026-07-28 retired: ask for the URLs instead (or say the user declined one)
+        tool = (context.request.params or {}).get("name")
+        result = ask_for_urls(error, context.client_capabilities, context.answers, tool)
+        if isinstance(result, InputRequired):
+            return input_required(result, context.answers, context.request, era)
     return finish(result, app, era, method)
 
 
