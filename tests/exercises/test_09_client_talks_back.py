@@ -118,9 +118,7 @@ def test_a_method_the_client_does_not_know_is_method_not_found(exercise: Any) ->
 def test_what_the_declaration_left_out_is_invalid_params(exercise: Any) -> None:
     """Sampling with "tools" or "toolChoice" but no sampling_tools, and an elicitation mode not
     declared ("mode" missing means "form"): (-32602, ...)."""
-    answers = exercise.ClientAnswers(
-        sampling=model, elicitation=person, elicitation_modes=("url",)
-    )
+    answers = exercise.ClientAnswers(sampling=model, elicitation=person, elicitation_modes=("url",))
     with_tools = {**SAMPLE_PARAMS, "tools": [{"name": "x", "inputSchema": {"type": "object"}}]}
     choosing = {**SAMPLE_PARAMS, "toolChoice": {"mode": "auto"}}
     for method, params in [
