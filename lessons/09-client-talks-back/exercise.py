@@ -8,142 +8,157 @@
 # Stuck for good? A worked answer is in solutions/09-client-talks-back/exercise.py.
 # This file is yours: a new version of the course may replace it, so keep a copy of your work.
 # ----------------------------------------------------------------------------------------
-"""Lesson 09 exercise: the decisions a client makes when the server asks, and the work it stops.
+"""Lesson 09 exercise: a client that answers the server's questions, and only the ones it offered.
 
-1. **A sampling approval policy.** A server asks to use the host's model. The person in the loop
-   does not want to read every request, so the host applies a written policy first: refuse servers
-   it does not trust, never share context from other servers, and keep requests small. Write the
-   function that returns the verdict (refuse, let through, or let through edited), without ever
-   changing the request it was given.
-2. **Check a form's answer by hand.** minimcp checks an elicitation answer with the jsonschema
-   library. Write the check yourself, for the spec's restricted schema (one flat object of strings,
-   numbers, integers, booleans and single-choice enums), with one plain sentence per problem, so
-   that a host could show the user what to fix before anything is sent.
-3. **A cancellable task registry.** Either side may cancel a request it sent
-   (notifications/cancelled). The receiver must stop the work and send no answer; an unknown or
-   finished id is ignored; ``initialize`` may never be cancelled. Write the registry that runs each
-   request's work in a task and keeps those rules.
+1. **Declare what you answer.** A client offers sampling, elicitation and roots by declaring them
+   in ``initialize``. Write ``ClientAnswers.capabilities()``, which declares exactly what the
+   client was given a way to answer, and nothing more.
+2. **Answer, or refuse with the right code.** The server sends a request; the client answers it, or
+   refuses with the error the spec names: ``-32601`` for what was never declared, ``-32602`` for a
+   mode or a feature it did not declare, ``-1`` when the user said no. Write ``refusal()`` (which
+   error, if any) and ``respond()`` (the whole JSON-RPC response).
+3. **A question inside a tools/call.** The server asks *while* it answers: it calls the model, or
+   asks the user, in the middle of running a tool. Write ``call_tool()``, which sends a
+   ``tools/call`` and, until its answer arrives, answers every request the server sends.
 
+This is the heart of ``minimcp/client/answers.py``, without its checks of each message's shape.
 Check your work with ``python tools/check.py 09``. Only the standard library is needed.
 """
 
 from __future__ import annotations
 
-import asyncio
-import copy
-from collections.abc import Awaitable, Callable, Collection
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Protocol
 
-# =================================================================================================
-# Part 1 · A sampling approval policy (spec 2025-11-25, client/sampling, "User Interaction Model")
-# =================================================================================================
-#
-# review(server, request, trusted=..., max_tokens=...) decides, in this order:
-#
-#   * a server not in `trusted` ......................................... False (refused: error -1)
-#   * "includeContext" other than "none" (asking for context from this or other servers) is
-#     rewritten to "none": the host never shares another server's conversation ........... edit
-#   * "maxTokens" above `max_tokens` is lowered to `max_tokens` ............................ edit
-#   * a "temperature" outside 0.0–1.0 is removed (the model's own default is used) ......... edit
-#   * anything else: nothing to change ..................................................... True
-#
-# When something was edited, return the edited *copy* (a dict); the request passed in must come
-# out unchanged (the caller may show the person both, before and after).
+#: The codes of this exercise (spec 2025-11-25: JSON-RPC's own, and sampling's example code).
+METHOD_NOT_FOUND = -32601  # a request the client never declared (roots: "MUST" return this)
+INVALID_PARAMS = -32602  # an elicitation mode, or sampling with tools, the client did not declare
+USER_REJECTED = -1  # the user refused a sampling request
+
+#: A handler receives the request's params and returns its result.
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-def review(
-    server: str, request: dict[str, Any], *, trusted: Collection[str], max_tokens: int = 500
-) -> bool | dict[str, Any]:
-    """The verdict on one ``sampling/createMessage`` request: False, True, or an edited copy."""
-    # TODO: refuse the untrusted; edit a deep copy; return it only if it differs
-    raise NotImplementedError("review")
+class Refused(Exception):
+    """A sampling handler raises it when the user says no: the server gets error -1, and why."""
 
 
 # =================================================================================================
-# Part 2 · Check a form's answer by hand (spec 2025-11-25, client/elicitation, "Requested Schema")
+# Part 1 · Declare what you answer (spec 2025-11-25, basic/lifecycle, "Capability Negotiation")
 # =================================================================================================
 #
-# form_problems(schema, content) returns a list of sentences, sorted, one per problem; [] when the
-# answer fits. The schema is {"type": "object", "properties": {...}, "required": [...]}; check:
+# ClientAnswers(sampling=..., sampling_tools=..., elicitation=..., elicitation_modes=...,
+# roots=...) holds a handler for each request the client accepts (None: not offered).
+# capabilities() returns what `initialize` declares, with one key for each thing offered:
 #
-#   * each name in "required" is present ........................ "name: required"
-#   * no field the schema does not name ......................... "colour: not in the form"
-#   * the type: "string" a str; "integer" an int; "number" an int or a float; "boolean" a bool.
-#     Careful: in Python, True is an int; a bool is never a number here
-#     ............................................................ "age: must be an integer"
-#     (the words are "a string", "an integer", "a number", "a boolean")
-#   * "enum": the value is one of them ........................... "plan: must be one of free, pro"
-#   * "minLength" / "maxLength" (strings) ........................ "name: at least 3 characters"
-#                                                                   "name: at most 10 characters"
-#   * "minimum" / "maximum" (numbers) ............................ "age: at least 18"
-#                                                                   "age: at most 99"
-#
-# A value of the wrong type gets only the type sentence (its length or size means nothing then).
-
-TYPE_WORDS = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-}
+#   * sampling given ....................... "sampling": {}   ({"tools": {}} with sampling_tools)
+#   * elicitation given .................... "elicitation": {"form": {}}, one key per mode in
+#                                              elicitation_modes, e.g. {"form": {}, "url": {}}
+#   * roots given (a list, even empty) ..... "roots": {}      (this client never changes them, so
+#                                              it does not promise "listChanged")
+#   * nothing given ........................ {}               (never a key with a null value)
 
 
-def fits_type(value: Any, kind: str) -> bool:
-    """Whether ``value`` is of the JSON Schema type ``kind`` (one of TYPE_WORDS)."""
-    # TODO: bool first (it is an int in Python), then the plain isinstance checks
-    raise NotImplementedError("fits_type")
-
-
-def form_problems(schema: dict[str, Any], content: dict[str, Any]) -> list[str]:
-    """Every way ``content`` breaks the form ``schema``, one sorted sentence each."""
-    # TODO: required and unknown names first, then each present field's type, enum, bounds
-    raise NotImplementedError("form_problems")
-
-
-# =================================================================================================
-# Part 3 · A cancellable task registry (spec 2025-11-25, basic/utilities/cancellation)
-# =================================================================================================
-#
-# Tasks runs the work of each incoming request in an asyncio task and sends its answer with
-# `send(request_id, result)`. Its rules:
-#
-#   * start(request_id, work): run `work()` (a coroutine function) in a new task; when it returns,
-#     call `await send(request_id, result)`; the id is then finished. An id already running is a
-#     ValueError (ids are unique among requests in flight).
-#   * cancel(request_id) -> bool: cancel that request's task and make sure NO answer is sent, even
-#     if the work catches the cancellation and returns anyway. False, doing nothing, for an id that
-#     is unknown, already finished, or protected (`initialize`: "MUST NOT be cancelled").
-#   * running(): the ids still running, in the order they started.
-#   * wait(): wait until every task has finished (cancelled ones included).
-
-
-class Tasks:
-    """The requests being answered, each in its own task, and how to stop one."""
+class ClientAnswers:
+    """The server's requests this client accepts, the capabilities that say so, and the answers."""
 
     def __init__(
-        self, send: Callable[[Any, Any], Awaitable[None]], protected: Collection[Any] = ()
+        self,
+        *,
+        sampling: Handler | None = None,
+        sampling_tools: bool = False,
+        elicitation: Handler | None = None,
+        elicitation_modes: Iterable[str] = ("form",),
+        roots: Iterable[dict[str, Any]] | None = None,
     ) -> None:
-        self.send = send
-        self.protected = set(protected)
-        # TODO: the tasks by id, and the ids whose answer must never be sent
-        raise NotImplementedError("__init__")
+        self.sampling = sampling
+        self.sampling_tools = sampling_tools
+        self.elicitation = elicitation
+        self.elicitation_modes = tuple(elicitation_modes)
+        self.roots = None if roots is None else list(roots)
 
-    def start(self, request_id: Any, work: Callable[[], Awaitable[Any]]) -> None:
-        """Run ``work()`` for ``request_id``; send its result when it returns (unless cancelled)."""
-        # TODO: refuse a running id; wrap the work so the answer is sent unless silenced
-        raise NotImplementedError("start")
+    def capabilities(self) -> dict[str, Any]:
+        """What ``initialize`` declares: exactly the requests this object answers."""
+        # TODO: one key per handler given; sampling.tools and the modes inside them
+        raise NotImplementedError("capabilities")
 
-    def cancel(self, request_id: Any) -> bool:
-        """Stop ``request_id``'s work and send no answer; False if there is nothing to cancel."""
-        # TODO: protected or unknown (finished) ids are ignored; else silence, then cancel
-        raise NotImplementedError("cancel")
+    # =============================================================================================
+    # Part 2 · Answer, or refuse with the right code (client/sampling, client/elicitation,
+    #          client/roots, basic/utilities/ping)
+    # =============================================================================================
+    #
+    # refusal(method, params) -> None when the client may answer, else (code, message):
+    #
+    #   * "ping" ........................................ None: always answered, with {}
+    #   * a method whose handler was not given, or a method this client does not know at all
+    #                                                     (METHOD_NOT_FOUND, "Method not found: m")
+    #   * "sampling/createMessage" with "tools" or "toolChoice" in its params, and no
+    #     sampling_tools ................................ (INVALID_PARAMS, any message)
+    #   * "elicitation/create" whose "mode" (no mode means "form") is not in elicitation_modes
+    #                                                     (INVALID_PARAMS, any message)
+    #
+    # respond(message) -> the JSON-RPC response to one request of the server's, a dict:
+    #
+    #   * refused ........ {"jsonrpc": "2.0", "id": <its id>, "error": {"code": c, "message": m}}
+    #   * answered ....... {"jsonrpc": "2.0", "id": <its id>, "result": r}, where r is {} for
+    #                      ping, {"roots": [...]} for roots/list, else the handler's return value
+    #   * a sampling handler that raises Refused ....... error USER_REJECTED, with the exception's
+    #                      text as the message ("User rejected sampling request" if it has none)
 
-    def running(self) -> list[Any]:
-        """The ids still running, oldest first."""
-        # TODO: the dict keeps the order the tasks started in
-        raise NotImplementedError("running")
+    def refusal(self, method: str, params: dict[str, Any]) -> tuple[int, str] | None:
+        """Why the client may not answer ``method``, as ``(code, message)``; None if it may."""
+        # TODO: ping first; then "was it declared?"; then what the declaration left out
+        raise NotImplementedError("refusal")
 
-    async def wait(self) -> None:
-        """Until every task has finished."""
-        # TODO: gather the tasks still there, ignoring their cancellations
-        raise NotImplementedError("wait")
+    def respond(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The JSON-RPC response to ``message``, a request the server sent: a result or an error."""
+        # TODO: refuse first; then the answer for each method; Refused becomes error -1
+        raise NotImplementedError("respond")
+
+
+def error_response(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    """A JSON-RPC error response (given: it is lesson 01's)."""
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+# =================================================================================================
+# Part 3 · A question inside a tools/call (spec 2025-11-25, client/sampling and client/elicitation:
+#          the server asks "in the middle of" a tool call)
+# =================================================================================================
+#
+# call_tool(wire, answers, request_id, name, arguments) sends
+#     {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+#      "params": {"name": name, "arguments": arguments}}
+# and then reads the wire, one message at a time, until the answer to *that* id arrives:
+#
+#   * a request from the server (it has "method" and "id") ..... send answers.respond(it) at once:
+#                                                                 the tool waits for it
+#   * a notification (a "method", no "id") ..................... ignore it
+#   * a response to another id ................................. ignore it
+#   * the response to request_id: its "result" ................. return it
+#                                 its "error" .................. raise ToolCallFailed(code, message)
+
+
+class Wire(Protocol):
+    """One connection to the server, message by message (lesson 01's, as dicts)."""
+
+    def send(self, message: dict[str, Any]) -> Awaitable[None]: ...
+
+    def receive(self) -> Awaitable[dict[str, Any]]: ...
+
+
+class ToolCallFailed(Exception):
+    """The server answered the tools/call with an error."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+async def call_tool(
+    wire: Wire, answers: ClientAnswers, request_id: Any, name: str, arguments: dict[str, Any]
+) -> dict[str, Any]:
+    """Call a tool, answering the server's requests until the tool's own answer arrives."""
+    # TODO: send the call; then loop: answer requests, skip the rest, stop at our id
+    raise NotImplementedError("call_tool")

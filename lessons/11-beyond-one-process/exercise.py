@@ -10,153 +10,69 @@
 # ----------------------------------------------------------------------------------------
 """Lesson 11 exercise: two pieces of a server that runs on several workers, written by hand.
 
-1. **An event store on Redis Streams.** Lesson 08's event store keeps a stream's events in one
-   process's memory; on several workers it must live where every worker reads it. Write its three
-   methods on one Redis Stream per SSE stream: ``append`` (XADD, with a bounded length and an
-   expiry), ``events_after`` (XRANGE after the client's last event, exactly or not at all) and
-   ``forget`` (DEL). The tests run your store on :class:`FakeRedis` below and on a real
-   ``redis-server``.
+1. **Take over a dead worker's session, and only once.** A worker died; its sessions live on in
+   Redis, with their saved state. The next request for one of them may reach any worker, and two
+   workers may see the death at the same moment: exactly one of them must win the session. Write
+   the claim (one atomic step in Redis: "if the owner is still the worker I saw die, the owner is
+   now me") and the take-over around it. The tests run it against a real ``redis-server``.
 2. **A session-to-worker router.** The other answer to "which worker runs this session?": pin each
    session to a worker by hashing its ``Mcp-Session-Id``, as a load balancer with affinity does.
    Write it with rendezvous hashing, so that a worker coming or going moves only the sessions it
    must.
 
-Check your work with ``python tools/check.py 11``. Only the standard library is needed (and, for the
-real-Redis tests, ``redis-server`` on your PATH: they are skipped without it).
+Check your work with ``python tools/check.py 11``. Part 1 needs ``redis-server`` on your PATH (its
+tests are skipped without it) and the ``redis`` package of requirements.txt, whose client the tests
+hand you; part 2 needs only the standard library.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 # =================================================================================================
-# Part 1 · An event store on Redis Streams
+# Part 1 · Take over a dead worker's session, and only once
 # =================================================================================================
 #
-# One Redis Stream per SSE stream, under the key "mcp:events:<stream id>"; each entry has one field,
-# "data", the event's data. Ask Redis to number the entries 0-1, 0-2, 0-3... with the id "0-*"
-# (Redis 7: "the next sequence number", atomically, whichever worker appends). Entry 0-k is the
-# event "<stream id>-<k - 1>", so event ids look as in lesson 08: "<stream id>-0",
-# "<stream id>-1"...
+# Each session is a Redis hash under "mcp:session:<session id>" (as in minimcp's directory), with
+# the fields "owner" (the worker running it) and "state" (its saved state, as JSON). `redis` is a
+# redis.asyncio client that decodes answers to str: `await redis.hgetall(key)`,
+# `await redis.eval(script, number_of_keys, *keys_then_args)`, `await redis.expire(key, seconds)`.
 #
-#   * append(stream_id, data) -> the new event's id
-#       XADD key MAXLEN max_events (exactly: approximate=False) 0-* data <data>; then EXPIRE key ttl
-#   * events_after(event_id) -> [(event id, data), ...]: every event after event_id, in order
-#       - event_id is "<stream id>-<n>" (split at the last "-"; n a whole number >= 0);
-#         anything else ........................... UnknownEventId("malformed event id")
-#       - the stream holds no event n (the key is gone, or n is past its last entry)
-#                                                    UnknownEventId("unknown event id")
-#       - the event right after n was trimmed (MAXLEN): a replay would skip events
-#                                                    UnknownEventId("event id too old")
-#       - otherwise the events after n (none, if n is the last), and the expiry pushed back (EXPIRE)
-#   * forget(stream_id): DEL key
+#   * claim(redis, session_id, dead, worker) -> bool
+#       In ONE atomic step: if the session's owner is `dead`, it becomes `worker` (True); otherwise
+#       nothing changes (False): another worker was quicker, or the session is unknown. A read
+#       followed by a write is two steps, and two workers can both read `dead` in between: use a
+#       Lua script (EVAL runs it with nothing else in between), or WATCH/MULTI/EXEC.
+#       An unknown session stays unknown: the claim must not create its key.
 #
-# The Redis client is redis.asyncio.Redis (decode_responses=True), or FakeRedis: the same five
-# commands.
-#   await redis.xadd(key, {"data": data}, id="0-*", maxlen=n, approximate=False) -> "0-k"
-#   await redis.xrange(key, "(0-3", "+")   -> [("0-4", {"data": ...}), ...]   "(" excludes the bound
-#   await redis.xrevrange(key, "+", "-", count=1) -> [the last entry], or [] without the key
-#   await redis.expire(key, seconds);  await redis.delete(key)
-
-PREFIX = "mcp:events:"
-
-
-class UnknownEventId(ValueError):
-    """The event id names no event this store can replay after; the message says why."""
+#   * take_over(redis, session_id, worker, alive, ttl=600) -> the session's state, or None
+#       - the session is unknown (no "owner") ............................... None
+#       - `worker` already owns it ........................................... its state
+#       - `await alive(owner)` says its owner still runs .................... None (forward to it)
+#       - the owner is dead: claim it; lost ................................. None
+#                                      won ................................. its state, after
+#                                       pushing back the key's expiry to `ttl` seconds (EXPIRE)
 
 
-class RedisStreamStore:
-    """Lesson 08's event store, on Redis Streams: what one worker appends, every worker replays."""
-
-    def __init__(self, redis: Any, *, max_events: int = 1000, ttl: int = 600) -> None:
-        self.redis = redis
-        self.max_events = max_events
-        self.ttl = ttl
-
-    async def append(self, stream_id: str, data: str) -> str:
-        """Store one event at the end of ``stream_id``; its event id."""
-        # TODO: XADD with id "0-*", exact MAXLEN; EXPIRE; then entry 0-k is event k - 1
-        raise NotImplementedError("append")
-
-    async def events_after(self, event_id: str) -> list[tuple[str, str]]:
-        """Every event after ``event_id`` in its stream, exactly: ``(event id, data)`` pairs."""
-        # TODO: parse; the last entry says if n exists; XRANGE from (0-(n+1); check no gap
-        raise NotImplementedError("events_after")
-
-    async def forget(self, stream_id: str) -> None:
-        """Drop the whole stream (its session ended)."""
-        # TODO: one DEL
-        raise NotImplementedError("forget")
+async def claim(redis: Any, session_id: str, dead: str, worker: str) -> bool:
+    """Make ``worker`` the owner of ``session_id`` if, and only if, its owner is still ``dead``."""
+    # TODO: one Lua script: compare the owner and set it, with nothing in between
+    raise NotImplementedError("claim")
 
 
-def sequence(entry_id: str) -> int:
-    """The k of a Redis Stream entry id ``0-k``."""
-    return int(entry_id.split("-")[1])
-
-
-class FakeRedis:
-    """A stand-in for ``redis.asyncio.Redis`` that knows only the five commands above, in memory.
-
-    Enough to try your store in a notebook or a test without a server; the real Redis is the
-    authority (the tests run both). ``ttls`` shows what EXPIRE set, as Redis's TTL would.
-    """
-
-    def __init__(self) -> None:
-        self.streams: dict[str, list[tuple[str, dict[str, str]]]] = {}
-        self.last_ids: dict[str, int] = {}
-        self.ttls: dict[str, int] = {}
-
-    async def xadd(
-        self,
-        name: str,
-        fields: dict[str, str],
-        id: str = "*",
-        maxlen: int | None = None,
-        approximate: bool = True,
-    ) -> str:
-        assert id == "0-*", "this fake numbers entries 0-1, 0-2...: ask for the id '0-*'"
-        number = self.last_ids.get(name, 0) + 1
-        self.last_ids[name] = number
-        entries = self.streams.setdefault(name, [])
-        entries.append((f"0-{number}", dict(fields)))
-        if maxlen is not None:
-            del entries[:-maxlen]
-        return f"0-{number}"
-
-    async def xrange(
-        self, name: str, min: str = "-", max: str = "+"
-    ) -> list[tuple[str, dict[str, str]]]:
-        assert max == "+", "this fake reads up to the end only"
-        if min == "-":
-            return list(self.streams.get(name, []))
-        exclusive = min.startswith("(")
-        low = sequence(min.lstrip("("))
-        return [
-            (entry_id, fields)
-            for entry_id, fields in self.streams.get(name, [])
-            if sequence(entry_id) > low or (not exclusive and sequence(entry_id) == low)
-        ]
-
-    async def xrevrange(
-        self, name: str, max: str = "+", min: str = "-", count: int | None = None
-    ) -> list[tuple[str, dict[str, str]]]:
-        assert (max, min) == ("+", "-"), "this fake reads the whole stream backwards only"
-        entries = list(reversed(self.streams.get(name, [])))
-        return entries[:count] if count is not None else entries
-
-    async def expire(self, name: str, time: int) -> bool:
-        if name not in self.streams:
-            return False
-        self.ttls[name] = time
-        return True
-
-    async def delete(self, *names: str) -> int:
-        gone = [name for name in names if self.streams.pop(name, None) is not None]
-        for name in names:
-            self.last_ids.pop(name, None)
-            self.ttls.pop(name, None)
-        return len(gone)
+async def take_over(
+    redis: Any,
+    session_id: str,
+    worker: str,
+    alive: Callable[[str], Awaitable[bool]],
+    ttl: int = 600,
+) -> dict[str, Any] | None:
+    """The saved state of ``session_id`` if ``worker`` runs it from now on; None if another does."""
+    # TODO: read the record; ours, alive, or claimed; the winner refreshes the expiry
+    raise NotImplementedError("take_over")
 
 
 # =================================================================================================

@@ -1,8 +1,10 @@
 """Lesson 12 exercise: three rules of MCP 2026-07-28, written by hand.
 
-1. **Every request stands alone.** Read a request's ``_meta`` envelope, refusing what the spec
-   refuses with its exact error; and check, as a Streamable HTTP server must, that the standard
-   headers say what the body says.
+1. **Ask again until the answer is complete.** A 2026-07-28 server that needs something from the
+   client (the model, the user, the roots) does not send a request of its own: it answers
+   ``input_required``, with its questions and a ``requestState``. Write the client's loop: answer
+   the questions, send the request again with the answers and the state exactly as it came, as a
+   new request each round, and give up after a bounded number of rounds.
 2. **A state the client carries, and cannot forge.** Seal a multi round-trip ``requestState`` with
    HMAC-SHA256, bound to the request it belongs to and to an expiry, and open only what you sealed.
 3. **Which era is this server?** The decision a dual-era client makes from the answer to its
@@ -19,16 +21,10 @@ import binascii
 import hashlib
 import hmac
 import json
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
-CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
-CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
-LOG_LEVEL = "io.modelcontextprotocol/logLevel"
-
-INVALID_PARAMS = -32602
-HEADER_MISMATCH = -32020
-UNSUPPORTED_PROTOCOL_VERSION = -32022
+INTERNAL_ERROR = -32603
 
 
 class ProtocolError(Exception):
@@ -41,98 +37,79 @@ class ProtocolError(Exception):
 
 
 # =================================================================================================
-# Part 1 · Every request stands alone
-#          (basic/index "Request metadata"; transports "Standard headers")
+# Part 1 · Ask again until the answer is complete (basic/patterns/mrtr, "Multi Round-Trip
+#          Requests")
 # =================================================================================================
 #
-# read_envelope(params, supported) -> {"version", "capabilities", "client_info", "log_level"}
-#   in this order, raising ProtocolError:
-#   * params is not a dict, or its "_meta" is not a dict ...
-#                                       INVALID_PARAMS, 'every request needs "_meta"'
-#   * _meta[PROTOCOL_VERSION] missing or not a string ......
-#                                       INVALID_PARAMS, '"_meta" needs a protocolVersion'
-#   * _meta[CLIENT_CAPABILITIES] missing or not a dict ......
-#                                       INVALID_PARAMS, '"_meta" needs clientCapabilities'
-#   * the version is not in supported ......................
-#                                       UNSUPPORTED_PROTOCOL_VERSION,
-#                                       "Unsupported protocol version",
-#                                       data {"supported": list(supported), "requested": version}
-#   client_info is _meta[CLIENT_INFO] (default {}), log_level _meta[LOG_LEVEL] (default None)
+# A result may say {"resultType": "input_required", "inputRequests": {key: {"method": ...,
+# "params": {...}}, ...}, "requestState": "<opaque>"}: the server needs those answers first.
 #
-# check_headers(headers, message): headers have lower-case names; message is the JSON-RPC request
-# (a dict). Each failure is HEADER_MISMATCH with the message "Header mismatch: <name>", in this
-# order:
-#   * "mcp-protocol-version" missing, or not the envelope's version ......
-#                                       "Header mismatch: MCP-Protocol-Version"
-#   * "mcp-method" missing, or not exactly the method ......................
-#                                       "Header mismatch: Mcp-Method"
-#   * for tools/call and prompts/get (params.name) and resources/read (params.uri): "mcp-name"
-#     missing, or, once decoded, not exactly that value ....................
-#                                       "Header mismatch: Mcp-Name"
-#   A header value is compared after trimming surrounding spaces; "=?base64?<b64>?=" carries the
-#   UTF-8 text <b64> encodes (strict Base64: bad padding or characters are a mismatch too).
+# retry_params(params, result, answer) -> the params of the next attempt:
+#   * a copy of `params` (the first attempt's: its "_meta" envelope, its name and arguments; the
+#     dict passed in is never changed), plus
+#   * "inputResponses": {key: await answer(question["method"], question.get("params", {}))} for
+#     every key of this result's "inputRequests" (only this round's questions: the server keeps
+#     what earlier rounds answered in its state), plus
+#   * "requestState": the result's, exactly as it came (never read, never changed); no
+#     "requestState" at all when the result has none
+#
+# request(send, method, params, answer, ids, max_rounds=MAX_ROUNDS) -> the complete result.
+#   Each round sends {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": p} with
+#   `await send(message)`, which returns the server's response (a dict); p is `params` the first
+#   time, then retry_params(params, the last result, answer). Each round is a NEW request: a new id.
+#   * the response has an "error" ............ ProtocolError(code, message, data) (data may be
+#                                              absent: None)
+#   * its result has no "resultType", or "complete" ........... return the result
+#   * "input_required" ........................................ answer, and go round again
+#   * any other resultType .................................... ProtocolError(INTERNAL_ERROR, ...)
+#   * max_rounds requests, all answered input_required ........ ProtocolError(INTERNAL_ERROR, ...):
+#     send no more (a server that never stops asking must not keep the client forever)
 
-NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+MAX_ROUNDS = 10
+
+#: ``answer(method, params)``: the answer to one of the server's questions (lesson 09's handlers).
+Answer = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
-def read_envelope(params: Any, supported: tuple[str, ...]) -> dict[str, Any]:
-    """What one request says about its client, or the error it earns."""
-    # BEGIN SOLUTION: the four checks in order, then the two optional keys
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    if not isinstance(meta, dict):
-        raise ProtocolError(INVALID_PARAMS, 'every request needs "_meta"')
-    version = meta.get(PROTOCOL_VERSION)
-    if not isinstance(version, str):
-        raise ProtocolError(INVALID_PARAMS, '"_meta" needs a protocolVersion')
-    capabilities = meta.get(CLIENT_CAPABILITIES)
-    if not isinstance(capabilities, dict):
-        raise ProtocolError(INVALID_PARAMS, '"_meta" needs clientCapabilities')
-    if version not in supported:
-        raise ProtocolError(
-            UNSUPPORTED_PROTOCOL_VERSION,
-            "Unsupported protocol version",
-            {"supported": list(supported), "requested": version},
-        )
-    return {
-        "version": version,
-        "capabilities": capabilities,
-        "client_info": meta.get(CLIENT_INFO, {}),
-        "log_level": meta.get(LOG_LEVEL),
-    }
+async def retry_params(
+    params: dict[str, Any], result: dict[str, Any], answer: Answer
+) -> dict[str, Any]:
+    """The next attempt's params: the first attempt's, this round's answers, the echoed state."""
+    # BEGIN SOLUTION: a new dict; answer each question of this round; copy the state if there is one
+    answers = {}
+    for key, question in (result.get("inputRequests") or {}).items():
+        answers[key] = await answer(question["method"], question.get("params", {}))
+    retry = {**params, "inputResponses": answers}
+    if "requestState" in result:
+        retry["requestState"] = result["requestState"]
+    return retry
     # END SOLUTION
 
 
-def header_text(value: str) -> str | None:
-    """A header value as the client meant it; None if it claims Base64 and is not."""
-    # BEGIN SOLUTION: trim; decode the =?base64?...?= form strictly
-    value = value.strip()
-    if not (value.startswith("=?base64?") and value.endswith("?=")):
-        return value
-    try:
-        return base64.b64decode(value[len("=?base64?") : -2], validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    # END SOLUTION
-
-
-def check_headers(headers: dict[str, str], message: dict[str, Any]) -> None:
-    """Raise HEADER_MISMATCH unless the standard headers say what ``message`` says."""
-    # BEGIN SOLUTION: version, method, then the name of what is named
-    params = message.get("params") or {}
-    version = (params.get("_meta") or {}).get(PROTOCOL_VERSION)
-    if (
-        headers.get("mcp-protocol-version") is None
-        or header_text(headers["mcp-protocol-version"]) != version
-    ):
-        raise ProtocolError(HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version")
-    if headers.get("mcp-method") is None or header_text(headers["mcp-method"]) != message.get(
-        "method"
-    ):
-        raise ProtocolError(HEADER_MISMATCH, "Header mismatch: Mcp-Method")
-    field = NAMED.get(str(message.get("method")))
-    if field is not None:
-        if headers.get("mcp-name") is None or header_text(headers["mcp-name"]) != params.get(field):
-            raise ProtocolError(HEADER_MISMATCH, "Header mismatch: Mcp-Name")
+async def request(
+    send: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+    method: str,
+    params: dict[str, Any],
+    answer: Answer,
+    ids: Iterator[Any],
+    max_rounds: int = MAX_ROUNDS,
+) -> dict[str, Any]:
+    """Send ``method`` until its result is complete, answering the server's questions."""
+    # BEGIN SOLUTION: at most max_rounds rounds, a new id each; errors and unknown kinds raise
+    sent = params
+    for _ in range(max_rounds):
+        response = await send({"jsonrpc": "2.0", "id": next(ids), "method": method, "params": sent})
+        if "error" in response:
+            error = response["error"]
+            raise ProtocolError(error["code"], error["message"], error.get("data"))
+        result: dict[str, Any] = response["result"]
+        kind = result.get("resultType", "complete")
+        if kind == "complete":
+            return result
+        if kind != "input_required":
+            raise ProtocolError(INTERNAL_ERROR, f"unknown resultType {kind!r}")
+        sent = await retry_params(params, result, answer)
+    raise ProtocolError(INTERNAL_ERROR, f"{method}: still input_required after {max_rounds} rounds")
     # END SOLUTION
 
 

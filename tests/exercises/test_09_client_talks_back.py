@@ -1,5 +1,5 @@
-"""Checks for lesson 09's exercise: a sampling approval policy, a form checked by hand, and a
-cancellable task registry.
+"""Checks for lesson 09's exercise: a client that declares what it answers, answers or refuses the
+server's requests with the spec's codes, and answers them inside a tools/call.
 
 Each test's docstring is the hint a student sees when it fails (``python tools/check.py 09``).
 """
@@ -7,285 +7,319 @@ Each test's docstring is the hint a student sees when it fails (``python tools/c
 from __future__ import annotations
 
 import asyncio
-import copy
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 TIMEOUT = 5
 
-# -- Exercise 1 · A sampling approval policy -------------------------------------------------------
-
-REQUEST: dict[str, Any] = {
-    "messages": [
-        {"role": "user", "content": {"type": "text", "text": "Translate this XML to JSON: <a/>"}}
-    ],
-    "systemPrompt": "Answer with the JSON only.",
-    "maxTokens": 200,
+SAMPLED = {
+    "role": "assistant",
+    "content": {"type": "text", "text": "Paris"},
+    "model": "course-model",
+    "stopReason": "endTurn",
+}
+ACCEPTED = {"action": "accept", "content": {"name": "Ada"}}
+ROOT = {"uri": "file:///home/ada/notes", "name": "notes"}
+SAMPLE_PARAMS: dict[str, Any] = {
+    "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
+    "maxTokens": 50,
 }
 
 
-def test_an_untrusted_server_is_refused(exercise: Any) -> None:
-    """A server that is not in `trusted` gets False, whatever it asks."""
-    assert exercise.review("stranger", REQUEST, trusted={"assistant"}) is False
+def model(params: dict[str, Any]) -> dict[str, Any]:
+    return SAMPLED
 
 
-def test_a_modest_request_from_a_trusted_server_goes_through(exercise: Any) -> None:
-    """Nothing to change: return True (not a copy). includeContext "none" and a temperature of 0–1
-    are fine."""
-    assert exercise.review("assistant", REQUEST, trusted={"assistant"}) is True
-    calm = {**REQUEST, "includeContext": "none", "temperature": 0.0}
-    assert exercise.review("assistant", calm, trusted={"assistant"}) is True
+def person(params: dict[str, Any]) -> dict[str, Any]:
+    return ACCEPTED
 
 
-@pytest.mark.parametrize(
-    ("extra", "expected"),
-    [
-        ({"includeContext": "allServers"}, {"includeContext": "none"}),
-        ({"includeContext": "thisServer"}, {"includeContext": "none"}),
-        ({"maxTokens": 5000}, {"maxTokens": 500}),
-        ({"temperature": 1.7}, {}),
-        (
-            {"temperature": -0.1, "maxTokens": 501, "includeContext": "allServers"},
-            {"maxTokens": 500, "includeContext": "none"},
-        ),
-    ],
-)
-def test_a_request_is_edited_into_a_copy(
-    exercise: Any, extra: dict[str, Any], expected: dict[str, Any]
-) -> None:
-    """Edit a deep copy: includeContext becomes "none", maxTokens is capped, a temperature outside
-    0–1 is removed; return the copy and leave the request you were given exactly as it was."""
-    request = {**REQUEST, **extra}
-    before = copy.deepcopy(request)
-    verdict = exercise.review("assistant", request, trusted=["assistant"], max_tokens=500)
-    assert verdict == {**REQUEST, **expected}
-    assert request == before, "the request passed in must not change"
+def everything(exercise: Any) -> Any:
+    """A client that offers all three, elicitation in both modes."""
+    return exercise.ClientAnswers(
+        sampling=model, elicitation=person, elicitation_modes=("form", "url"), roots=[ROOT]
+    )
 
 
-def test_the_copy_is_deep(exercise: Any) -> None:
-    """Deep: editing the returned copy's messages must not touch the original's (copy.deepcopy)."""
-    request = {**copy.deepcopy(REQUEST), "maxTokens": 9999}
-    edited = exercise.review("assistant", request, trusted={"assistant"})
-    edited["messages"][0]["content"]["text"] = "changed"
-    assert request["messages"][0]["content"]["text"] == "Translate this XML to JSON: <a/>"
+def request(request_id: Any, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
 
 
-# -- Exercise 2 · Check a form's answer by hand ---------------------------------------------------
-
-FORM: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "minLength": 3, "maxLength": 10},
-        "age": {"type": "integer", "minimum": 18, "maximum": 99},
-        "score": {"type": "number", "minimum": 0},
-        "newsletter": {"type": "boolean"},
-        "plan": {"type": "string", "enum": ["free", "pro"]},
-    },
-    "required": ["name", "plan"],
-}
+# -- Exercise 1 · Declare what you answer ----------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("value", "kind", "fits"),
-    [
-        ("x", "string", True),
-        (3, "integer", True),
-        (3, "number", True),
-        (2.5, "number", True),
-        (2.5, "integer", False),
-        (True, "boolean", True),
-        (True, "integer", False),
-        (False, "number", False),
-        ("3", "integer", False),
-        (None, "string", False),
-        (1, "boolean", False),
-    ],
-)
-def test_fits_type(exercise: Any, value: Any, kind: str, fits: bool) -> None:
-    """A bool is only a boolean (test it before int: True is an int in Python); an int is a number
-    too."""
-    assert exercise.fits_type(value, kind) is fits
+def test_a_client_given_nothing_declares_nothing(exercise: Any) -> None:
+    """No handler, no roots: capabilities() is {} (no key at all, not a key with None)."""
+    assert exercise.ClientAnswers().capabilities() == {}
 
 
-def test_a_good_answer_has_no_problems(exercise: Any) -> None:
-    """Everything present and in range: []. Optional fields may be left out."""
-    assert exercise.form_problems(FORM, {"name": "Ada", "plan": "pro"}) == []
-    full = {"name": "Ada", "age": 36, "score": 9.5, "newsletter": False, "plan": "free"}
-    assert exercise.form_problems(FORM, full) == []
+def test_each_handler_declares_its_capability(exercise: Any) -> None:
+    """sampling -> "sampling": {}; elicitation -> "elicitation": {"form": {}} (one key per mode);
+    roots, even an empty list -> "roots": {}."""
+    assert exercise.ClientAnswers(sampling=model).capabilities() == {"sampling": {}}
+    assert exercise.ClientAnswers(elicitation=person).capabilities() == {
+        "elicitation": {"form": {}}
+    }
+    assert exercise.ClientAnswers(roots=[]).capabilities() == {"roots": {}}
 
 
-@pytest.mark.parametrize(
-    ("content", "problems"),
-    [
-        ({}, ["name: required", "plan: required"]),
-        ({"name": "Ada", "plan": "pro", "colour": "red"}, ["colour: not in the form"]),
-        (
-            {"name": "Al", "plan": "gold"},
-            ["name: at least 3 characters", "plan: must be one of free, pro"],
-        ),
-        ({"name": "Ada Lovelace", "plan": "pro"}, ["name: at most 10 characters"]),
-        (
-            {"name": "Ada", "plan": "pro", "age": 17, "score": -1},
-            ["age: at least 18", "score: at least 0"],
-        ),
-        ({"name": "Ada", "plan": "pro", "age": 100}, ["age: at most 99"]),
-        (
-            {"name": 7, "plan": "pro", "age": "36", "newsletter": "yes", "score": True},
-            [
-                "age: must be an integer",
-                "name: must be a string",
-                "newsletter: must be a boolean",
-                "score: must be a number",
-            ],
-        ),
-    ],
-)
-def test_each_problem_is_one_sorted_sentence(
-    exercise: Any, content: dict[str, Any], problems: list[str]
-) -> None:
-    """One sentence per problem, in the words of the comment above form_problems, sorted; a value of
-    the wrong type gets only the type sentence."""
-    assert exercise.form_problems(FORM, content) == problems
+def test_the_details_are_declared_inside(exercise: Any) -> None:
+    """sampling_tools=True -> "sampling": {"tools": {}}; every mode in elicitation_modes is a key
+    of "elicitation"."""
+    answers = exercise.ClientAnswers(
+        sampling=model,
+        sampling_tools=True,
+        elicitation=person,
+        elicitation_modes=("form", "url"),
+        roots=[ROOT],
+    )
+    assert answers.capabilities() == {
+        "sampling": {"tools": {}},
+        "elicitation": {"form": {}, "url": {}},
+        "roots": {},
+    }
+    url_only = exercise.ClientAnswers(elicitation=person, elicitation_modes=("url",))
+    assert url_only.capabilities() == {"elicitation": {"url": {}}}
 
 
-# -- Exercise 3 · A cancellable task registry -----------------------------------------------------
+# -- Exercise 2 · Answer, or refuse with the right code -------------------------------------------
 
 
-class Outbox:
-    """What the registry sent: (request id, result) pairs."""
+def test_declared_requests_may_be_answered(exercise: Any) -> None:
+    """refusal() is None for what was declared, and for ping (always answered)."""
+    answers = everything(exercise)
+    assert answers.refusal("ping", {}) is None
+    assert answers.refusal("sampling/createMessage", SAMPLE_PARAMS) is None
+    assert answers.refusal("elicitation/create", {"message": "Name?"}) is None
+    assert answers.refusal("elicitation/create", {"mode": "url", "url": "https://x"}) is None
+    assert answers.refusal("roots/list", {}) is None
+    assert exercise.ClientAnswers().refusal("ping", {}) is None
+
+
+@pytest.mark.parametrize("method", ["sampling/createMessage", "elicitation/create", "roots/list"])
+def test_what_was_never_declared_is_method_not_found(exercise: Any, method: str) -> None:
+    """A request whose handler was not given: (-32601, "Method not found: <method>")."""
+    code, message = exercise.ClientAnswers().refusal(method, {})
+    assert code == exercise.METHOD_NOT_FOUND == -32601
+    assert method in message
+
+
+def test_a_method_the_client_does_not_know_is_method_not_found(exercise: Any) -> None:
+    """Any other method, even with every handler given: -32601."""
+    refused = everything(exercise).refusal("tools/list", {})
+    assert refused is not None and refused[0] == -32601
+
+
+def test_what_the_declaration_left_out_is_invalid_params(exercise: Any) -> None:
+    """Sampling with "tools" or "toolChoice" but no sampling_tools, and an elicitation mode not
+    declared ("mode" missing means "form"): (-32602, ...)."""
+    answers = exercise.ClientAnswers(sampling=model, elicitation=person, elicitation_modes=("url",))
+    with_tools = {**SAMPLE_PARAMS, "tools": [{"name": "x", "inputSchema": {"type": "object"}}]}
+    choosing = {**SAMPLE_PARAMS, "toolChoice": {"mode": "auto"}}
+    for method, params in [
+        ("sampling/createMessage", with_tools),
+        ("sampling/createMessage", choosing),
+        ("elicitation/create", {"message": "Name?"}),
+        ("elicitation/create", {"mode": "form", "message": "Name?"}),
+    ]:
+        refused = answers.refusal(method, params)
+        assert refused is not None and refused[0] == exercise.INVALID_PARAMS == -32602, params
+    tools_declared = exercise.ClientAnswers(sampling=model, sampling_tools=True)
+    assert tools_declared.refusal("sampling/createMessage", with_tools) is None
+
+
+def test_each_answer_is_a_json_rpc_response(exercise: Any) -> None:
+    """respond() returns {"jsonrpc": "2.0", "id": <the request's id>, "result": ...}: {} for ping,
+    {"roots": [...]} for roots/list, the handler's return value for the others."""
+    answers = everything(exercise)
+    assert answers.respond(request(1, "ping")) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert answers.respond(request("r", "roots/list")) == {
+        "jsonrpc": "2.0",
+        "id": "r",
+        "result": {"roots": [ROOT]},
+    }
+    sampled = answers.respond(request(2, "sampling/createMessage", SAMPLE_PARAMS))
+    assert sampled == {"jsonrpc": "2.0", "id": 2, "result": SAMPLED}
+    asked = answers.respond(request(3, "elicitation/create", {"message": "Name?"}))
+    assert asked == {"jsonrpc": "2.0", "id": 3, "result": ACCEPTED}
+
+
+def test_a_handler_is_given_the_params(exercise: Any) -> None:
+    """The handler receives the request's "params" dict, as it came."""
+    seen: list[dict[str, Any]] = []
+
+    def remember(params: dict[str, Any]) -> dict[str, Any]:
+        seen.append(params)
+        return SAMPLED
+
+    exercise.ClientAnswers(sampling=remember).respond(
+        request(4, "sampling/createMessage", SAMPLE_PARAMS)
+    )
+    assert seen == [SAMPLE_PARAMS]
+
+
+def test_a_refusal_is_an_error_response_and_no_handler_runs(exercise: Any) -> None:
+    """Refused: {"jsonrpc": "2.0", "id": ..., "error": {"code": ..., "message": ...}}, and the
+    handler is never called."""
+    called: list[str] = []
+
+    def never(params: dict[str, Any]) -> dict[str, Any]:
+        called.append("called")
+        return ACCEPTED
+
+    answers = exercise.ClientAnswers(elicitation=never)  # form only
+    response = answers.respond(request(5, "elicitation/create", {"mode": "url", "url": "x"}))
+    assert response["jsonrpc"] == "2.0" and response["id"] == 5 and "result" not in response
+    assert response["error"]["code"] == -32602 and isinstance(response["error"]["message"], str)
+    response = answers.respond(request(6, "roots/list"))
+    assert response["error"]["code"] == -32601
+    assert called == []
+
+
+def test_a_user_who_says_no_is_error_minus_one(exercise: Any) -> None:
+    """A sampling handler that raises Refused: error -1, with the exception's text (or "User
+    rejected sampling request" when it has none)."""
+
+    def no(params: dict[str, Any]) -> dict[str, Any]:
+        raise exercise.Refused("Not for this server")
+
+    def silent_no(params: dict[str, Any]) -> dict[str, Any]:
+        raise exercise.Refused()
+
+    response = exercise.ClientAnswers(sampling=no).respond(
+        request(7, "sampling/createMessage", SAMPLE_PARAMS)
+    )
+    assert response == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {"code": exercise.USER_REJECTED, "message": "Not for this server"},
+    }
+    response = exercise.ClientAnswers(sampling=silent_no).respond(
+        request(8, "sampling/createMessage", SAMPLE_PARAMS)
+    )
+    assert response["error"] == {"code": -1, "message": "User rejected sampling request"}
+
+
+# -- Exercise 3 · A question inside a tools/call ---------------------------------------------------
+
+
+class Wire:
+    """Both directions of a connection, as queues: the test plays the server on the other end."""
 
     def __init__(self) -> None:
-        self.sent: list[tuple[Any, Any]] = []
+        self.to_client: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.to_server: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
-    async def send(self, request_id: Any, result: Any) -> None:
-        self.sent.append((request_id, result))
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.to_server.put(message)
 
-
-async def test_work_runs_in_tasks_and_each_answer_is_sent(exercise: Any) -> None:
-    """start() must return at once (create a task); when the work returns, send (id, result)."""
-    outbox, gate = Outbox(), asyncio.Event()
-
-    async def slow() -> str:
-        await gate.wait()
-        return "slow"
-
-    async def quick() -> str:
-        return "quick"
-
-    tasks = exercise.Tasks(outbox.send)
-    tasks.start(1, slow)
-    tasks.start(2, quick)
-    assert tasks.running() == [1, 2]
-    await asyncio.sleep(0.01)
-    assert outbox.sent == [(2, "quick")] and tasks.running() == [1]  # the quick one did not wait
-    gate.set()
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    assert outbox.sent == [(2, "quick"), (1, "slow")] and tasks.running() == []
+    async def receive(self) -> dict[str, Any]:
+        return await self.to_client.get()
 
 
-async def test_an_id_in_flight_cannot_start_twice(exercise: Any) -> None:
-    """Ids are unique among the requests in flight: ValueError; once finished, the id may be used
-    again."""
-    outbox, gate = Outbox(), asyncio.Event()
-
-    async def wait() -> str:
-        await gate.wait()
-        return "done"
-
-    tasks = exercise.Tasks(outbox.send)
-    tasks.start("a", wait)
-    with pytest.raises(ValueError):
-        tasks.start("a", wait)
-    gate.set()
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    tasks.start("a", wait)
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    assert outbox.sent == [("a", "done"), ("a", "done")]
+async def play(
+    exercise: Any,
+    answers: Any,
+    server: Callable[[Wire], Awaitable[None]],
+    request_id: Any = 1,
+    wire: Wire | None = None,
+) -> Any:
+    """Run call_tool against ``server`` (a coroutine playing the other end); its result."""
+    wire = wire or Wire()
+    call = exercise.call_tool(wire, answers, request_id, "capital", {"country": "France"})
+    result, _ = await asyncio.wait_for(asyncio.gather(call, server(wire)), TIMEOUT)
+    return result
 
 
-async def test_cancel_stops_the_work_and_nothing_is_sent(exercise: Any) -> None:
-    """cancel(id) cancels the task (the work sees CancelledError) and returns True; no answer is
-    sent."""
-    outbox, seen = Outbox(), []
-
-    async def forever() -> str:
-        try:
-            await asyncio.sleep(60)
-        except asyncio.CancelledError:
-            seen.append("cancelled")
-            raise
-        return "never"
-
-    tasks = exercise.Tasks(outbox.send)
-    tasks.start(7, forever)
-    await asyncio.sleep(0)
-    assert tasks.cancel(7) is True
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    assert seen == ["cancelled"] and outbox.sent == [] and tasks.running() == []
+def tool_result(request_id: Any, text: str) -> dict[str, Any]:
+    content = [{"type": "text", "text": text}]
+    return {"jsonrpc": "2.0", "id": request_id, "result": {"content": content, "isError": False}}
 
 
-async def test_work_that_swallows_the_cancellation_still_sends_nothing(exercise: Any) -> None:
-    """Even if the work catches CancelledError and returns, a cancelled request gets no answer:
-    remember which ids were cancelled, and check before sending."""
-    outbox = Outbox()
+async def test_the_call_is_sent_and_its_answer_returned(exercise: Any) -> None:
+    """Send {"jsonrpc": "2.0", "id": ..., "method": "tools/call", "params": {"name": ...,
+    "arguments": ...}}, then return the "result" of the response with that id."""
 
-    async def stubborn() -> str:
-        try:
-            await asyncio.sleep(60)
-        except asyncio.CancelledError:
-            pass
-        return "answered anyway"
+    async def server(wire: Wire) -> None:
+        call = await wire.to_server.get()
+        assert call == {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "method": "tools/call",
+            "params": {"name": "capital", "arguments": {"country": "France"}},
+        }
+        await wire.to_client.put(tool_result(9, "Paris"))
 
-    tasks = exercise.Tasks(outbox.send)
-    tasks.start(8, stubborn)
-    await asyncio.sleep(0)
-    assert tasks.cancel(8) is True
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    assert outbox.sent == []
+    result = await play(exercise, exercise.ClientAnswers(), server, request_id=9)
+    assert result == tool_result(9, "Paris")["result"]
 
 
-async def test_unknown_finished_and_protected_ids_are_ignored(exercise: Any) -> None:
-    """cancel() returns False, and changes nothing, for an id never started, one already answered,
-    and a protected one (initialize may not be cancelled: its answer is still sent)."""
-    outbox, gate = Outbox(), asyncio.Event()
+async def test_the_server_asks_while_it_answers(exercise: Any) -> None:
+    """A request that arrives before the tool's answer is answered at once, with respond(): the
+    server waits for that answer before it finishes the tool."""
 
-    async def initialize() -> dict[str, str]:
-        await gate.wait()
-        return {"protocolVersion": "2025-11-25"}
+    async def server(wire: Wire) -> None:
+        call = await wire.to_server.get()
+        await wire.to_client.put(request("s-1", "sampling/createMessage", SAMPLE_PARAMS))
+        sampled = await wire.to_server.get()
+        assert sampled == {"jsonrpc": "2.0", "id": "s-1", "result": SAMPLED}
+        await wire.to_client.put(request("e-1", "elicitation/create", {"message": "Name?"}))
+        asked = await wire.to_server.get()
+        assert asked == {"jsonrpc": "2.0", "id": "e-1", "result": ACCEPTED}
+        text = sampled["result"]["content"]["text"]
+        await wire.to_client.put(tool_result(call["id"], f"{text}, for Ada"))
 
-    async def quick() -> str:
-        return "quick"
-
-    tasks = exercise.Tasks(outbox.send, protected={0})
-    tasks.start(0, initialize)
-    tasks.start(1, quick)
-    await asyncio.sleep(0.01)
-    assert tasks.cancel("never-started") is False
-    assert tasks.cancel(1) is False  # answered already: the two messages crossed
-    assert tasks.cancel(0) is False
-    gate.set()
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    assert outbox.sent == [(1, "quick"), (0, {"protocolVersion": "2025-11-25"})]
+    result = await play(exercise, everything(exercise), server)
+    assert result["content"][0]["text"] == "Paris, for Ada"
 
 
-async def test_a_cancelled_id_may_be_used_again(exercise: Any) -> None:
-    """Forget a cancelled id once its task is over: a new request with the same id is answered
-    normally."""
-    outbox = Outbox()
+async def test_a_nested_request_not_declared_is_refused(exercise: Any) -> None:
+    """A nested request the client never declared gets the same error respond() gives (-32601 for
+    roots/list), and the tool call still ends normally."""
 
-    async def forever() -> str:
-        await asyncio.sleep(60)
-        return "never"
+    async def server(wire: Wire) -> None:
+        call = await wire.to_server.get()
+        await wire.to_client.put(request(77, "roots/list"))
+        refused = await wire.to_server.get()
+        assert refused["id"] == 77 and refused["error"]["code"] == -32601
+        await wire.to_client.put(tool_result(call["id"], "no roots, fine"))
 
-    async def quick() -> str:
-        return "again"
+    result = await play(exercise, exercise.ClientAnswers(sampling=model), server)
+    assert result["content"][0]["text"] == "no roots, fine"
 
-    tasks = exercise.Tasks(outbox.send)
-    tasks.start(3, forever)
-    await asyncio.sleep(0)
-    tasks.cancel(3)
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    tasks.start(3, quick)
-    await asyncio.wait_for(tasks.wait(), TIMEOUT)
-    assert outbox.sent == [(3, "again")]
+
+async def test_notifications_and_other_answers_are_skipped(exercise: Any) -> None:
+    """A notification (no "id") is not answered, and a response to another id is not the tool's:
+    keep reading until the response with your id."""
+
+    async def server(wire: Wire) -> None:
+        call = await wire.to_server.get()
+        progress = {"progressToken": "p", "progress": 1}
+        await wire.to_client.put(
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": progress}
+        )
+        await wire.to_client.put(tool_result("someone-else", "not yours"))
+        await wire.to_client.put(tool_result(call["id"], "yours"))
+
+    wire = Wire()
+    result = await play(exercise, everything(exercise), server, wire=wire)
+    assert result["content"][0]["text"] == "yours"
+    assert wire.to_server.empty(), "a notification or a response is never answered"
+
+
+async def test_an_error_answer_raises_tool_call_failed(exercise: Any) -> None:
+    """The tool's response is an error: raise ToolCallFailed(code, message)."""
+
+    async def server(wire: Wire) -> None:
+        call = await wire.to_server.get()
+        error = {"code": -32602, "message": "Unknown tool: capital"}
+        await wire.to_client.put({"jsonrpc": "2.0", "id": call["id"], "error": error})
+
+    with pytest.raises(exercise.ToolCallFailed) as failed:
+        await play(exercise, exercise.ClientAnswers(), server)
+    assert failed.value.code == -32602 and failed.value.message == "Unknown tool: capital"

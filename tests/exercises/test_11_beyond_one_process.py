@@ -1,13 +1,17 @@
-"""Checks for lesson 11's exercise: an event store on Redis Streams, and a session-to-worker router.
+"""Checks for lesson 11's exercise: the take-over of a dead worker's session, and a
+session-to-worker router.
 
 Each test's docstring is the hint a student sees when it fails (``python tools/check.py 11``).
-Part 1 runs twice: on the exercise's ``FakeRedis``, and on a real ``redis-server`` (skipped if none
-is on PATH).
+Part 1 runs against a real ``redis-server`` (skipped if none is on PATH), as the cluster's own
+tests do.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
+import json
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
@@ -16,133 +20,141 @@ import pytest
 
 from minimcp.transports.cluster.redis_store import connect
 
-# -- Exercise 1 · An event store on Redis Streams --------------------------------------------------
+# -- Exercise 1 · Take over a dead worker's session, and only once ---------------------------------
+
+STATE = {"protocolVersion": "2025-11-25", "subscriptions": ["courses://all"]}
+KEY = "mcp:session:s1"
 
 
-@pytest.fixture(params=["fake", "real"])
-async def redis(request: pytest.FixtureRequest, exercise: Any) -> AsyncIterator[Any]:
-    """The exercise's FakeRedis, or a client of a private redis-server (emptied first)."""
-    if request.param == "fake":
-        yield exercise.FakeRedis()
-        return
-    client = connect(request.getfixturevalue("redis_url"))
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Any]:
+    """A client of a private redis-server, emptied first, with session s1 run by worker-1."""
+    client = connect(redis_url)
     await client.flushdb()
+    await client.hset(KEY, mapping={"owner": "worker-1", "state": json.dumps(STATE)})
     try:
         yield client
     finally:
         await client.aclose()
 
 
-async def ttl_of(redis: Any, key: str) -> int:
-    return redis.ttls.get(key, -2) if hasattr(redis, "ttls") else await redis.ttl(key)
+class Crowded:
+    """A Redis client whose reads (HGET, HGETALL...) wait until every contender has read, or a
+    second has passed: the worst moment for a claim made of a read, then a write."""
+
+    READS = ("get", "hget", "hgetall", "hmget")
+
+    def __init__(self, redis: Any, contenders: int) -> None:
+        self.redis = redis
+        self.contenders = contenders
+        self.reads = 0
+        self.all_read = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        command = getattr(self.redis, name)
+        if name not in self.READS:
+            return command
+
+        async def read(*args: Any, **kwargs: Any) -> Any:
+            answer = await command(*args, **kwargs)
+            self.reads += 1
+            if self.reads >= self.contenders:
+                self.all_read.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.all_read.wait(), 1)
+            return answer
+
+        return read
 
 
-async def test_events_are_numbered_from_zero_in_their_streams_key(
-    exercise: Any, redis: Any
-) -> None:
-    """append: XADD to "mcp:events:<stream id>" with id "0-*" and the field "data"; entry 0-k is the
-    event "<stream id>-<k - 1>"."""
-    store = exercise.RedisStreamStore(redis)
-    assert [await store.append("s1", data) for data in ("a", "b", "c")] == ["s1-0", "s1-1", "s1-2"]
-    assert await store.append("s2", "x") == "s2-0"  # each stream is numbered on its own
-    assert await redis.xrange("mcp:events:s1", "-", "+") == [
-        ("0-1", {"data": "a"}),
-        ("0-2", {"data": "b"}),
-        ("0-3", {"data": "c"}),
-    ]
+async def only_worker_1_died(worker: str) -> bool:
+    """alive(), for a cluster where only worker-1 died."""
+    return worker != "worker-1"
 
 
-async def test_every_append_sets_the_streams_expiry(exercise: Any, redis: Any) -> None:
-    """append: after XADD, EXPIRE the key for the store's ttl (seconds), so an abandoned stream goes
-    away."""
-    store = exercise.RedisStreamStore(redis, ttl=120)
-    await store.append("s1", "a")
-    assert 118 <= await ttl_of(redis, "mcp:events:s1") <= 120
+async def test_a_claim_on_the_dead_owner_wins(exercise: Any, redis: Any) -> None:
+    """claim(redis, "s1", "worker-1", "worker-3"): worker-1 is the owner, so worker-3 becomes it
+    (HSET the "owner" field of mcp:session:s1) and the answer is True; the state stays."""
+    assert await exercise.claim(redis, "s1", "worker-1", "worker-3") is True
+    assert await redis.hgetall(KEY) == {"owner": "worker-3", "state": json.dumps(STATE)}
 
 
-async def test_the_events_after_one_are_replayed_exactly(exercise: Any, redis: Any) -> None:
-    """events_after("s1-1"): XRANGE from the exclusive bound "(0-2" to "+": the events s1-2, s1-3...
-    with their data, in order; after the last event, an empty list."""
-    store = exercise.RedisStreamStore(redis)
-    for data in ("a", "b", "c", "d", "é\nf"):
-        await store.append("s1", data)
-    assert await store.events_after("s1-1") == [("s1-2", "c"), ("s1-3", "d"), ("s1-4", "é\nf")]
-    assert await store.events_after("s1-4") == []
+async def test_a_claim_on_another_owner_loses(exercise: Any, redis: Any) -> None:
+    """The owner is no longer the worker you saw die (someone took the session over already):
+    False, and the owner does not change."""
+    await redis.hset(KEY, "owner", "worker-2")
+    assert await exercise.claim(redis, "s1", "worker-1", "worker-3") is False
+    assert await redis.hget(KEY, "owner") == "worker-2"
 
 
-async def test_a_replay_pushes_back_the_expiry(exercise: Any, redis: Any) -> None:
-    """events_after: a stream a client still resumes is in use: EXPIRE it again for the full ttl."""
-    store = exercise.RedisStreamStore(redis, ttl=300)
-    await store.append("s1", "a")
-    await store.append("s1", "b")
-    await redis.expire("mcp:events:s1", 5)
-    await store.events_after("s1-0")
-    assert 298 <= await ttl_of(redis, "mcp:events:s1") <= 300
+async def test_a_claim_on_an_unknown_session_creates_nothing(exercise: Any, redis: Any) -> None:
+    """No such session (ended, or expired): False, and no key mcp:session:<id> appears."""
+    assert await exercise.claim(redis, "gone", "worker-1", "worker-3") is False
+    assert await redis.exists("mcp:session:gone") == 0
 
 
-async def test_a_stream_keeps_only_its_newest_events(exercise: Any, redis: Any) -> None:
-    """append: MAXLEN max_events, exact (approximate=False): Redis trims the oldest entries."""
-    store = exercise.RedisStreamStore(redis, max_events=3)
-    for data in "abcde":
-        await store.append("s1", data)
-    assert [entry_id for entry_id, _ in await redis.xrange("mcp:events:s1", "-", "+")] == [
-        "0-3",
-        "0-4",
-        "0-5",
-    ]
-    assert await store.events_after("s1-2") == [("s1-3", "d"), ("s1-4", "e")]
-    # s1-1 itself was trimmed, but every event after it is still there: the replay is exact.
-    assert await store.events_after("s1-1") == [("s1-2", "c"), ("s1-3", "d"), ("s1-4", "e")]
+async def test_of_many_claims_at_once_exactly_one_wins(exercise: Any, redis: Any) -> None:
+    """Twenty workers claim at the same moment: exactly one True, and it is the owner. A read then
+    a write (HGET, then HSET) lets them all read worker-1 first: compare and set in ONE step (a Lua
+    script with EVAL, or WATCH/MULTI/EXEC)."""
+    workers = [f"worker-{n}" for n in range(10, 30)]
+    crowd = Crowded(redis, len(workers))
+    won = await asyncio.wait_for(
+        asyncio.gather(*(exercise.claim(crowd, "s1", "worker-1", w) for w in workers)), 10
+    )
+    winners = [worker for worker, took in zip(workers, won, strict=True) if took]
+    assert len(winners) == 1, f"{len(winners)} workers won the same session"
+    assert await redis.hget(KEY, "owner") == winners[0]
 
 
-async def test_a_replay_with_a_gap_is_refused(exercise: Any, redis: Any) -> None:
-    """events_after: if the first entry after n is not 0-(n+2), the next events were trimmed: raise
-    UnknownEventId("event id too old") rather than skip them silently."""
-    store = exercise.RedisStreamStore(redis, max_events=3)
-    for data in "abcde":
-        await store.append("s1", data)
-    with pytest.raises(exercise.UnknownEventId) as refused:
-        await store.events_after("s1-0")  # s1-1 is gone
-    assert str(refused.value) == "event id too old"
+async def test_a_dead_owners_session_is_taken_over(exercise: Any, redis: Any) -> None:
+    """take_over: the owner is dead (alive() says False): claim it, push back the key's expiry to
+    ttl seconds, and return the saved state, decoded from JSON."""
+    state = await exercise.take_over(redis, "s1", "worker-3", only_worker_1_died, ttl=300)
+    assert state == STATE
+    assert await redis.hget(KEY, "owner") == "worker-3"
+    assert 290 <= await redis.ttl(KEY) <= 300
 
 
-@pytest.mark.parametrize(
-    ("event_id", "reason"),
-    [
-        ("s1", "malformed event id"),
-        ("s1-", "malformed event id"),
-        ("-3", "malformed event id"),
-        ("s1-x", "malformed event id"),
-        ("s1-²", "malformed event id"),  # a digit to str.isdigit, not to int()
-        ("s1-2", "unknown event id"),  # past the last event
-        ("other-0", "unknown event id"),  # no such stream
-    ],
-)
-async def test_what_names_no_event_is_refused(
-    exercise: Any, redis: Any, event_id: str, reason: str
-) -> None:
-    """events_after: "<stream id>-<n>", split at the last "-", n made of ASCII digits, else
-    "malformed event id"; a stream that does not exist, or an n past its last entry (XREVRANGE
-    count=1), "unknown event id"."""
-    store = exercise.RedisStreamStore(redis)
-    await store.append("s1", "a")
-    await store.append("s1", "b")
-    with pytest.raises(exercise.UnknownEventId) as refused:
-        await store.events_after(event_id)
-    assert str(refused.value) == reason
-    assert await store.events_after("s1-0") == [("s1-1", "b")]  # the store still works
+async def test_a_living_owner_keeps_its_session(exercise: Any, redis: Any) -> None:
+    """take_over: alive(owner) says True: None (the request is forwarded to it instead), and
+    nothing changes: no claim, no expiry."""
+    asked: list[str] = []
+
+    async def alive(worker: str) -> bool:
+        asked.append(worker)
+        return True
+
+    assert await exercise.take_over(redis, "s1", "worker-3", alive) is None
+    assert asked == ["worker-1"]
+    assert await redis.hget(KEY, "owner") == "worker-1" and await redis.ttl(KEY) == -1
 
 
-async def test_forget_drops_the_stream(exercise: Any, redis: Any) -> None:
-    """forget: DEL the stream's key; its ids are unknown afterwards, and other streams stay."""
-    store = exercise.RedisStreamStore(redis)
-    await store.append("s1", "a")
-    await store.append("s2", "b")
-    await store.forget("s1")
-    assert await redis.xrange("mcp:events:s1", "-", "+") == []
-    with pytest.raises(exercise.UnknownEventId):
-        await store.events_after("s1-0")
-    assert await store.events_after("s2-0") == []
+async def test_an_unknown_or_own_session(exercise: Any, redis: Any) -> None:
+    """take_over: no such session: None. A session this worker already owns: its state, without
+    asking alive() about itself."""
+
+    async def never(worker: str) -> bool:
+        raise AssertionError(f"alive({worker!r}) asked")
+
+    assert await exercise.take_over(redis, "gone", "worker-3", never) is None
+    assert await exercise.take_over(redis, "s1", "worker-1", never) == STATE
+
+
+async def test_two_workers_racing_get_one_session(exercise: Any, redis: Any) -> None:
+    """take_over from two workers at once: one gets the state, the other None (it lost the claim),
+    and the owner is the one that got it."""
+    crowd = Crowded(redis, 2)  # both read worker-1 as the owner before either claims
+    got = await asyncio.wait_for(
+        asyncio.gather(
+            exercise.take_over(crowd, "s1", "worker-3", only_worker_1_died),
+            exercise.take_over(crowd, "s1", "worker-4", only_worker_1_died),
+        ),
+        10,
+    )
+    assert sorted(got, key=lambda state: state is None) == [STATE, None]
+    winner = "worker-3" if got[0] is not None else "worker-4"
+    assert await redis.hget(KEY, "owner") == winner
 
 
 # -- Exercise 2 · A session-to-worker router -------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Checks for lesson 12's exercise: the envelope and the headers, a sealed request state, the era
-probe.
+"""Checks for lesson 12's exercise: the client's multi round-trip loop, a sealed request state,
+the era probe.
 
 Each test's docstring is the hint a student sees when it fails (``python tools/check.py 12``).
 """
@@ -7,7 +7,9 @@ Each test's docstring is the hint a student sees when it fails (``python tools/c
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
+import itertools
 import json
 from typing import Any
 
@@ -16,135 +18,141 @@ import pytest
 VERSION = "2026-07-28"
 META = {
     "io.modelcontextprotocol/protocolVersion": VERSION,
-    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientCapabilities": {"sampling": {}, "elicitation": {"form": {}}},
 }
-SUPPORTED = ("2026-07-28",)
 
-# -- Exercise 1 · Every request stands alone -------------------------------------------------------
+# -- Exercise 1 · Ask again until the answer is complete -------------------------------------------
+
+CALL = {"_meta": META, "name": "book_room", "arguments": {"room": "A"}}
+ASK_NAME = {"method": "elicitation/create", "params": {"message": "Your name?"}}
+ASK_MODEL = {"method": "sampling/createMessage", "params": {"maxTokens": 9}}
+DONE = {"content": [{"type": "text", "text": "Booked"}], "isError": False}
 
 
-def test_a_whole_envelope_is_read(exercise: Any) -> None:
-    """read_envelope returns version, capabilities, client_info (default {}) and log_level (default
-    None)."""
-    meta = {
-        **META,
-        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
-        "io.modelcontextprotocol/logLevel": "info",
-        "progressToken": 7,
+def needs(questions: dict[str, Any], state: str | None = None) -> dict[str, Any]:
+    """An input_required result with these questions (and this state)."""
+    result: dict[str, Any] = {"resultType": "input_required", "inputRequests": questions}
+    if state is not None:
+        result["requestState"] = state
+    return result
+
+
+async def answer(method: str, params: dict[str, Any]) -> Any:
+    """The client's answers: a name to the form, a sentence from the model."""
+    if method == "elicitation/create":
+        return {"action": "accept", "content": {"name": "Ada"}}
+    return {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"}
+
+
+class Server:
+    """Answers each request with the next of ``results`` (a result, or {"error": ...}), and keeps
+    what it was sent."""
+
+    def __init__(self, *results: dict[str, Any]) -> None:
+        self.results = list(results)
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.sent.append(copy.deepcopy(message))
+        assert self.results, "the client sent one request too many"
+        reply = self.results.pop(0)
+        if "error" in reply:
+            return {"jsonrpc": "2.0", "id": message["id"], **reply}
+        return {"jsonrpc": "2.0", "id": message["id"], "result": reply}
+
+
+async def test_the_next_params_carry_the_answers_and_the_state(exercise: Any) -> None:
+    """retry_params: the first attempt's params, plus "inputResponses" (each key's answer, from
+    answer(method, params)) and "requestState" exactly as it came."""
+    result = needs({"who": ASK_NAME, "draft": ASK_MODEL}, state="opaque.STATE==")
+    retry = await exercise.retry_params(CALL, result, answer)
+    assert retry == {
+        **CALL,
+        "inputResponses": {
+            "who": await answer("elicitation/create", {}),
+            "draft": await answer("sampling/createMessage", {}),
+        },
+        "requestState": "opaque.STATE==",
     }
-    assert exercise.read_envelope({"_meta": meta}, SUPPORTED) == {
-        "version": VERSION,
-        "capabilities": {},
-        "client_info": {"name": "c", "version": "1"},
-        "log_level": "info",
-    }
-    assert exercise.read_envelope({"_meta": META, "name": "x"}, SUPPORTED)["client_info"] == {}
 
 
-@pytest.mark.parametrize(
-    ("params", "message"),
-    [
-        (None, 'every request needs "_meta"'),
-        ({}, 'every request needs "_meta"'),
-        ({"_meta": []}, 'every request needs "_meta"'),
-        (
-            {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}},
-            '"_meta" needs a protocolVersion',
-        ),
-        (
-            {"_meta": {**META, "io.modelcontextprotocol/protocolVersion": 2026}},
-            '"_meta" needs a protocolVersion',
-        ),
-        (
-            {"_meta": {"io.modelcontextprotocol/protocolVersion": VERSION}},
-            '"_meta" needs clientCapabilities',
-        ),
-        (
-            {"_meta": {**META, "io.modelcontextprotocol/clientCapabilities": []}},
-            '"_meta" needs clientCapabilities',
-        ),
-    ],
-)
-def test_a_malformed_envelope_is_invalid_params(exercise: Any, params: Any, message: str) -> None:
-    """read_envelope raises ProtocolError(-32602, ...): no _meta object, then no protocolVersion
-    string, then no clientCapabilities object, in that order."""
-    with pytest.raises(exercise.ProtocolError) as refused:
-        exercise.read_envelope(params, SUPPORTED)
-    assert (refused.value.code, str(refused.value)) == (-32602, message)
+async def test_the_next_params_are_a_new_dict_with_only_this_round(exercise: Any) -> None:
+    """retry_params never changes the params it is given; a result without requestState gives
+    params without one; a question without "params" is answered with {}."""
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def remember(method: str, params: dict[str, Any]) -> str:
+        seen.append((method, params))
+        return "answered"
+
+    before = copy.deepcopy(CALL)
+    retry = await exercise.retry_params(CALL, needs({"r": {"method": "roots/list"}}), remember)
+    assert CALL == before, "the params passed in must not change"
+    assert retry == {**CALL, "inputResponses": {"r": "answered"}}
+    assert seen == [("roots/list", {})]
 
 
-def test_an_unsupported_version_names_the_supported_ones(exercise: Any) -> None:
-    """read_envelope: a version not in ``supported`` is -32022 "Unsupported protocol version", with
-    data {"supported": [...], "requested": the version} (checked after the keys are all there)."""
-    with pytest.raises(exercise.ProtocolError) as refused:
-        exercise.read_envelope(
-            {"_meta": {**META, "io.modelcontextprotocol/protocolVersion": "v9"}},
-            ("2026-07-28", "2025-11-25"),
+async def test_a_complete_answer_ends_the_loop_at_once(exercise: Any) -> None:
+    """request: send {"jsonrpc": "2.0", "id": next(ids), "method": ..., "params": params} once; a
+    result with "resultType": "complete", or none at all (an older server), is returned."""
+    server = Server({**DONE, "resultType": "complete"})
+    got = await exercise.request(server.send, "tools/call", CALL, answer, itertools.count(1))
+    assert got == {**DONE, "resultType": "complete"}
+    assert server.sent == [{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": CALL}]
+    server = Server(DONE)
+    assert await exercise.request(server.send, "tools/call", CALL, answer, iter(["a"])) == DONE
+
+
+async def test_input_required_is_asked_again_as_a_new_request(exercise: Any) -> None:
+    """Each round is a new request (the next id) with the answers and the echoed state; the last
+    round's answers and state only, never an earlier round's."""
+    server = Server(
+        needs({"who": ASK_NAME}, state="s1"),
+        needs({"draft": ASK_MODEL}, state="s2"),
+        DONE,
+    )
+    got = await exercise.request(server.send, "tools/call", CALL, answer, itertools.count(7))
+    assert got == DONE
+    assert [message["id"] for message in server.sent] == [7, 8, 9]
+    first, second, third = (message["params"] for message in server.sent)
+    assert first == CALL
+    name = await answer("elicitation/create", {})
+    draft = await answer("sampling/createMessage", {})
+    assert second == {**CALL, "inputResponses": {"who": name}, "requestState": "s1"}
+    assert third == {**CALL, "inputResponses": {"draft": draft}, "requestState": "s2"}
+
+
+async def test_an_error_response_is_a_protocol_error(exercise: Any) -> None:
+    """A response with "error": raise ProtocolError(code, message, data), at any round."""
+    refused = {"code": -32602, "message": "Unknown tool", "data": {"name": "book_room"}}
+    server = Server(needs({"who": ASK_NAME}, state="s"), {"error": refused})
+    with pytest.raises(exercise.ProtocolError) as raised:
+        await exercise.request(server.send, "tools/call", CALL, answer, itertools.count())
+    error = raised.value
+    assert (error.code, str(error), error.data) == (-32602, "Unknown tool", {"name": "book_room"})
+
+
+async def test_an_unknown_result_type_is_an_internal_error(exercise: Any) -> None:
+    """A resultType other than "complete" and "input_required": ProtocolError(-32603, ...)."""
+    server = Server({"resultType": "maybe_later"})
+    with pytest.raises(exercise.ProtocolError) as raised:
+        await exercise.request(server.send, "tools/call", CALL, answer, itertools.count())
+    assert raised.value.code == -32603
+
+
+async def test_a_server_that_never_stops_asking_is_given_up_on(exercise: Any) -> None:
+    """After max_rounds requests all answered input_required, ProtocolError(-32603, ...), and not
+    one request more."""
+    server = Server(*(needs({"who": ASK_NAME}, state=f"s{n}") for n in range(20)))
+    with pytest.raises(exercise.ProtocolError) as raised:
+        await exercise.request(
+            server.send, "tools/call", CALL, answer, itertools.count(), max_rounds=3
         )
-    assert (refused.value.code, str(refused.value)) == (-32022, "Unsupported protocol version")
-    assert refused.value.data == {"supported": ["2026-07-28", "2025-11-25"], "requested": "v9"}
-
-
-def call(name: str = "read_events", method: str = "tools/call") -> dict[str, Any]:
-    field = "uri" if method == "resources/read" else "name"
-    return {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": META, field: name}}
-
-
-GOOD = {"mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "read_events"}
-
-
-@pytest.mark.parametrize(
-    ("headers", "message"),
-    [
-        (GOOD, call()),
-        ({**GOOD, "mcp-name": "  read_events "}, call()),
-        ({**GOOD, "mcp-name": "=?base64?cmVhZF9ldmVudHM=?="}, call()),
-        (
-            {**GOOD, "mcp-method": "tools/list", "mcp-name": "ignored"},
-            {**call(), "method": "tools/list"},
-        ),
-        (
-            {
-                **GOOD,
-                "mcp-method": "resources/read",
-                "mcp-name": "=?base64?" + base64.b64encode("é://x".encode()).decode() + "?=",
-            },
-            call("é://x", "resources/read"),
-        ),
-    ],
-)
-def test_headers_that_agree_pass(
-    exercise: Any, headers: dict[str, str], message: dict[str, Any]
-) -> None:
-    """check_headers returns None when the headers repeat the body: values trimmed, =?base64?...?=
-    decoded; Mcp-Name only matters for tools/call, prompts/get (params.name) and resources/read
-    (params.uri)."""
-    assert exercise.check_headers(headers, message) is None
-
-
-@pytest.mark.parametrize(
-    ("changes", "which"),
-    [
-        ({"mcp-protocol-version": None}, "MCP-Protocol-Version"),
-        ({"mcp-protocol-version": "2025-11-25"}, "MCP-Protocol-Version"),
-        ({"mcp-method": None}, "Mcp-Method"),
-        ({"mcp-method": "TOOLS/CALL"}, "Mcp-Method"),
-        ({"mcp-name": None}, "Mcp-Name"),
-        ({"mcp-name": "run_analysis"}, "Mcp-Name"),
-        ({"mcp-name": "=?base64?cmVhZF9ldmVudHM?="}, "Mcp-Name"),  # bad padding
-        ({"mcp-name": "=?base64?cmVh!!!ZXZlbnRz?="}, "Mcp-Name"),  # not Base64
-    ],
-)
-def test_headers_that_contradict_the_body_are_a_mismatch(
-    exercise: Any, changes: dict[str, str | None], which: str
-) -> None:
-    """check_headers raises ProtocolError(-32020, "Header mismatch: <header>"): version, then
-    method, then name; a value is case-sensitive, and Base64 that does not decode strictly never
-    matches."""
-    headers = {name: value for name, value in {**GOOD, **changes}.items() if value is not None}
-    with pytest.raises(exercise.ProtocolError) as refused:
-        exercise.check_headers(headers, call())
-    assert (refused.value.code, str(refused.value)) == (-32020, f"Header mismatch: {which}")
+    assert raised.value.code == -32603 and len(server.sent) == 3
+    server = Server(*(needs({"who": ASK_NAME}) for _ in range(20)))
+    with pytest.raises(exercise.ProtocolError):
+        await exercise.request(server.send, "tools/call", CALL, answer, itertools.count())
+    assert len(server.sent) == exercise.MAX_ROUNDS == 10
 
 
 # -- Exercise 2 · A state the client carries, and cannot forge -------------------------------------
