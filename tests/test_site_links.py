@@ -3,7 +3,9 @@ first.
 
 The site is built for real (``mkdocs build``, into a temporary folder), once for this module. A
 notebook page's contents once linked to ids that did not exist whenever a heading held inline code;
-and search once ranked notebooks above lessons, with "In [3]: Copied!" in its snippets.
+and search once ranked notebooks above lessons, with "In [3]: Copied!" in its snippets. Three
+diagrams once reached the reader as raw Mermaid source, which the build cannot see: each diagram is
+drawn by Mermaid itself, in headless Chromium (``tools/check_diagrams.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+
+from tools import check_diagrams
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,3 +93,11 @@ def test_search_ranks_lessons_above_notebooks_and_indexes_no_prompts(site: Path)
     assert [e["location"] for e in entries if prompt.search(e["text"])] == []
     # ... while the code itself stays searchable.
     assert any("import asyncio" in e["text"] for e in notebooks)
+
+
+def test_mermaid_draws_every_diagram_of_the_built_site(site: Path) -> None:
+    # No skip when Chromium is missing: .ci/run installs it, and a student's machine needs it to
+    # see the diagrams at all.
+    count, failures = check_diagrams.check(site, check_diagrams.find_chromium(None))
+    assert count > 30, "the lessons have dozens of diagrams"
+    assert failures == []
