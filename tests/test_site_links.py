@@ -5,7 +5,9 @@ The site is built for real (``mkdocs build``, into a temporary folder), once for
 notebook page's contents once linked to ids that did not exist whenever a heading held inline code;
 and search once ranked notebooks above lessons, with "In [3]: Copied!" in its snippets. Three
 diagrams once reached the reader as raw Mermaid source, which the build cannot see: each diagram is
-drawn by Mermaid itself, in headless Chromium (``tools/check_diagrams.py``).
+drawn by Mermaid itself, in headless Chromium (``tools/check_diagrams.py``). A notebook's contents
+once dropped its headings' inline code ("5. : hearing about changes"), its search titles ended with
+"¶", and a search for Last-Event-ID looked for every "id".
 """
 
 from __future__ import annotations
@@ -101,3 +103,52 @@ def test_mermaid_draws_every_diagram_of_the_built_site(site: Path) -> None:
     count, failures = check_diagrams.check(site, check_diagrams.find_chromium(None))
     assert count > 30, "the lessons have dozens of diagrams"
     assert failures == []
+
+
+# The text column of a phone 390 px wide: the theme leaves 16 px on each side.
+PHONE_COLUMN = 390 - 2 * 16
+
+
+def test_the_home_pages_diagram_fits_a_phone(site: Path) -> None:
+    # Wider diagrams scroll sideways; the first one a reader meets was cut mid-word on a phone.
+    home = [d for d in check_diagrams.find_diagrams(site) if d.page == "index.html"]
+    drawings = check_diagrams.draw(home, site, check_diagrams.find_chromium(None))
+    assert home and [d.width for d in drawings if d.width > PHONE_COLUMN] == []
+
+
+# An entry of a page's table of contents: the heading's id, and the words shown.
+CONTENTS_ENTRY = re.compile(
+    r'<a href="#([^"]+)" class="md-nav__link">\s*<span class="md-ellipsis">(.*?)</span>', re.S
+)
+
+
+def _words(html: str) -> str:
+    """The words of some HTML, tags and permalinks left out."""
+    html = re.sub(r'<a class="headerlink".*?</a>', "", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+def test_notebook_contents_keep_each_headings_code_and_search_titles_no_pilcrow(site: Path) -> None:
+    # mkdocs-jupyter once listed "5. `subscriptions/listen`: hearing ..." as "5. : hearing ...".
+    missing = []
+    for page in sorted((site / "notebooks").glob("*/index.html")):
+        text = page.read_text(encoding="utf-8")
+        contents = {href: " ".join(title.split()) for href, title in CONTENTS_ENTRY.findall(text)}
+        for heading_id, inner in re.findall(r'<h[2-6] id="([^"]+)">(.*?)</h[2-6]>', text, re.S):
+            if contents.get(heading_id) != _words(inner):
+                missing.append(
+                    f"{page.parent.name}: {_words(inner)!r} is {contents.get(heading_id)!r}"
+                )
+    assert missing == []
+    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert [e["title"] for e in entries["docs"] if "¶" in e["title"]] == []
+
+
+def test_search_keeps_hyphenated_words_whole(site: Path) -> None:
+    # The theme's default separator, [\s\-]+, made a search for Last-Event-ID one for "id".
+    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    separator = entries["config"]["separator"]
+    assert re.split(separator, "Last-Event-ID mcp-session-id") == [
+        "Last-Event-ID",
+        "mcp-session-id",
+    ]

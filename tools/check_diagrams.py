@@ -71,6 +71,14 @@ class Diagram:
         return f"{self.page}, diagram {self.number}"
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """What Mermaid made of one diagram: its error ("" if none), and its natural width in pixels."""
+
+    error: str
+    width: float
+
+
 def find_diagrams(site: Path) -> list[Diagram]:
     """Every diagram of the built site, page by page, in the order the pages show them."""
     diagrams = []
@@ -94,7 +102,8 @@ def stray_hashes(diagram: Diagram) -> list[str]:
 def harness(diagrams: list[Diagram]) -> str:
     """The page that draws every diagram with the site's Mermaid and writes down what happened.
 
-    Each result is the empty string (drawn) or Mermaid's error message. The results go into
+    Each result is ``{"error": "", "width": 342}`` (drawn, that many pixels wide at its natural
+    size) or ``{"error": "Parse error on line 13: ...", "width": 0}``. The results go into
     ``<pre id="results">`` as JSON, which only exists once every diagram has been tried.
     """
     sources = json.dumps([d.source for d in diagrams]).replace("</", "<\\/")
@@ -109,10 +118,12 @@ def harness(diagrams: list[Diagram]) -> str:
   const results = [];
   for (let i = 0; i < sources.length; i++) {{
     try {{
-      await mermaid.render("diagram-" + i, sources[i]);
-      results.push("");
+      const drawn = await mermaid.render("diagram-" + i, sources[i]);
+      const box = drawn.svg.match(/viewBox="[^"]*?(\\S+) \\S+"/);
+      results.push({{ error: "", width: box ? Number(box[1]) : 0 }});
     }} catch (error) {{
-      results.push(String(error && error.message ? error.message : error) || "error");
+      const message = String(error && error.message ? error.message : error);
+      results.push({{ error: message || "error", width: 0 }});
     }}
   }}
   const out = document.createElement("pre");
@@ -164,8 +175,8 @@ def find_chromium(given: str | None) -> str:
     raise SystemExit(f"error: no Chromium found (looked for {', '.join(BROWSERS)}): use --chromium")
 
 
-def draw(diagrams: list[Diagram], site: Path, chromium: str) -> list[str]:
-    """Draw every diagram in headless Chromium; one result per diagram ("" when it was drawn)."""
+def draw(diagrams: list[Diagram], site: Path, chromium: str) -> list[Drawing]:
+    """Draw every diagram in headless Chromium: what became of each, in the same order."""
     with serve(site, harness(diagrams)) as url:
         dumped = subprocess.run(
             [
@@ -184,8 +195,8 @@ def draw(diagrams: list[Diagram], site: Path, chromium: str) -> list[str]:
     found = re.search(r'<pre id="results">(.*?)</pre>', dumped.stdout, re.DOTALL)
     if found is None:
         raise SystemExit(f"error: the diagrams were not all drawn in time\n{dumped.stderr[-2000:]}")
-    results: list[str] = json.loads(html.unescape(found.group(1)))
-    return results
+    results = json.loads(html.unescape(found.group(1)))
+    return [Drawing(str(r["error"]), float(r["width"])) for r in results]
 
 
 def short(error: str) -> str:
@@ -202,7 +213,8 @@ def check(site: Path, chromium: str) -> tuple[int, list[str]]:
     """Check every diagram of the site: how many there are, and one line per failed diagram."""
     diagrams = find_diagrams(site)
     failures = []
-    for diagram, error in zip(diagrams, draw(diagrams, site, chromium), strict=True):
+    for diagram, drawing in zip(diagrams, draw(diagrams, site, chromium), strict=True):
+        error = drawing.error
         hashes = stray_hashes(diagram)
         if error:
             failures.append(f"{diagram.name}: {short(error)}")
