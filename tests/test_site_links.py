@@ -23,7 +23,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from tools import check_diagrams
+from tools import check_diagrams, mkdocs_hooks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -148,6 +148,10 @@ def test_search_keeps_hyphenated_words_whole(site: Path) -> None:
     # The theme's default separator, [\s\-]+, made a search for Last-Event-ID one for "id".
     entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     separator = entries["config"]["separator"]
+    # ... and a query is split the same way, not with lunr's default (tools/mkdocs_hooks.py).
+    workers = list(site.glob(mkdocs_hooks.SEARCH_WORKER))
+    assert workers
+    assert all(mkdocs_hooks.QUERY_SPLITS_LIKE_PAGES in w.read_text("utf-8") for w in workers)
     assert re.split(separator, "Last-Event-ID mcp-session-id") == [
         "Last-Event-ID",
         "mcp-session-id",

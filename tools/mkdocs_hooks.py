@@ -20,7 +20,10 @@ What they do, and why:
 5. **A notebook's contents read like a lesson's.** They are made from the page's headings, so a
    heading's inline code stays in its entry (mkdocs-jupyter deletes it), and each heading's "¶" is
    the theme's permalink, which search leaves out of the heading.
-6. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
+6. **A search for Last-Event-ID looks for Last-Event-ID.** mkdocs.yml's search ``separator`` keeps
+   hyphenated words whole in the index; ``on_post_build`` makes the theme's search worker split a
+   query the same way (it used lunr's default, which cuts at hyphens).
+7. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
 """
 
 from __future__ import annotations
@@ -205,3 +208,25 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
             output[start : match.end() + 80].replace("\n", " "),
         )
     return output
+
+
+# The theme's search splits the *pages* into words with mkdocs.yml's `separator`, but splits a
+# *query* with lunr's own default, which also cuts at hyphens: "Last-Event-ID" was looked up as
+# "last", "event" and "id". One line added to the search worker makes the query split where the
+# pages do (lunr's query lexer reads its separator on every character).
+SEARCH_WORKER = "assets/javascripts/workers/search.*.min.js"
+QUERY_SPLITS_LIKE_PAGES = (
+    "\n// Added by tools/mkdocs_hooks.py: a query splits into words where the pages do.\n"
+    'Object.defineProperty(self.lunr.QueryLexer, "termSeparator", '
+    "{ get: () => self.lunr.tokenizer.separator });\n"
+)
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    workers = sorted(Path(config.site_dir).glob(SEARCH_WORKER))
+    if not workers:
+        log.warning("no search worker matches %s: queries split at hyphens again", SEARCH_WORKER)
+    for worker in workers:
+        text = worker.read_text(encoding="utf-8")
+        if QUERY_SPLITS_LIKE_PAGES not in text:
+            worker.write_text(text + QUERY_SPLITS_LIKE_PAGES, encoding="utf-8")
