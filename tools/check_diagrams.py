@@ -24,6 +24,9 @@ How it works:
 3. ``chromium --headless --dump-dom`` opens that page and prints it once the drawing is done;
    ``--virtual-time-budget`` lets the page's promises run before the dump.
 
+``draw`` also gives each diagram's natural width in pixels: tests/test_site_links.py uses it to
+keep the home page's diagram within a phone's column (wider diagrams scroll sideways).
+
 It prints one line per diagram that failed (the page, which diagram, Mermaid's message), then the
 count: ``N diagrams checked, 0 failed``; it exits with 0 only if none failed. Chromium is found as
 ``chromium``, ``chromium-browser``, ``google-chrome`` on PATH, or given with ``--chromium PATH``.
