@@ -17,7 +17,13 @@ What they do, and why:
    --strict``.
 4. **Search finds the lessons first.** A notebook page weighs less in the search index than a lesson
    page, and its "In [3]:" prompts and copy buttons ("Copied!") are not indexed.
-5. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
+5. **A notebook's contents read like a lesson's.** They are made from the page's headings, so a
+   heading's inline code stays in its entry (mkdocs-jupyter deletes it), and each heading's "¶" is
+   the theme's permalink, which search leaves out of the heading.
+6. **A search for Last-Event-ID looks for Last-Event-ID.** mkdocs.yml's search ``separator`` keeps
+   hyphenated words whole in the index; ``on_post_build`` makes the theme's search worker split a
+   query the same way (it used lunr's default, which cuts at hyphens).
+7. ``mkdocs serve`` also watches ``notebooks/`` and ``minimcp/`` (the code the lessons include).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, TableOfContents
 
 log = logging.getLogger("mkdocs.hooks.course")
 
@@ -120,6 +127,10 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
         return html
     html = _MATHJAX_LOADER.sub("", html)
     html = _MERMAID_LOADER.sub("", html)
+    # nbconvert's pilcrow after each heading becomes the theme's permalink, which looks the same as
+    # a lesson's and which search leaves out of the heading's title ("Roots ¶" otherwise).
+    html = _ANCHOR_LINK.sub(r'<a class="headerlink" \1 title="Permanent link">', html)
+    page.toc = notebook_toc(html)
     html = prepare_notebook_for_search(html, page)
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None and jupyter.config["include_source"]:
@@ -160,36 +171,34 @@ _EXTERNAL_FETCH = re.compile(
 )
 
 
-# A heading of a rendered notebook, with its id and its inner HTML.
+# A heading of a rendered notebook, with its id and its inner HTML, and the pilcrow nbconvert puts
+# at its end.
 _HEADING = re.compile(r'<h([1-6]) id="([^"]+)">(.*?)</h\1>', re.S)
+_ANCHOR_LINK = re.compile(r'<a class="anchor-link" (href="#[^"]*")>')
 
 
-def _toc_slug(inner_html: str) -> str:
-    """The anchor the page's table of contents links to for a heading: mkdocs-jupyter builds it
-    from the heading's text *without* its inline code, while the heading's own id keeps the code's
-    words."""
-    text = re.sub(r"<code>.*?</code>", "", inner_html, flags=re.S)
-    text = re.sub(r'<a class="anchor-link".*?</a>', "", text, flags=re.S)
-    text = re.sub(r"<[^>]+>", "", text)
-    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
-    return re.sub(r"[-\s]+", "-", text)
+def notebook_toc(html: str) -> TableOfContents:
+    """The table of contents of a rendered notebook, read from its headings as the page shows them.
 
-
-def fix_notebook_toc(output: str) -> str:
-    """Point every contents link of a notebook page at the heading it means (a heading that holds
-    inline code, such as "4. `server/discover`: …", otherwise gets a link to an id that does not
-    exist)."""
-    ids = set(re.findall(r'\bid="([^"]+)"', output))
-    for _, heading_id, inner in _HEADING.findall(output):
-        slug = _toc_slug(inner)
-        if slug and slug != heading_id and slug not in ids:
-            output = output.replace(f'href="#{slug}"', f'href="#{heading_id}"')
-    return output
+    mkdocs-jupyter makes its own from a Markdown copy of the notebook from which it deletes every
+    inline code span, heading or not: "5. `subscriptions/listen`: hearing about changes" was listed
+    as "5. : hearing about changes", and linked to an id no heading had. Here each entry keeps the
+    heading's words (code included, as plain text, like a lesson page's contents) and its real id.
+    """
+    top: list[AnchorLink] = []
+    open_levels: list[AnchorLink] = []  # the last entry of each level above the current one
+    for level, heading_id, inner in _HEADING.findall(html):
+        inner = re.sub(r'<a class="headerlink".*?</a>', "", inner, flags=re.S)
+        title = " ".join(re.sub(r"<[^>]+>", "", inner).split())
+        entry = AnchorLink(title, heading_id, int(level))
+        while open_levels and open_levels[-1].level >= entry.level:
+            open_levels.pop()
+        (open_levels[-1].children if open_levels else top).append(entry)
+        open_levels.append(entry)
+    return TableOfContents(top)
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    if page.file.src_uri.endswith(".ipynb"):
-        output = fix_notebook_toc(output)
     match = _EXTERNAL_FETCH.search(output)
     if match:
         start = max(match.start() - 40, 0)
@@ -199,3 +208,25 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
             output[start : match.end() + 80].replace("\n", " "),
         )
     return output
+
+
+# The theme's search splits the *pages* into words with mkdocs.yml's `separator`, but splits a
+# *query* with lunr's own default, which also cuts at hyphens: "Last-Event-ID" was looked up as
+# "last", "event" and "id". One line added to the search worker makes the query split where the
+# pages do (lunr's query lexer reads its separator on every character).
+SEARCH_WORKER = "assets/javascripts/workers/search.*.min.js"
+QUERY_SPLITS_LIKE_PAGES = (
+    "\n// Added by tools/mkdocs_hooks.py: a query splits into words where the pages do.\n"
+    'Object.defineProperty(self.lunr.QueryLexer, "termSeparator", '
+    "{ get: () => self.lunr.tokenizer.separator });\n"
+)
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    workers = sorted(Path(config.site_dir).glob(SEARCH_WORKER))
+    if not workers:
+        log.warning("no search worker matches %s: queries split at hyphens again", SEARCH_WORKER)
+    for worker in workers:
+        text = worker.read_text(encoding="utf-8")
+        if QUERY_SPLITS_LIKE_PAGES not in text:
+            worker.write_text(text + QUERY_SPLITS_LIKE_PAGES, encoding="utf-8")
