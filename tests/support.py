@@ -16,6 +16,9 @@ if TYPE_CHECKING:  # only named here: a test of lesson 01 or 02 runs without les
     from minimcp.server.core import ServerCore
 
 TIMEOUT = 5
+#: For a first call into a fresh server process: it may import jsonschema then (seconds on a loaded
+#: 2-core machine). A bound that a slow machine does not miss, not a budget.
+FIRST_CALL_TIMEOUT = 60
 Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
 
 

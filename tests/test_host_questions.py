@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import TIMEOUT, connected
+from support import FIRST_CALL_TIMEOUT, TIMEOUT, connected
 
 from minimcp.client import Client, http_client, stdio_client, websocket_client
 from minimcp.examples.assistant import build_server
@@ -170,7 +170,11 @@ async def test_every_cable_carries_the_questions_and_the_answers(cable: str) -> 
     """The messages stay, only the cable changes: sampling and a form, over each of the three."""
     async with over(cable, HostQuestions(profile={"github_user": "octocat"})) as client:
         assert (
-            json.loads(text(await client.call_tool("xml_to_json", {"xml": XML}, timeout=TIMEOUT)))
+            json.loads(
+                text(
+                    await client.call_tool("xml_to_json", {"xml": XML}, timeout=FIRST_CALL_TIMEOUT)
+                )
+            )
             == AS_JSON
         )
         assert (

@@ -58,6 +58,7 @@ def run_on_snapshot(folder: Path, *arguments: str) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.timeout(1200)  # a lesson's tests and notebooks, run again: minutes on a loaded machine
 @pytest.mark.parametrize("number", SNAPSHOTS)
 def test_a_lesson_runs_on_the_code_of_the_lessons_up_to_it(number: str, tmp_path: Path) -> None:
     left_out = course.snapshot(number, tmp_path)
