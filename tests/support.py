@@ -16,6 +16,10 @@ if TYPE_CHECKING:  # only named here: a test of lesson 01 or 02 runs without les
     from minimcp.server.core import ServerCore
 
 TIMEOUT = 5
+#: Seconds a child process may take to say it is ready (it listens). Generous: a slow machine
+#: running other tests took over 10 s to start a worker; only a process that never starts waits
+#: this long.
+START_TIMEOUT = 120.0
 Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
 
 

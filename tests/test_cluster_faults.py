@@ -21,8 +21,8 @@ from balancer import start_balancer
 from complete_support import complete_server
 from support import free_port
 from test_cluster import workers
-from test_cluster_deaths import start_worker, until_listening
 from test_http_faults import CuttingProxy, collect_messages, one_request_per_connection
+from worker_support import start_worker, until_listening
 
 from minimcp.client import http_client
 from minimcp.examples.course import MAX_STEPS
