@@ -23,6 +23,10 @@ from worker_support import start_redis, start_worker, until_listening
 from minimcp.transports.cluster.redis_store import connect
 from minimcp.transports.cluster.sessions import WORKER_DIED
 
+#: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
+#: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
+pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
+
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 

@@ -19,9 +19,13 @@ from typing import Any
 import httpx2
 import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, SSEReader
-from support import free_port
+from support import START_TIMEOUT, free_port
 from test_cluster import INITIALIZED, workers
 from worker_support import start_redis, start_worker, until_listening
+
+#: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
+#: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
+pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
 
 TIMEOUT = 30.0
 UNAVAILABLE = "Service unavailable: the shared store is unavailable; try again shortly"

@@ -23,6 +23,10 @@ import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT
 from support import START_TIMEOUT, free_port
 
+#: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
+#: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
+pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
+
 #: Seconds the supervisor may take to stop, on a loaded machine: the workers' grace, then SIGKILL.
 STOP_BOUND = 20.0
 #: Streams left open when the signal comes, followed on both workers: the stop has work to do.
