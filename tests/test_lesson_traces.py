@@ -30,8 +30,8 @@ SCHEMATIC = re.compile(r"\.\.\.|…|<[a-z]+(?: [a-z]+)+>")
 #: What the notebooks mask because it changes on every run (``<port>``, ``<token>``,
 #: ``<sealed>``, ``client-<id>``): on the page it stands for any text, so the rest is compared.
 MASK = re.compile(r"<[a-z][^<>]*>")
-#: A line of an HTTP trace as the notebooks print it: a request, or the status of its answer.
-HTTP_TRACE = re.compile(r"^(?:GET|POST|DELETE) https?://|^-> \d{3}", re.M)
+#: A line of an HTTP trace as the notebooks print it: a request, or one that ends with a status.
+HTTP_TRACE = re.compile(r"^(?:GET|POST|DELETE) https?://|-> \d{3}$", re.M)
 
 
 def squeeze(text: str) -> str:
