@@ -96,7 +96,8 @@ def add_serve_options(serving: argparse.ArgumentParser) -> None:
         "--example",
         choices=sorted(EXAMPLES),
         default="course",
-        help="which server: the course's, or the conformance suite's (default %(default)s)",
+        help="which server: course, the course's (lessons 02-08); assistant, the one that asks the "
+        "client back (lesson 09); conformance, the conformance suite's (default %(default)s)",
     )
     serving.add_argument(
         "--transport",

@@ -13,13 +13,12 @@ import asyncio
 import json
 import shutil
 import socket
-import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from worker_support import start_redis
 
 from minimcp.rpc import MemoryTransport, memory_pair
 
@@ -103,27 +102,8 @@ def redis_url() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    server = start_redis(port)  # once it accepts connections, however long that takes
     try:
-        for _ in range(100):  # until it accepts connections
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         server.terminate()

@@ -19,6 +19,10 @@ TIMEOUT = 5
 #: For a first call into a fresh server process: it may import jsonschema then (seconds on a loaded
 #: 2-core machine). A bound that a slow machine does not miss, not a budget.
 FIRST_CALL_TIMEOUT = 60
+#: Seconds a child process may take to say it is ready (it listens). Generous: a slow machine
+#: running other tests took over 10 s to start a worker; only a process that never starts waits
+#: this long.
+START_TIMEOUT = 120.0
 Notes = asyncio.Queue[tuple[str, dict[str, Any]]]
 
 

@@ -25,7 +25,7 @@ import pytest
 import pytest_asyncio
 from complete_support import complete_server, running_complete
 from http_support import INITIALIZE, TIMEOUT
-from support import free_port, until
+from support import START_TIMEOUT, free_port, until
 from test_auth_hardening import ACCEPT, ISSUER, KEYS, RSA_KEY, serves
 from test_auth_server import REDIRECT, Flow
 from websockets.exceptions import InvalidStatus
@@ -83,7 +83,7 @@ async def serving_with_auth(mcp_port: int, auth_port: int) -> AsyncIterator[list
 
     reading = asyncio.ensure_future(read_log())
     try:
-        await asyncio.wait_for(ready.wait(), 30)
+        await asyncio.wait_for(ready.wait(), START_TIMEOUT)
         yield lines
     finally:
         process.terminate()

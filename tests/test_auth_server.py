@@ -19,7 +19,7 @@ import httpx2
 import pytest
 import pytest_asyncio
 from complete_support import complete_server, running_complete
-from support import free_port, until
+from support import START_TIMEOUT, free_port, until
 
 from minimcp.auth import OAuth, protect
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
@@ -262,7 +262,7 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
     try:
         assert process.stderr is not None
         lines = [
-            (await asyncio.wait_for(process.stderr.readline(), 30)).decode().strip()
+            (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
             for _ in range(2)
         ]
         url = f"http://127.0.0.1:{port}/mcp"

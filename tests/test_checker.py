@@ -430,3 +430,42 @@ def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercise
     assert process.returncode == 0, output.text + errors
     assert "Stopped watching." in output.text
     assert "Traceback" not in errors + output.text and "KeyboardInterrupt" not in errors
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+def test_watch_moves_on_to_the_next_part_once_a_part_passes(course: exercises.Lesson) -> None:
+    """``--watch --part 1``: once part 1 passes, the next save checks part 2, then the lesson."""
+    process = subprocess.Popen(
+        [sys.executable, str(course.root / "tools" / "check.py"), "--root", str(course.root)]
+        + ["--watch", "--part", "1", "01"],
+        cwd=course.root,
+        env=checker_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+    )
+    output = Output(process.stdout)
+    saves = iter(range(1000))
+
+    def save() -> None:  # saved again every few seconds, in case the watcher was not ready
+        course.stub.write_text(DEMO_SOLUTION + f"# save {next(saves)}\n", encoding="utf-8")
+
+    try:
+        assert output.wait_for("save it to check again"), output.text
+        save()
+        assert output.wait_for("Part 1 is done. Next:", poke=save), output.text
+        assert output.wait_for("Moving on: from now on, each save checks part 2."), output.text
+        assert output.wait_for("Part 2 · Names and shouting — 2/2 passed", poke=save), output.text
+        moved = "Moving on: from now on, each save checks the whole lesson."
+        assert output.wait_for(moved), output.text
+        assert output.wait_for("] 7/7 passed", poke=save), output.text
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+    assert process.returncode == 0, output.text

@@ -13,8 +13,10 @@ import time
 
 import pytest
 from http_support import raw_session
+from support import START_TIMEOUT
 
 from minimcp.client import http_client, stdio_client, websocket_client
+from minimcp.examples.serving import EXAMPLES
 from minimcp.session import LATEST_PROTOCOL_VERSION
 from minimcp.transports.process import python_command
 
@@ -76,7 +78,7 @@ async def test_serve_over_websocket_answers_a_client_and_stops_on_ctrl_c(repo_ro
     )
     try:
         assert process.stderr is not None and process.stdout is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+        line = (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
         match = re.fullmatch(r"MCP endpoint: (ws://127\.0\.0\.1:\d+/mcp)", line)
         assert match, line
         async with websocket_client(match[1], name="cli-test") as client:
@@ -169,7 +171,7 @@ async def test_ctrl_c_on_the_http_server_with_a_call_running_exits_quietly(repo_
     )
     try:
         assert process.stderr is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+        line = (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
         match = re.fullmatch(r"MCP endpoint: (http://127\.0\.0\.1:\d+/mcp)", line)
         assert match, line
         async with http_client(match[1], max_retries=0) as client:
@@ -256,7 +258,7 @@ async def test_python_m_minimcp_serve_ws_serves_the_course_server(repo_root) -> 
     )
     try:
         assert process.stderr is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+        line = (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
         assert line.startswith("MCP endpoint: ws://127.0.0.1:") and line.endswith("/mcp")
         url = line.removeprefix("MCP endpoint: ")
         async with websocket_client(url) as client:
@@ -285,7 +287,7 @@ async def test_the_cli_serves_http(repo_root) -> None:
         stderr=asyncio.subprocess.PIPE,
     )
     try:
-        line = await asyncio.wait_for(process.stderr.readline(), TIMEOUT)
+        line = await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)
         assert line.decode().strip() == f"MCP endpoint: http://127.0.0.1:{port}/mcp"
         async with raw_session(f"http://127.0.0.1:{port}/mcp") as raw:
             assert raw.session_id
@@ -298,3 +300,13 @@ async def test_the_cli_serves_http(repo_root) -> None:
     finally:
         process.terminate()
         await asyncio.wait_for(process.wait(), TIMEOUT)
+
+
+def test_serve_help_describes_every_example() -> None:
+    """``--example``'s help says what each server is, not only the names in braces."""
+    done = run_cli("serve", "--help")
+    options = done.stdout.split("options:", 1)[1]  # past the usage line, which names them too
+    described = options.split("--example {", 1)[1].split("--transport", 1)[0]
+    described = " ".join(described.split("}", 1)[1].split())  # the help text, on one line
+    for name in EXAMPLES:
+        assert f"{name}, " in described, name

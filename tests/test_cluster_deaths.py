@@ -17,41 +17,17 @@ from collections.abc import AsyncIterator
 import httpx2
 import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
-from support import free_port
+from support import START_TIMEOUT, free_port
+from worker_support import start_redis, start_worker, until_listening
 
 from minimcp.transports.cluster.redis_store import connect
 from minimcp.transports.cluster.sessions import WORKER_DIED
 
+#: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
+#: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
+pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
+
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-
-def start_worker(redis_url: str, port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "minimcp",
-            "serve",
-            "--transport",
-            "http",
-            "--port",
-            str(port),
-            "--redis",
-            redis_url,
-        ],
-        stderr=subprocess.DEVNULL,
-    )
-
-
-async def until_listening(port: int) -> None:
-    async with httpx2.AsyncClient(timeout=1) as probe:
-        for _ in range(200):
-            try:
-                await probe.get(f"http://127.0.0.1:{port}/mcp")
-                return
-            except httpx2.TransportError:
-                await asyncio.sleep(0.05)
-    raise TimeoutError(f"no worker listens on {port}")
 
 
 @pytest.fixture
@@ -151,6 +127,15 @@ async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_e
         assert record["owner"] != doomed_owner
 
 
+async def said_it_listens(stderr: asyncio.StreamReader, workers: int) -> None:
+    """Until ``workers`` workers of ``serve --workers`` have each said ``MCP endpoint: URL``."""
+    listening = 0
+    while listening < workers:
+        said = await asyncio.wait_for(stderr.readline(), START_TIMEOUT)
+        assert said, "the supervisor ended before its workers listened"
+        listening += said.startswith(b"MCP endpoint: ")
+
+
 async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
     redis_url: str,
 ) -> None:
@@ -173,10 +158,10 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
     )
     assert parent.stderr is not None
     try:
-        line = (await asyncio.wait_for(parent.stderr.readline(), TIMEOUT)).decode()
+        line = (await asyncio.wait_for(parent.stderr.readline(), START_TIMEOUT)).decode()
         assert line.startswith("2 workers: ")
         pids = [int(pid) for pid in line.split(":")[1].split()]
-        await until_listening(port)
+        await said_it_listens(parent.stderr, 2)
         url = f"http://127.0.0.1:{port}/mcp"
         headers = {"accept": ACCEPT_BOTH, "content-type": "application/json", "connection": "close"}
         async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
@@ -189,7 +174,7 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
             os.kill(pids[0], signal.SIGKILL)  # one worker dies; the parent starts another
             while b"replaces it" not in await asyncio.wait_for(parent.stderr.readline(), TIMEOUT):
                 pass
-            await until_listening(port)
+            await said_it_listens(parent.stderr, 1)
             # new connections, spread by the kernel: every one answered
             for request_id in range(2, 8):
                 answer = await http.post(
@@ -218,7 +203,7 @@ def test_serve_refuses_workers_it_cannot_run(arguments: list[str], error: str) -
         [sys.executable, "-m", "minimcp", "serve", *arguments],
         capture_output=True,
         text=True,
-        timeout=TIMEOUT,
+        timeout=START_TIMEOUT,
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2 and error in done.stderr
@@ -227,24 +212,7 @@ def test_serve_refuses_workers_it_cannot_run(arguments: list[str], error: str) -
 async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tmp_path) -> None:
     port = free_port()
     redis_url = f"redis://127.0.0.1:{port}/0"
-
-    def start_redis() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-
-    redis = start_redis()
+    redis = start_redis(port)
     worker_port = free_port()
     worker = start_worker(redis_url, worker_port)
     url = f"http://127.0.0.1:{worker_port}/mcp"
@@ -260,7 +228,7 @@ async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tm
             assert answer.json()["error"]["message"].startswith(
                 "Service unavailable: the shared store is unavailable"
             )
-            redis = start_redis()  # back, empty: the sessions it kept are gone, new ones open
+            redis = start_redis(port)  # back, empty: the sessions it kept are gone, new ones open
             for _ in range(100):
                 answer = await http.post(url, json=INITIALIZE, headers=headers)
                 # While Redis comes back, a handshake may still fail with a clear error (503, or

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from balancer import start_balancer
 from complete_support import complete_server
-from support import free_port
+from support import START_TIMEOUT, free_port
 from test_cluster import workers
-from test_cluster_deaths import start_worker, until_listening
 from test_http_faults import CuttingProxy, collect_messages, one_request_per_connection
+from worker_support import start_worker, until_listening
 
 from minimcp.client import http_client
 from minimcp.examples.course import MAX_STEPS
@@ -109,6 +109,9 @@ async def test_a_burst_of_announcements_survives_many_cuts_across_workers(
         assert proxy.cuts >= 10
 
 
+# Six workers started one after another, each waited for until it listens: over two minutes on a
+# slow, loaded machine, so the bound is far above pytest's default of 120 s for one test.
+@pytest.mark.timeout(8 * START_TIMEOUT)
 async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
     redis = connect(redis_url)
     await redis.flushdb()

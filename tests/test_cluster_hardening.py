@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,9 +19,13 @@ from typing import Any
 import httpx2
 import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, SSEReader
-from support import free_port
+from support import START_TIMEOUT, free_port
 from test_cluster import INITIALIZED, workers
-from test_cluster_deaths import until_listening
+from worker_support import start_redis, start_worker, until_listening
+
+#: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
+#: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
+pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
 
 TIMEOUT = 30.0
 UNAVAILABLE = "Service unavailable: the shared store is unavailable; try again shortly"
@@ -99,35 +102,6 @@ def test_serve_with_workers_and_no_redis_says_so_in_one_line_and_exits() -> None
     assert "redis-server --port" in line
 
 
-def start_redis(port: int) -> subprocess.Popen[bytes]:
-    """A fresh, empty ``redis-server`` on ``port`` (loopback, no disk), once it answers."""
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-        + ["--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            return server
-        except OSError:
-            if server.poll() is not None:
-                break  # it could not start (the port taken?)
-            time.sleep(0.05)  # a pace for asking again
-    server.kill()
-    raise TimeoutError(f"redis-server did not start on {port}")
-
-
-def start_logged_worker(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    with log.open("wb") as stderr:
-        return subprocess.Popen(
-            [sys.executable, "-m", "minimcp", "serve", "--transport", "http"]
-            + ["--port", str(port), "--redis", redis_url],
-            stderr=stderr,
-            stdin=subprocess.DEVNULL,
-        )
-
-
 async def ping(
     http: httpx2.AsyncClient, url: str, headers: dict[str, str], request_id: int = 9
 ) -> httpx2.Response:
@@ -179,7 +153,7 @@ async def test_redis_restarted_empty_answers_quickly_and_old_sessions_come_back(
     redis = start_redis(redis_port)
     ports = [free_port(), free_port()]
     logs = [tmp_path / f"worker-{n}.log" for n in range(2)]
-    workers = [start_logged_worker(redis_url, *place) for place in zip(ports, logs, strict=True)]
+    workers = [start_worker(redis_url, *place) for place in zip(ports, logs, strict=True)]
     urls = [f"http://127.0.0.1:{port}/mcp" for port in ports]
     try:
         for port in ports:

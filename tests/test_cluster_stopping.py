@@ -21,7 +21,11 @@ from contextlib import asynccontextmanager
 import httpx2
 import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT
-from support import free_port
+from support import START_TIMEOUT, free_port
+
+#: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
+#: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
+pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
 
 #: Seconds the supervisor may take to stop, on a loaded machine: the workers' grace, then SIGKILL.
 STOP_BOUND = 20.0
@@ -50,12 +54,12 @@ async def start_supervisor(
         stderr=subprocess.PIPE,
     )
     assert parent.stderr is not None
-    line = (await asyncio.wait_for(parent.stderr.readline(), TIMEOUT)).decode()
+    line = (await asyncio.wait_for(parent.stderr.readline(), START_TIMEOUT)).decode()
     assert line.startswith("2 workers: "), line
     pids = [int(pid) for pid in line.split(":")[1].split()]
     listening = 0
     while listening < 2:  # each worker says so once it listens
-        said = await asyncio.wait_for(parent.stderr.readline(), 3 * TIMEOUT)
+        said = await asyncio.wait_for(parent.stderr.readline(), START_TIMEOUT)
         assert said, "the supervisor ended before its workers listened"
         listening += said.startswith(b"MCP endpoint: ")
     return parent, pids

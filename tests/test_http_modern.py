@@ -94,7 +94,7 @@ async def test_discover_is_one_json_answer_with_no_session() -> None:
         (
             message("tools/list"),
             {"mcp_method": None},
-            "Mcp-Method header value None does not match body value 'tools/list'",
+            "the Mcp-Method header is required: it repeats the body's method, 'tools/list'",
         ),
         (
             message("tools/list"),
@@ -114,7 +114,7 @@ async def test_discover_is_one_json_answer_with_no_session() -> None:
         (
             message("tools/call", name="read_events", arguments={"date": "2025-03-21"}),
             {"mcp_name": None},
-            "Mcp-Name header value None does not match body value 'read_events'",
+            "the Mcp-Name header is required for tools/call",
         ),
         (
             message("resources/read", uri="courses://all"),

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from complete_support import running_complete
-from support import free_port, until
+from support import START_TIMEOUT, free_port, until
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
@@ -59,7 +59,8 @@ async def sdk_asking(cable: str, **options: Any) -> AsyncIterator[Client]:
     )
     try:
         assert process.stderr is not None
-        while (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).strip() != b"ready":
+        ready = process.stderr.readline
+        while (await asyncio.wait_for(ready(), START_TIMEOUT)).strip() != b"ready":
             pass
         async with http_client(f"http://127.0.0.1:{port}/mcp", **options) as client:
             yield client

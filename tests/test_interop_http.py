@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from complete_support import complete_server, running_complete
-from support import free_port
+from support import START_TIMEOUT, free_port
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
@@ -106,9 +106,11 @@ async def test_minimcp_client_runs_the_sdk_server_over_http_and_resumes_its_stre
     )
     trace: list[str] = []
 
-    async def scenario() -> None:
+    async def ready() -> None:
         while (await process.stderr.readline()).strip() != b"ready":
             pass
+
+    async def scenario() -> None:
         async with http_client(f"http://127.0.0.1:{port}/mcp", on_http=trace.append) as client:
             assert client.server_info["name"] == "sdk-http"
             assert client.protocol_version == "2025-11-25"
@@ -134,6 +136,7 @@ async def test_minimcp_client_runs_the_sdk_server_over_http_and_resumes_its_stre
             assert prompt["messages"][0]["content"]["text"] == "Find courses similar to: Cache."
 
     try:
+        await asyncio.wait_for(ready(), START_TIMEOUT)
         await asyncio.wait_for(scenario(), TIMEOUT)
     finally:
         process.terminate()

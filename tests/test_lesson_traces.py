@@ -3,8 +3,11 @@
 The course promises that no message is typed by hand: the notebook produces it, and the page
 copies it. This test holds the page to that promise. It collects every JSON-RPC message in a
 page's code blocks (a block that is one JSON document, or each line holding a ``"jsonrpc"``
-object) and looks for it, white space aside, in the outputs of ``notebooks/NN-*.ipynb``. When a
-notebook is re-run and its traffic changes, this test names the page lines to refresh.
+object), and every HTTP trace in a ``text`` block (lesson 10's requests, statuses and bodies), and
+looks for it, white space aside, in the outputs of ``notebooks/NN-*.ipynb``. A value the page masks
+(``<port>``, ``<token>``, ``<sealed>``) stands for whatever the notebook printed there; everything
+around it is compared. When a notebook is re-run and its traffic changes, this test names the page
+lines to refresh.
 """
 
 from __future__ import annotations
@@ -17,11 +20,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FENCE = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)[^\n]*\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
+    r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)(?P<info>[^\n]*)\n(?P<body>.*?)"
+    r"^(?P=indent)(?P=fence)[ \t]*$",
     re.S | re.M,
 )
 
-SCHEMATIC = re.compile(r"\.\.\.|…|<[a-z][^>]*>")
+#: A shape, not a message: an elision, or a placeholder in words (``"id": <the same>``).
+SCHEMATIC = re.compile(r"\.\.\.|…|<[a-z]+(?: [a-z]+)+>")
+#: What the notebooks mask because it changes on every run (``<port>``, ``<token>``,
+#: ``<sealed>``, ``client-<id>``): on the page it stands for any text, so the rest is compared.
+MASK = re.compile(r"<[a-z][^<>]*>")
+#: A line of an HTTP trace as the notebooks print it: a request, or one that ends with a status.
+HTTP_TRACE = re.compile(r"^(?:GET|POST|DELETE) https?://|-> \d{3}$", re.M)
 
 
 def squeeze(text: str) -> str:
@@ -64,6 +74,26 @@ def page_messages(page: str) -> list[str]:
     return [m for m in found if not SCHEMATIC.search(m)]
 
 
+def http_traces(page: str) -> list[str]:
+    """The HTTP traces in a page's ``text`` blocks (requests, statuses, headers and bodies, as
+    lesson 10 shows them), each block whole."""
+    return [
+        match.group("body")
+        for match in FENCE.finditer(page)
+        if match.group("info").strip() == "text" and HTTP_TRACE.search(match.group("body"))
+    ]
+
+
+def found_in(trace: str, outputs: str) -> bool:
+    """Whether ``trace`` is in the notebook's (squeezed) outputs, each masked value on the page
+    standing for whatever the notebook printed there (its own mask, or the value itself)."""
+    squeezed = squeeze(trace)
+    if squeezed in outputs:
+        return True
+    pieces = [re.escape(piece) for piece in MASK.split(squeezed)]
+    return re.search(".{0,2000}?".join(pieces), outputs) is not None
+
+
 def lessons() -> list[Path]:
     # a lesson may have several pages
     return sorted(p for p in (ROOT / "lessons").glob("[0-9][0-9]-*/*.md"))
@@ -72,13 +102,14 @@ def lessons() -> list[Path]:
 @pytest.mark.parametrize("page", lessons(), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_message_on_the_page_comes_from_the_notebook(page: Path) -> None:
     """Copy messages from the notebook's stored outputs; never type or edit them by hand."""
-    messages = page_messages(page.read_text(encoding="utf-8"))
+    text = page.read_text(encoding="utf-8")
+    messages = page_messages(text) + http_traces(text)
     if not messages:
         return  # a page without traces (lesson 00) has nothing to check
     notebooks = list((ROOT / "notebooks").glob(page.parent.name[:2] + "-*.ipynb"))
     assert notebooks, f"{page.parent.name} shows messages but has no notebook"
     outputs = notebook_outputs(notebooks[0])
-    missing = [m for m in messages if squeeze(m) not in outputs]
+    missing = [m for m in messages if not found_in(m, outputs)]
     assert not missing, (
         f"{len(missing)} message(s) on {page.relative_to(ROOT)} are not in "
         f"{notebooks[0].relative_to(ROOT)}'s outputs:\n" + "\n".join(m[:160] for m in missing)
@@ -99,3 +130,13 @@ def test_the_checker_sees_messages() -> None:
         '{"jsonrpc":"2.0","id":1,"result":{}}',
         '{"jsonrpc":"2.0","id":2,"result":{}}',
     ]
+
+
+def test_masked_values_and_http_traces_are_compared() -> None:
+    """A masked value stands for any text, and only there; an HTTP trace in a ``text`` block is
+    compared whole."""
+    outputs = squeeze('{"jsonrpc":"2.0","id":2,"result":{"state":"eyJhbGci0123"}}\n-> 401\nok')
+    assert found_in('{"jsonrpc":"2.0","id":2,"result":{"state":"<sealed>"}}', outputs)
+    assert not found_in('{"jsonrpc":"2.0","id":3,"result":{"state":"<sealed>"}}', outputs)
+    page = "```text\nPOST http://127.0.0.1:<port>/mcp\n-> 401\n```\n\n```text\nok\n```\n"
+    assert http_traces(page) == ["POST http://127.0.0.1:<port>/mcp\n-> 401\n"]

@@ -18,7 +18,7 @@ import time
 import httpx2
 import pytest
 from http_support import TIMEOUT
-from support import free_port
+from support import START_TIMEOUT, free_port
 
 from minimcp.rpc.limits import SERVER_BUSY
 
@@ -61,7 +61,7 @@ async def start_server(port: int) -> asyncio.subprocess.Process:
         stderr=subprocess.PIPE,
     )
     assert process.stderr is not None
-    while not (line := await asyncio.wait_for(process.stderr.readline(), 3 * TIMEOUT)).startswith(
+    while not (line := await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).startswith(
         b"MCP endpoint: "
     ):
         assert line, "the server ended before it listened"

@@ -131,6 +131,16 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
     return 0
 
 
+def next_part(lesson: exercises.Lesson, done: int, out: TextIO) -> int | None:
+    """Part ``done`` passes while watching: the part after it, or None for the whole lesson once
+    the last part is done. Said, so the student knows what the next save checks."""
+    later = [part.number for part in read_test_file(lesson.test_file).parts if part.number > done]
+    following = later[0] if later else None
+    what = f"part {following}" if following is not None else "the whole lesson"
+    print(f"\nMoving on: from now on, each save checks {what}.", file=out, flush=True)
+    return following
+
+
 # --------------------------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------------------------
@@ -203,8 +213,14 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"lesson {lesson.name} has no part {args.part} (its parts: {names})")
     copy = "solutions" if args.solutions else "lessons"
 
+    part = args.part
+
     def check() -> int:
-        return check_lesson(lesson, copy, args.part, args.verbose, marks, out, watching=args.watch)
+        nonlocal part
+        code = check_lesson(lesson, copy, part, args.verbose, marks, out, watching=args.watch)
+        if args.watch and code == 0 and part is not None:
+            part = next_part(lesson, part, out)
+        return code
 
     if args.watch:
         target = lesson.solution if args.solutions else lesson.stub

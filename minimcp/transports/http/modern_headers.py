@@ -41,7 +41,12 @@ def check_headers(request: HttpRequest, message: Request) -> None:
             f"{meta[PROTOCOL_VERSION]!r}",
         )
     method = request.headers.get(METHOD_HEADER)
-    if method is None or method.strip() != message.method:
+    if method is None:
+        raise mismatch(
+            message,
+            f"the Mcp-Method header is required: it repeats the body's method, {message.method!r}",
+        )
+    if method.strip() != message.method:
         raise mismatch(
             message,
             f"Mcp-Method header value {method!r} does not match body value {message.method!r}",
@@ -49,7 +54,9 @@ def check_headers(request: HttpRequest, message: Request) -> None:
     field = NAMED.get(message.method)
     if field is not None:
         name = request.headers.get(NAME_HEADER)
-        if name is None or decoded(name.strip(), message) != params.get(field):
+        if name is None:
+            raise mismatch(message, f"the Mcp-Name header is required for {message.method}")
+        if decoded(name.strip(), message) != params.get(field):
             raise mismatch(
                 message,
                 f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}",
