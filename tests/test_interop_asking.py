@@ -135,7 +135,9 @@ async def test_minimcp_gives_up_and_the_sdk_tool_is_cancelled(tmp_path: Path) ->
     async with sdk_asking("stdio", extensions=[cancellation]) as client:  # lesson 09's, plugged in
         with pytest.raises(TimeoutError):
             await client.call_tool("wait_for_cancel", {"record": str(record)}, timeout=0.5)
-        await until(record.exists)  # the notice travels, then the SDK cancels its handler
+        # The notice travels, then the SDK cancels its handler, which writes the file: wait until
+        # it is written whole (another process writes it), bounded for a loaded machine.
+        await until(lambda: record.exists() and record.read_text() == "cancelled", timeout=60)
         assert record.read_text() == "cancelled"
         await client.ping()
 
