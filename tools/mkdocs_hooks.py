@@ -43,6 +43,13 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 log = logging.getLogger("mkdocs.hooks.course")
 
 NOTEBOOKS_DIR = "notebooks"
+#: The line under a notebook's title, in each edition's language.
+NOTEBOOK_SOURCE = {
+    "en": '<p class="notebook-source">Stored outputs of {link}. '
+    "To run it yourself: <code>jupyter lab {folder}/</code></p>",
+    "es": '<p class="notebook-source">Salidas guardadas de {link}. '
+    "Para ejecutarlo tú: <code>jupyter lab {folder}/</code></p>",
+}
 
 
 def _repo_root(config: MkDocsConfig) -> Path:
@@ -67,17 +74,54 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-@event_priority(100)  # before mkdocs-jupyter's on_files, which turns .ipynb files into pages
+@event_priority(-200)  # after mkdocs-static-i18n (-100) has chosen each page's language
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    root = _repo_root(config)
-    for notebook in sorted((root / NOTEBOOKS_DIR).glob("*.ipynb")):
-        src_uri = f"{NOTEBOOKS_DIR}/{notebook.name}"
-        if files.get_file_from_path(src_uri) is None:
-            # A plain File whose source folder is the repository root, so that its path inside the
-            # site is its path in the repository. (Not File.generated: mkdocs-jupyter's wrapper
-            # recomputes the absolute path from the source folder, which a generated file lacks.)
-            files.append(File(src_uri, str(root), config.site_dir, config.use_directory_urls))
+    """Add the notebooks of the edition being built (see :mod:`tools.mkdocs_notebooks`)."""
+    for notebook in site_notebooks(_repo_root(config), config):
+        if files.get_file_from_path(notebook.src_uri) is None:
+            files.append(notebook)
     return files
+
+
+def site_notebooks(root: Path, config: MkDocsConfig) -> list[File]:
+    """The notebooks of the edition being built, as pages of the site.
+
+    Each lesson's notebook is ``notebooks/NN-slug.ipynb``, and its Spanish twin
+    ``notebooks/NN-slug.es.ipynb`` beside it (the suffix rule of the pages). Both live outside
+    ``docs_dir``, which mkdocs-static-i18n does not expect, so they join the files after it has
+    sorted the pages by language: the English build gets ``notebooks/NN-slug/``, the Spanish one
+    ``es/notebooks/NN-slug/``, each page knowing its twin for the theme's language switcher.
+    """
+    i18n = config.plugins.get("i18n")
+    language = getattr(i18n, "current_language", "en")
+    found: list[File] = []
+    for english in sorted((root / NOTEBOOKS_DIR).glob("*.ipynb")):
+        stem = english.name.removesuffix(".ipynb")
+        if "." in stem:  # a translation: found through its English notebook
+            continue
+        twins = {lang: _notebook_file(root, stem, lang, config) for lang in ("en", "es")}
+        if not (root / twins["es"].src_uri).is_file():
+            twins["es"] = _notebook_file(root, stem, "en", config, url_language="es")
+        page = twins[language] if language in twins else twins["en"]
+        page.alternates, page.locale, page.locale_alternate_of = twins, language, language
+        found.append(page)
+    return found
+
+
+def _notebook_file(
+    root: Path, stem: str, lang: str, config: MkDocsConfig, url_language: str | None = None
+) -> File:
+    """One notebook as a page of the ``lang`` edition, wrapped for mkdocs-jupyter."""
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    name = f"{stem}.ipynb" if lang == "en" else f"{stem}.{lang}.ipynb"
+    prefix = "" if (url_language or lang) == "en" else f"{url_language or lang}/"
+    source = File(f"{NOTEBOOKS_DIR}/{name}", str(root), config.site_dir, config.use_directory_urls)
+    page = NotebookFile(source, config.use_directory_urls, config.site_dir)
+    page.dest_path = f"{prefix}{NOTEBOOKS_DIR}/{stem}/index.html"
+    page.abs_dest_path = str(Path(config.site_dir) / page.dest_path)
+    page.url = f"{prefix}{NOTEBOOKS_DIR}/{stem}/"
+    return page
 
 
 def on_serve(
@@ -136,11 +180,10 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     if jupyter is not None and jupyter.config["include_source"]:
         # mkdocs-jupyter copies the .ipynb beside the page: offer it, and say how to run it. The
         # line goes under the notebook's first heading (or on top, if it has none).
-        name = Path(page.file.src_uri).name
+        name = Path(page.file.abs_src_path or page.file.src_uri).name
         link = f'<a href="{name}" download><code>{NOTEBOOKS_DIR}/{name}</code></a>'
-        note = (
-            f'<p class="notebook-source">Stored outputs of {link}. '
-            f"To run it yourself: <code>jupyter lab {NOTEBOOKS_DIR}/</code></p>"
+        note = NOTEBOOK_SOURCE[getattr(page.file, "locale", "en")].format(
+            link=link, folder=NOTEBOOKS_DIR
         )
         end_of_h1 = html.find("</h1>")
         if end_of_h1 == -1:
