@@ -131,7 +131,9 @@ def _words(html: str) -> str:
 def test_notebook_contents_keep_each_headings_code_and_search_titles_no_pilcrow(site: Path) -> None:
     # mkdocs-jupyter once listed "5. `subscriptions/listen`: hearing ..." as "5. : hearing ...".
     missing = []
-    for page in sorted((site / "notebooks").glob("*/index.html")):
+    for page in sorted(
+        [*site.glob("notebooks/*/index.html"), *site.glob("es/notebooks/*/index.html")]
+    ):
         text = page.read_text(encoding="utf-8")
         contents = {href: " ".join(title.split()) for href, title in CONTENTS_ENTRY.findall(text)}
         for heading_id, inner in re.findall(r'<h[2-6] id="([^"]+)">(.*?)</h[2-6]>', text, re.S):
