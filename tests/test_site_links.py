@@ -158,3 +158,15 @@ def test_search_keeps_hyphenated_words_whole(site: Path) -> None:
         "Last-Event-ID",
         "mcp-session-id",
     ]
+
+
+def test_the_spanish_edition_is_searched_in_spanish(site: Path) -> None:
+    # One index holds both editions; lunr stems each with its language's rules (en and es).
+    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert entries["config"]["lang"] == ["en", "es"]
+    spanish = " ".join(e["text"] for e in entries["docs"] if e["location"].startswith("es/"))
+    for word in ("herramientas", "reanudación", "anfitrión"):
+        assert word in spanish
+    html = (site / "es" / "04-tools" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="es"' in html
+    assert 'hreflang="en"' in html and 'href="../../04-tools/"' in html  # the switcher
