@@ -131,7 +131,9 @@ def _words(html: str) -> str:
 def test_notebook_contents_keep_each_headings_code_and_search_titles_no_pilcrow(site: Path) -> None:
     # mkdocs-jupyter once listed "5. `subscriptions/listen`: hearing ..." as "5. : hearing ...".
     missing = []
-    for page in sorted((site / "notebooks").glob("*/index.html")):
+    for page in sorted(
+        [*site.glob("notebooks/*/index.html"), *site.glob("es/notebooks/*/index.html")]
+    ):
         text = page.read_text(encoding="utf-8")
         contents = {href: " ".join(title.split()) for href, title in CONTENTS_ENTRY.findall(text)}
         for heading_id, inner in re.findall(r'<h[2-6] id="([^"]+)">(.*?)</h[2-6]>', text, re.S):
@@ -156,3 +158,15 @@ def test_search_keeps_hyphenated_words_whole(site: Path) -> None:
         "Last-Event-ID",
         "mcp-session-id",
     ]
+
+
+def test_the_spanish_edition_is_searched_in_spanish(site: Path) -> None:
+    # One index holds both editions; lunr stems each with its language's rules (en and es).
+    entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert entries["config"]["lang"] == ["en", "es"]
+    spanish = " ".join(e["text"] for e in entries["docs"] if e["location"].startswith("es/"))
+    for word in ("herramientas", "reanudación", "anfitrión"):
+        assert word in spanish
+    html = (site / "es" / "04-tools" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="es"' in html
+    assert 'hreflang="en"' in html and 'href="../../04-tools/"' in html  # the switcher

@@ -103,7 +103,8 @@ def site_notebooks(root: Path, config: MkDocsConfig) -> list[File]:
         if not (root / twins["es"].src_uri).is_file():
             twins["es"] = _notebook_file(root, stem, "en", config, url_language="es")
         page = twins[language] if language in twins else twins["en"]
-        page.alternates, page.locale, page.locale_alternate_of = twins, language, language
+        # What mkdocs-static-i18n gives each page it sorts: the switcher links the twins.
+        vars(page).update(alternates=twins, locale=language, locale_alternate_of=language)
         found.append(page)
     return found
 
@@ -112,7 +113,7 @@ def _notebook_file(
     root: Path, stem: str, lang: str, config: MkDocsConfig, url_language: str | None = None
 ) -> File:
     """One notebook as a page of the ``lang`` edition, wrapped for mkdocs-jupyter."""
-    from mkdocs_jupyter.plugin import NotebookFile
+    from mkdocs_jupyter.plugin import NotebookFile  # type: ignore[import-untyped]
 
     name = f"{stem}.ipynb" if lang == "en" else f"{stem}.{lang}.ipynb"
     prefix = "" if (url_language or lang) == "en" else f"{url_language or lang}/"

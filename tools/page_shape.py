@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import markdown
+import markdown  # type: ignore[import-untyped]
 
 #: A fenced code block, as pymdownx.superfences reads one (indented inside an admonition too).
 FENCE = re.compile(
@@ -60,7 +60,7 @@ def _headings(text: str) -> list[tuple[int, str, str]]:
             found.append((int(str(token["level"])), str(token["id"]), str(token["name"])))
             walk(token["children"])  # type: ignore[arg-type]
 
-    walk(md.toc_tokens)  # type: ignore[attr-defined]
+    walk(md.toc_tokens)
     return found
 
 

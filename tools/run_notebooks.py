@@ -28,12 +28,18 @@ import sys
 import time
 from pathlib import Path
 
+if __name__ == "__main__":
+    # `python tools/run_notebooks.py`: the repository root on sys.path makes `tools` a package.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
 import ipykernel.kernelspec
 import nbformat
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from traitlets import default
+
+from tools import notebook_twins
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -68,7 +74,7 @@ class CurrentEnvironmentKernelManager(KernelManager):
 def resolve(arguments: list[str]) -> list[Path]:
     """Turn the command-line arguments into notebook paths (all notebooks when there are none)."""
     if not arguments:
-        return sorted(NOTEBOOKS.glob("*.ipynb"))
+        return notebook_twins.english_notebooks(ROOT)
     paths = []
     for argument in arguments:
         path = Path(argument)
@@ -77,9 +83,8 @@ def resolve(arguments: list[str]) -> list[Path]:
             continue
         if len(path.parts) > 1:
             raise SystemExit(f"no such notebook: {argument}")
-        matches = sorted(
-            NOTEBOOKS.glob(f"{path.stem if path.suffix == '.ipynb' else argument}*.ipynb")
-        )
+        stem = path.stem if path.suffix == ".ipynb" else argument
+        matches = [p for p in notebook_twins.english_notebooks(ROOT) if p.name.startswith(stem)]
         if len(matches) != 1:
             found = ", ".join(m.name for m in matches) or "none"
             raise SystemExit(
@@ -141,6 +146,9 @@ def main() -> int:
             failed.append(shown)
         else:
             print(f"ok, {time.perf_counter() - start:.1f} s")
+            # The Spanish twin takes the new code and outputs; its prose stays translated.
+            for cell in notebook_twins.sync(path):
+                print(f"  {notebook_twins.twin_of(path).name}: cell {cell} to translate again")
 
     if failed:
         print(f"{len(failed)} of {len(paths)} notebooks failed: {', '.join(map(str, failed))}")

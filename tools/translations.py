@@ -84,14 +84,14 @@ def compare(english: Shape, spanish: Shape) -> list[str]:
     problems: list[str] = []
     for part in ("headings", "admonitions", "fence_kinds", "table_rows", "includes"):
         if getattr(english, part) != getattr(spanish, part):
-            problems.append(
-                f"{part} differ:\n    en: {getattr(english, part)}\n    es: {getattr(spanish, part)}"
-            )
+            en, es = getattr(english, part), getattr(spanish, part)
+            problems.append(f"{part} differ:\n    en: {en}\n    es: {es}")
     if sorted(english.links) != sorted(spanish.links):
         only_en = sorted(set(english.links) - set(spanish.links))
         only_es = sorted(set(spanish.links) - set(english.links))
         problems.append(f"links differ: only in en {only_en}, only in es {only_es}")
-    for number, (en_code, es_code) in enumerate(zip(english.code, spanish.code), start=1):
+    pairs = zip(english.code, spanish.code, strict=False)  # a count that differs is named above
+    for number, (en_code, es_code) in enumerate(pairs, start=1):
         if en_code != es_code:
             problems.append(f"code block {number} differs beyond its comments:\n{es_code[:300]}")
     for line in sorted(set(english.prose) & set(spanish.prose)):
@@ -125,7 +125,7 @@ def stamp(twin: Path) -> None:
     if match is None:
         text = f"---\n{line}\n---\n\n{text}"
     elif translates(text) is None:
-        text = f"---\n{match['yaml']}\n{line}\n---\n{text[match.end():]}"
+        text = f"---\n{match['yaml']}\n{line}\n---\n{text[match.end() :]}"
     else:
         text = re.sub(r"^translates:.*$", line, text, count=1, flags=re.M)
     twin.write_text(text, encoding="utf-8")
