@@ -243,6 +243,9 @@ def notebook_toc(html: str) -> TableOfContents:
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    if getattr(page.file, "locale", "en") == "es":
+        # The Markdown toc extension titles every heading's link once, for both editions.
+        output = output.replace('title="Permanent link"', 'title="Enlace permanente"')
     match = _EXTERNAL_FETCH.search(output)
     if match:
         start = max(match.start() - 40, 0)
