@@ -4,7 +4,8 @@
 
 The child is started with COMMAND; every line that reaches our stdin is appended to LOG_FILE, then
 passed on to the child, and the child's stdout is passed back unchanged. Tests use it to show which
-messages an SDK's client really sent (for example: no ``initialize`` at all).
+messages an SDK's client really sent (for example: no ``initialize`` at all); they build the
+command line with :func:`wiretapped`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from pathlib import Path
+
+
+def wiretapped(wire: Path, *arguments: str) -> list[str]:
+    """``python -m minimcp serve ARGUMENTS`` behind this script, which writes what the client sends
+    to ``wire``."""
+    here = str(Path(__file__).resolve())
+    return [sys.executable, here, str(wire), sys.executable, "-m", "minimcp", "serve", *arguments]
 
 
 def main() -> int:

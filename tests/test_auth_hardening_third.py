@@ -12,11 +12,11 @@ import asyncio
 import logging
 import os
 import resource
-import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
+from subprocess import Popen
 from typing import Any
 
 import httpx2
@@ -25,10 +25,11 @@ import pytest
 import pytest_asyncio
 from complete_support import complete_server, running_complete
 from http_support import INITIALIZE, TIMEOUT
-from support import START_TIMEOUT, free_port, until
+from support import free_port, until
 from test_auth_hardening import ACCEPT, ISSUER, KEYS, RSA_KEY, serves
 from test_auth_server import REDIRECT, Flow
 from websockets.exceptions import InvalidStatus
+from worker_support import exited, start_serve, stderr_of, until_listening
 
 from minimcp.auth import protect, websocket_guard
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
@@ -61,38 +62,22 @@ def limit_files() -> None:
 
 
 @asynccontextmanager
-async def serving_with_auth(mcp_port: int, auth_port: int) -> AsyncIterator[list[str]]:
+async def serving_with_auth(mcp_port: int, auth_port: int) -> AsyncIterator[Popen[bytes]]:
     """``python -m minimcp serve --transport http --auth`` under 1,024 files, a 1 s header
-    deadline; yields its log lines, read as they come (a flood must not block it)."""
-    command = [sys.executable, "-m", "minimcp", "serve", "--transport", "http"]
-    command += ["--port", str(mcp_port), "--auth", str(auth_port), "--auth-consent", "auto"]
-    command += ["--header-timeout", "1"]
+    deadline, once it listens (its log goes to a file: a flood must not block it)."""
+    options = ["--auth", str(auth_port), "--auth-consent", "auto", "--header-timeout", "1"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = await asyncio.create_subprocess_exec(
-        *command, cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE, preexec_fn=limit_files
-    )
-    lines: list[str] = []
-    ready = asyncio.Event()
-
-    async def read_log() -> None:
-        assert process.stderr is not None
-        async for raw in process.stderr:
-            lines.append(raw.decode(errors="replace").rstrip())
-            if lines[-1].startswith("MCP endpoint:"):
-                ready.set()
-
-    reading = asyncio.ensure_future(read_log())
+    process = start_serve(mcp_port, *options, cwd=ROOT, env=env, preexec_fn=limit_files)
     try:
-        await asyncio.wait_for(ready.wait(), START_TIMEOUT)
-        yield lines
+        await until_listening(process)
+        yield process
     finally:
         process.terminate()
-        with suppress(ProcessLookupError, asyncio.TimeoutError):
-            await asyncio.wait_for(process.wait(), 10)
-        if process.returncode is None:
+        with suppress(TimeoutError):
+            await exited(process, 10)
+        if process.poll() is None:
             process.kill()
-            await process.wait()
-        reading.cancel()
+            process.wait(10)
 
 
 async def hold(port: int, count: int) -> list[asyncio.StreamWriter]:
@@ -142,7 +127,7 @@ async def test_idle_connections_on_the_auth_routes_starve_neither_endpoint() -> 
     answers at once, ``/jwks.json`` as soon as the deadline cut the idle ones, a slow header sender
     is cut off, and the refusals make one log line with a count, not one each."""
     mcp_port, auth_port = free_port(), free_port()
-    async with serving_with_auth(mcp_port, auth_port) as log:
+    async with serving_with_auth(mcp_port, auth_port) as process:
         held = await hold(auth_port, IDLE)
         try:
             started = time.monotonic()
@@ -161,6 +146,7 @@ async def test_idle_connections_on_the_auth_routes_starve_neither_endpoint() -> 
                 writer.close()
         begun, dropped = await trickle(auth_port)
         assert dropped is not None and 0.8 < dropped - begun < 3  # cut off by the 1 s deadline
+        log = [line.rstrip() for line in stderr_of(process).splitlines()]
         refusals = [line for line in log if "refused" in line and "connection" in line]
         assert 1 <= len(refusals) <= 2, log[-5:]
         assert not [line for line in log if "Too many open files" in line]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -19,7 +18,8 @@ import httpx2
 import pytest
 import pytest_asyncio
 from complete_support import complete_server, running_complete
-from support import START_TIMEOUT, free_port, until
+from support import free_port, until
+from worker_support import exited, start_serve, until_listening
 
 from minimcp.auth import OAuth, protect
 from minimcp.auth.authorization_server import RunningAuthorizationServer, start_authorization_server
@@ -244,27 +244,9 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
     """``serve --transport http --auth``: the course authorization server beside it; no token, no
     entry."""
     port, auth_port = free_port(), free_port()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        str(port),
-        "--auth",
-        str(auth_port),
-        "--auth-consent",
-        "auto",
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = start_serve(port, "--auth", str(auth_port), "--auth-consent", "auto")
     try:
-        assert process.stderr is not None
-        lines = [
-            (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
-            for _ in range(2)
-        ]
+        lines = [line.strip() for line in (await until_listening(process)).splitlines()[:2]]
         url = f"http://127.0.0.1:{port}/mcp"
         assert lines == [
             f"authorization server: http://127.0.0.1:{auth_port}",
@@ -282,7 +264,7 @@ async def test_python_m_minimcp_serve_auth_protects_the_course_server() -> None:
             await oauth.aclose()
     finally:
         process.terminate()
-        await asyncio.wait_for(process.wait(), 30)
+        await exited(process, 30)
 
 
 @pytest.mark.parametrize(

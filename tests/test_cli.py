@@ -6,14 +6,14 @@ import asyncio
 import json
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 
 import pytest
 from http_support import raw_session
-from support import START_TIMEOUT
+from support import free_port
+from worker_support import exited, start_serve, stderr_of, until_listening
 
 from minimcp.client import http_client, stdio_client, websocket_client
 from minimcp.examples.serving import EXAMPLES
@@ -62,23 +62,10 @@ def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess
 
 async def test_serve_over_websocket_answers_a_client_and_stops_on_ctrl_c(repo_root) -> None:
     # Port 0: the system picks a free port, and the server says which on stderr.
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "ws",
-        "--port",
-        "0",
-        cwd=str(repo_root),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_serve(0, transport="ws", cwd=str(repo_root), stdout=subprocess.PIPE)
     try:
-        assert process.stderr is not None and process.stdout is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
+        assert process.stdout is not None
+        line = (await until_listening(process)).splitlines()[-1]
         match = re.fullmatch(r"MCP endpoint: (ws://127\.0\.0\.1:\d+/mcp)", line)
         assert match, line
         async with websocket_client(match[1], name="cli-test") as client:
@@ -89,15 +76,15 @@ async def test_serve_over_websocket_answers_a_client_and_stops_on_ctrl_c(repo_ro
             await client.ping(timeout=TIMEOUT)
         if sys.platform == "win32":  # no SIGINT to send a child there: just stop it
             process.terminate()
-            await asyncio.wait_for(process.wait(), TIMEOUT)
+            await exited(process, TIMEOUT)
         else:  # Ctrl+C: the server closes its sockets and exits cleanly
             process.send_signal(signal.SIGINT)
-            assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
-        assert await process.stdout.read() == b""  # over WebSocket, stdout carries nothing
+            assert await exited(process, TIMEOUT) == 0
+        assert process.stdout.read() == b""  # over WebSocket, stdout carries nothing
     finally:
-        if process.returncode is None:
+        if process.poll() is None:
             process.kill()
-            await process.wait()
+            process.wait(TIMEOUT)
 
 
 def test_a_command_is_required() -> None:
@@ -153,25 +140,9 @@ def test_an_unknown_demo_is_refused_with_the_list() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="no SIGINT to send a child on Windows")
 async def test_ctrl_c_on_the_http_server_with_a_call_running_exits_quietly(repo_root) -> None:
     """Ctrl+C while a client's long call streams: exit code 0, and not one traceback on stderr."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        "0",
-        "--max-in-flight",
-        "8",
-        cwd=str(repo_root),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = start_serve(0, "--max-in-flight", "8", cwd=str(repo_root), stdout=subprocess.DEVNULL)
     try:
-        assert process.stderr is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
+        line = (await until_listening(process)).splitlines()[-1]
         match = re.fullmatch(r"MCP endpoint: (http://127\.0\.0\.1:\d+/mcp)", line)
         assert match, line
         async with http_client(match[1], max_retries=0) as client:
@@ -180,14 +151,14 @@ async def test_ctrl_c_on_the_http_server_with_a_call_running_exits_quietly(repo_
             )
             await asyncio.sleep(0.5)  # the call is running, its stream open
             process.send_signal(signal.SIGINT)
-            assert await asyncio.wait_for(process.wait(), TIMEOUT) == 0
+            assert await exited(process, TIMEOUT) == 0
             call.cancel()
-        stderr = (await process.stderr.read()).decode()
+        stderr = stderr_of(process)
         assert "Traceback" not in stderr, stderr
     finally:
-        if process.returncode is None:
+        if process.poll() is None:
             process.kill()
-            await process.wait()
+            process.wait(TIMEOUT)
 
 
 def test_serve_names_every_limit() -> None:
@@ -242,53 +213,26 @@ def test_bare_minimcp_lists_its_commands() -> None:
 
 # -- the course server over the network transports (lessons 07 and 08) ------------------------
 async def test_python_m_minimcp_serve_ws_serves_the_course_server(repo_root) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "ws",
-        "--port",
-        "0",
-        cwd=str(repo_root),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    process = start_serve(0, transport="ws", cwd=str(repo_root), stdout=subprocess.DEVNULL)
     try:
-        assert process.stderr is not None
-        line = (await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).decode().strip()
+        line = (await until_listening(process)).splitlines()[-1]
         assert line.startswith("MCP endpoint: ws://127.0.0.1:") and line.endswith("/mcp")
         url = line.removeprefix("MCP endpoint: ")
         async with websocket_client(url) as client:
             assert client.server_info["name"] == "course-server"
             assert len(await client.list_prompts(timeout=TIMEOUT)) == 3
     finally:
-        if process.returncode is None:
+        if process.poll() is None:
             process.terminate()
-        await asyncio.wait_for(process.wait(), TIMEOUT)
+        await exited(process, TIMEOUT)
 
 
 async def test_the_cli_serves_http(repo_root) -> None:
-    with socket.socket() as probe:  # a free port for the child process
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        str(port),
-        cwd=str(repo_root),
-        stderr=asyncio.subprocess.PIPE,
-    )
+    port = free_port()  # a free port for the child process
+    process = start_serve(port, cwd=str(repo_root))
     try:
-        line = await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)
-        assert line.decode().strip() == f"MCP endpoint: http://127.0.0.1:{port}/mcp"
+        line = (await until_listening(process)).splitlines()[-1]
+        assert line.strip() == f"MCP endpoint: http://127.0.0.1:{port}/mcp"
         async with raw_session(f"http://127.0.0.1:{port}/mcp") as raw:
             assert raw.session_id
             answer = await raw.call(2, "tools/list")
@@ -299,7 +243,7 @@ async def test_the_cli_serves_http(repo_root) -> None:
             ]
     finally:
         process.terminate()
-        await asyncio.wait_for(process.wait(), TIMEOUT)
+        await exited(process, TIMEOUT)
 
 
 def test_serve_help_describes_every_example() -> None:

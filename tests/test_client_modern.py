@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from complete_support import complete_server, running_complete
 from http_support import TIMEOUT, header_tap
+from stdio_wiretap import wiretapped
 
 from minimcp.client import (
     Client,
@@ -30,21 +31,6 @@ from minimcp.transports.http.modern_headers import header_problem
 ASSISTANT = [sys.executable, "-m", "minimcp", "serve", "--example", "assistant"]
 
 
-def wiretapped(repo_root: Path, wire: Path, *arguments: str) -> list[str]:
-    """``python -m minimcp serve ARGUMENTS`` behind tests/stdio_wiretap.py, which writes what we
-    send to ``wire``."""
-    return [
-        sys.executable,
-        str(repo_root / "tests" / "stdio_wiretap.py"),
-        str(wire),
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        *arguments,
-    ]
-
-
 def methods_sent(wire: Path) -> list[str]:
     return [json.loads(line).get("method") for line in wire.read_text().splitlines()]
 
@@ -58,7 +44,7 @@ async def test_auto_speaks_2026_and_answers_the_servers_questions(
 ) -> None:
     wire = tmp_path / "wire.jsonl"
     async with modern_stdio_client(
-        wiretapped(repo_root, wire, "--example", "assistant"),
+        wiretapped(wire, "--example", "assistant"),
         Mode.AUTO,
         answers=ClientAnswers(elicitation=github_user),
     ) as client:
@@ -86,7 +72,7 @@ async def test_auto_falls_back_to_initialize_and_remembers_the_verdict(
     repo_root: Path, tmp_path: Path
 ) -> None:
     wire = tmp_path / "wire.jsonl"
-    command = wiretapped(repo_root, wire, "--legacy-only")
+    command = wiretapped(wire, "--legacy-only")
     VERDICTS.pop(" ".join(command), None)
     async with modern_stdio_client(command, Mode.AUTO) as client:
         assert (client.protocol_version, client.session.conversation.era) == (

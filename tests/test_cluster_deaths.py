@@ -18,7 +18,14 @@ import httpx2
 import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 from support import START_TIMEOUT, free_port
-from worker_support import start_redis, start_worker, until_listening
+from worker_support import (
+    exited,
+    start_redis,
+    start_serve,
+    start_worker,
+    until_listening,
+    until_said,
+)
 
 from minimcp.transports.cluster.redis_store import connect
 from minimcp.transports.cluster.sessions import WORKER_DIED
@@ -38,8 +45,8 @@ async def two_workers(redis_url: str) -> AsyncIterator[list[tuple[subprocess.Pop
     ports = [free_port(), free_port()]
     processes = [start_worker(redis_url, port) for port in ports]
     try:
-        for port in ports:
-            await until_listening(port)
+        for process in processes:
+            await until_listening(process)
         yield [
             (process, f"http://127.0.0.1:{port}/mcp")
             for process, port in zip(processes, ports, strict=True)
@@ -127,41 +134,15 @@ async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_e
         assert record["owner"] != doomed_owner
 
 
-async def said_it_listens(stderr: asyncio.StreamReader, workers: int) -> None:
-    """Until ``workers`` workers of ``serve --workers`` have each said ``MCP endpoint: URL``."""
-    listening = 0
-    while listening < workers:
-        said = await asyncio.wait_for(stderr.readline(), START_TIMEOUT)
-        assert said, "the supervisor ended before its workers listened"
-        listening += said.startswith(b"MCP endpoint: ")
-
-
 async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
     redis_url: str,
 ) -> None:
     port = free_port()
-    parent = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        str(port),
-        "--workers",
-        "2",
-        "--redis",
-        redis_url,
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert parent.stderr is not None
+    parent = start_serve(port, "--workers", "2", "--redis", redis_url)
     try:
-        line = (await asyncio.wait_for(parent.stderr.readline(), START_TIMEOUT)).decode()
+        line = (await until_listening(parent, 2)).splitlines()[0]  # each worker says it listens
         assert line.startswith("2 workers: ")
         pids = [int(pid) for pid in line.split(":")[1].split()]
-        await said_it_listens(parent.stderr, 2)
         url = f"http://127.0.0.1:{port}/mcp"
         headers = {"accept": ACCEPT_BOTH, "content-type": "application/json", "connection": "close"}
         async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
@@ -172,9 +153,8 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
             }
             await http.post(url, json=INITIALIZED, headers=headers)
             os.kill(pids[0], signal.SIGKILL)  # one worker dies; the parent starts another
-            while b"replaces it" not in await asyncio.wait_for(parent.stderr.readline(), TIMEOUT):
-                pass
-            await said_it_listens(parent.stderr, 1)
+            await until_said(parent, "replaces it", timeout=TIMEOUT)
+            await until_listening(parent, 3)  # the new worker listens too
             # new connections, spread by the kernel: every one answered
             for request_id in range(2, 8):
                 answer = await http.post(
@@ -185,7 +165,7 @@ async def test_serve_with_workers_spreads_one_port_and_replaces_a_dead_worker(
                 assert answer.json() == {"jsonrpc": "2.0", "id": request_id, "result": {}}
     finally:
         parent.send_signal(signal.SIGINT)
-        await asyncio.wait_for(parent.wait(), TIMEOUT)
+        await exited(parent, TIMEOUT)
 
 
 @pytest.mark.parametrize(
@@ -218,7 +198,7 @@ async def test_redis_going_away_is_a_503_that_says_so_and_the_workers_recover(tm
     url = f"http://127.0.0.1:{worker_port}/mcp"
     headers = {"accept": ACCEPT_BOTH, "content-type": "application/json"}
     try:
-        await until_listening(worker_port)
+        await until_listening(worker)
         async with httpx2.AsyncClient(timeout=TIMEOUT) as http:
             assert (await http.post(url, json=INITIALIZE, headers=headers)).status_code == 200
             redis.terminate()

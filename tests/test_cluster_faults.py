@@ -122,7 +122,7 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
     deaths = finished = failed = messages = 0
     try:
         for port in ports:
-            await until_listening(port)
+            await until_listening(processes[port])
         balancer, url, stop = await start_balancer(
             [f"http://127.0.0.1:{port}/mcp" for port in ports]
         )
@@ -158,7 +158,7 @@ async def test_calls_survive_workers_killed_mid_call(redis_url: str) -> None:
                         assert progress == list(range(1, len(progress) + 1))
                         failed += 1
                     messages += len(progress) + 1
-                    await until_listening(victim)
+                    await until_listening(processes[victim])
                     await client.ping(timeout=TIMEOUT)  # the session goes on
         finally:
             await stop()

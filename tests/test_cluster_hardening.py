@@ -156,8 +156,8 @@ async def test_redis_restarted_empty_answers_quickly_and_old_sessions_come_back(
     workers = [start_worker(redis_url, *place) for place in zip(ports, logs, strict=True)]
     urls = [f"http://127.0.0.1:{port}/mcp" for port in ports]
     try:
-        for port in ports:
-            await until_listening(port)
+        for worker in workers:
+            await until_listening(worker)
         async with httpx2.AsyncClient(timeout=15) as http:
             session = await open_session(http, urls[0])
             for url in urls:

@@ -13,7 +13,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,6 +21,7 @@ import httpx2
 import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT
 from support import START_TIMEOUT, free_port
+from worker_support import exited, start_serve, stderr_of, until_listening
 
 #: Each test starts real processes and waits until they listen (up to START_TIMEOUT each):
 #: pytest's default bound of 120 s for one test is too short on a slow, loaded machine.
@@ -35,34 +35,15 @@ OPEN_STREAMS = 20
 
 async def start_supervisor(
     redis_url: str, port: int
-) -> tuple[asyncio.subprocess.Process, list[int]]:
-    """``serve --workers 2``, once both workers listen: the supervisor, and its workers' pids."""
-    parent = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        str(port),
-        "--workers",
-        "2",
-        "--redis",
-        redis_url,
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert parent.stderr is not None
-    line = (await asyncio.wait_for(parent.stderr.readline(), START_TIMEOUT)).decode()
+) -> tuple[subprocess.Popen[bytes], list[int], str]:
+    """``serve --workers 2``, once both workers listen: the supervisor, its workers' pids, and what
+    it said until then."""
+    parent = start_serve(port, "--workers", "2", "--redis", redis_url)
+    started = await until_listening(parent, 2)  # each worker says so once it listens
+    line = started.splitlines()[0]
     assert line.startswith("2 workers: "), line
     pids = [int(pid) for pid in line.split(":")[1].split()]
-    listening = 0
-    while listening < 2:  # each worker says so once it listens
-        said = await asyncio.wait_for(parent.stderr.readline(), START_TIMEOUT)
-        assert said, "the supervisor ended before its workers listened"
-        listening += said.startswith(b"MCP endpoint: ")
-    return parent, pids
+    return parent, pids, started
 
 
 @asynccontextmanager
@@ -106,28 +87,6 @@ async def follow(
         pass
 
 
-async def exited(process: asyncio.subprocess.Process, timeout: float) -> None:
-    """Until ``process`` has exited (``wait()`` would also wait for every process that inherited
-    its stderr: a worker it left behind)."""
-    deadline = time.monotonic() + timeout
-    while process.returncode is None:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"the supervisor did not stop within {timeout} s")
-        await asyncio.sleep(0.05)
-
-
-async def read_rest(stream: asyncio.StreamReader) -> str:
-    """What ``stream`` still says, until its end or, if a process left behind holds it, a while."""
-    said = b""
-    try:
-        async with asyncio.timeout(TIMEOUT):
-            while chunk := await stream.read(65536):
-                said += chunk
-    except TimeoutError:
-        pass
-    return said.decode()
-
-
 def gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -153,15 +112,14 @@ async def test_a_signal_to_the_supervisor_stops_every_worker_quietly(
     redis_url: str, signum: signal.Signals
 ) -> None:
     port = free_port()
-    parent, pids = await start_supervisor(redis_url, port)
-    assert parent.stderr is not None
+    parent, pids, started = await start_supervisor(redis_url, port)
     try:
         async with open_streams(f"http://127.0.0.1:{port}/mcp", OPEN_STREAMS):
             sent = time.monotonic()
             parent.send_signal(signum)
             await exited(parent, STOP_BOUND)
             took = time.monotonic() - sent
-        log = await read_rest(parent.stderr)
+        log = stderr_of(parent).removeprefix(started)
         print(f"{signum.name}: stopped in {took:.2f} s; after the signal it said:\n{log}")
         assert parent.returncode == 0
         assert [pid for pid in pids if not gone(pid)] == []
@@ -172,5 +130,5 @@ async def test_a_signal_to_the_supervisor_stops_every_worker_quietly(
         for pid in [parent.pid, *pids]:
             if not gone(pid):
                 os.kill(pid, signal.SIGKILL)
-        if parent.returncode is None:
-            await parent.wait()
+        if parent.poll() is None:
+            parent.wait(TIMEOUT)

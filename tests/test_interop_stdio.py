@@ -12,6 +12,7 @@ import json
 import sys
 
 import pytest
+from stdio_wiretap import wiretapped
 
 mcp = pytest.importorskip("mcp", reason="the interop tests need the official SDK (mcp==2.3.0)")
 
@@ -66,18 +67,8 @@ async def test_sdk_client_in_auto_mode_speaks_2026_with_no_handshake_on_the_wire
     """mode="auto" probes with server/discover; minimcp answers it, so the SDK never sends
     initialize."""
     wire = tmp_path / "client-to-server.jsonl"
-    server = StdioServerParameters(
-        command=sys.executable,
-        cwd=str(repo_root),
-        args=[
-            str(repo_root / "tests" / "stdio_wiretap.py"),
-            str(wire),
-            sys.executable,
-            "-m",
-            "minimcp",
-            "serve",
-        ],
-    )
+    command, *arguments = wiretapped(wire)
+    server = StdioServerParameters(command=command, cwd=str(repo_root), args=arguments)
 
     async def scenario() -> None:
         async with Client(server, mode="auto") as client:

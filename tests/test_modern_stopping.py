@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
-import sys
 import time
 
 import httpx2
 import pytest
 from http_support import TIMEOUT
-from support import START_TIMEOUT, free_port
+from support import free_port
+from worker_support import exited, start_serve, stderr_of, until_listening
 
 from minimcp.rpc.limits import SERVER_BUSY
 
@@ -46,36 +45,14 @@ HEADERS = {
 }
 
 
-async def start_server(port: int) -> asyncio.subprocess.Process:
-    """``python -m minimcp serve --transport http``, once it says it listens."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "minimcp",
-        "serve",
-        "--transport",
-        "http",
-        "--port",
-        str(port),
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    while not (line := await asyncio.wait_for(process.stderr.readline(), START_TIMEOUT)).startswith(
-        b"MCP endpoint: "
-    ):
-        assert line, "the server ended before it listened"
-    return process
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 async def test_a_stream_in_flight_gets_an_answer_when_the_server_stops(
     signum: signal.Signals,
 ) -> None:
     port = free_port()
-    server = await start_server(port)
-    assert server.stderr is not None
+    server = start_serve(port)
     try:
+        listening = await until_listening(server)
         async with (
             httpx2.AsyncClient(timeout=TIMEOUT) as http,
             http.stream("POST", f"http://127.0.0.1:{port}/mcp", json=CALL, headers=HEADERS) as sse,
@@ -91,9 +68,8 @@ async def test_a_stream_in_flight_gets_an_answer_when_the_server_stops(
                 async for chunk in chunks:  # until the server ends the stream
                     text += chunk
         took = time.monotonic() - sent
-        async with asyncio.timeout(3 * TIMEOUT):
-            log = (await server.stderr.read()).decode()
-            await server.wait()
+        await exited(server, 3 * TIMEOUT)
+        log = stderr_of(server).removeprefix(listening)  # what it said after it listened
         print(f"{signum.name}: the stream ended {took:.2f} s after the signal; the log:\n{log}")
         blocks = text.split("\n\n")
         said = [
@@ -113,6 +89,6 @@ async def test_a_stream_in_flight_gets_an_answer_when_the_server_stops(
         assert "Traceback" not in log and "Exception in ASGI application" not in log
         assert server.returncode == 0
     finally:
-        if server.returncode is None:
+        if server.poll() is None:
             server.kill()
-            await server.wait()
+            server.wait(TIMEOUT)

@@ -1,10 +1,14 @@
-"""Real processes for lesson 11's tests: ``redis-server`` and workers
-(``python -m minimcp serve --transport http --redis URL``), each waited for until it is ready.
+"""Real server processes for the tests: ``python -m minimcp serve`` (one server, a lesson 11 worker,
+a supervisor of workers) and ``redis-server``, each waited for until it is ready.
 
-Ready means the process says so: a worker prints ``MCP endpoint: URL`` on standard error once it
-listens, and ``redis-server`` accepts a connection. The wait is bounded by :data:`START_TIMEOUT`,
-which only a process that never starts reaches: a fixed budget of a few seconds is what a slow,
-loaded machine misses (workers there took over 10 s to start).
+Ready means the process says so: a server prints ``MCP endpoint: URL`` on standard error once it
+listens (a supervisor's workers each print it on the supervisor's), and ``redis-server`` accepts a
+connection. The wait is bounded by :data:`START_TIMEOUT`, which only a process that never starts
+reaches: a fixed budget of a few seconds is what a slow, loaded machine misses (workers there took
+over 10 s to start).
+
+A server's standard error goes to a file, never to a pipe: a pipe nobody reads fills up and stops
+the server mid-sentence. :func:`stderr_of` reads what it wrote so far.
 """
 
 from __future__ import annotations
@@ -16,45 +20,87 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from support import START_TIMEOUT
 
-#: Where each worker's standard error goes when the test keeps no log of its own.
-LOG_DIRECTORY = tempfile.TemporaryDirectory(prefix="minimcp-workers-")
+#: Where each server's standard error goes when the test keeps no log of its own.
+LOG_DIRECTORY = tempfile.TemporaryDirectory(prefix="minimcp-servers-")
 
-#: The worker last started on each port: its process and the file its standard error goes to.
-STARTED: dict[int, tuple[subprocess.Popen[bytes], Path]] = {}
+#: The file each server started here writes its standard error to, by its process id.
+LOGS: dict[int, Path] = {}
 
 
-def start_worker(redis_url: str, port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """A worker on ``port``, its standard error written to ``log`` (a file of its own if None).
+def start_serve(
+    port: int,
+    *options: str,
+    transport: str = "http",
+    log: Path | None = None,
+    **popen: Any,
+) -> subprocess.Popen[bytes]:
+    """``python -m minimcp serve --transport TRANSPORT --port PORT OPTIONS``, its standard error
+    written to ``log`` (a file of its own if None).
 
-    It returns at once; :func:`until_listening` waits until the worker says it listens.
+    Port 0 lets the system pick one: the server names it in the line that says it listens.
+    ``popen`` goes to :class:`subprocess.Popen` as it is (``cwd``, ``env``, ``stdout``, ...). It
+    returns at once; :func:`until_listening` waits until the server says it listens.
     """
     if log is None:
-        log = Path(LOG_DIRECTORY.name) / f"worker-{port}-{time.monotonic_ns()}.log"
-    command = [sys.executable, "-m", "minimcp", "serve", "--transport", "http"]
-    command += ["--port", str(port), "--redis", redis_url]
+        log = Path(LOG_DIRECTORY.name) / f"serve-{port}-{time.monotonic_ns()}.log"
+    command = [sys.executable, "-m", "minimcp", "serve", "--transport", transport]
+    command += ["--port", str(port), *options]
+    popen.setdefault("stdin", subprocess.DEVNULL)
     with log.open("wb") as stderr:
-        process = subprocess.Popen(command, stderr=stderr, stdin=subprocess.DEVNULL)
-    STARTED[port] = (process, log)
+        process = subprocess.Popen(command, stderr=stderr, **popen)
+    LOGS[process.pid] = log
     return process
 
 
-async def until_listening(port: int, timeout: float = START_TIMEOUT) -> None:
-    """Until the worker last started on ``port`` says ``MCP endpoint: http://127.0.0.1:PORT/mcp``.
+def start_worker(redis_url: str, port: int, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """A lesson 11 worker on ``port``, sharing the store at ``redis_url``."""
+    return start_serve(port, "--redis", redis_url, log=log)
 
-    Fails at once if the worker ended first, and after ``timeout`` seconds if it never says so,
+
+def stderr_of(process: subprocess.Popen[bytes]) -> str:
+    """All that a server started by :func:`start_serve` has written on standard error so far."""
+    return LOGS[process.pid].read_text(errors="replace")
+
+
+async def until_said(
+    process: subprocess.Popen[bytes], text: str, times: int = 1, timeout: float = START_TIMEOUT
+) -> str:
+    """Until the server has written ``times`` lines holding ``text``; what it said up to the end of
+    the last of them.
+
+    Fails at once if the server ended first, and after ``timeout`` seconds if it never says so,
     showing what it said instead.
     """
-    process, log = STARTED[port]
-    line = f"MCP endpoint: http://127.0.0.1:{port}/mcp"
     deadline = time.monotonic() + timeout
-    while line not in (said := log.read_text(errors="replace")):
+    while True:
+        lines = stderr_of(process).splitlines(keepends=True)
+        found = [number for number, line in enumerate(lines) if text in line and line[-1] == "\n"]
+        if len(found) >= times:
+            return "".join(lines[: found[times - 1] + 1])
         if process.poll() is not None or time.monotonic() > deadline:
-            why = "ended" if process.poll() is not None else f"did not listen within {timeout} s"
-            raise TimeoutError(f"the worker on {port} {why}; it said:\n{said[-2000:]}")
+            why = "ended" if process.poll() is not None else f"did not say it within {timeout} s"
+            raise TimeoutError(f"{text!r}: the server {why}; it said:\n{''.join(lines)[-2000:]}")
         await asyncio.sleep(0.05)  # a pace for looking again, not a wait for something
+
+
+async def until_listening(process: subprocess.Popen[bytes], times: int = 1) -> str:
+    """Until the server says ``MCP endpoint: URL`` (``times`` lines: one per worker of a
+    supervisor); what it said up to there, the last line naming the URL."""
+    return await until_said(process, "MCP endpoint: ", times)
+
+
+async def exited(process: subprocess.Popen[bytes], timeout: float) -> int:
+    """Until ``process`` has exited, at most ``timeout`` seconds; its exit code."""
+    deadline = time.monotonic() + timeout
+    while (code := process.poll()) is None:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the process {process.pid} did not exit within {timeout} s")
+        await asyncio.sleep(0.05)  # a pace for looking again, not a wait for something
+    return code
 
 
 def start_redis(port: int) -> subprocess.Popen[bytes]:

@@ -28,8 +28,9 @@ where each handler given declares a capability and answers the server's matching
 ``set_roots()`` changes the roots and tells the server. ``capabilities=`` and ``on_request=``
 remain for anything else.
 
-Later lessons plug into the session the same way: ``conversation=`` (lesson 12's two eras) and
-``extensions=`` (lesson 09's cancellation); see :mod:`minimcp.session.client`.
+Later lessons plug into the session the same way: ``conversation=`` (lesson 12's two eras, which
+also says how the answers answer in its era) and ``extensions=`` (lesson 09's cancellation); see
+:mod:`minimcp.session.client`.
 """
 
 from __future__ import annotations
@@ -80,9 +81,6 @@ class Answers(Protocol):
 
     async def answer(self, method: str, params: dict[str, Any]) -> Any:
         """The answer to one of the server's requests (or the RpcError the spec names)."""
-
-    async def answer_input_request(self, method: str, params: dict[str, Any]) -> Any:
-        """The same, for a question inside a 2026-07-28 ``input_required`` answer (lesson 12)."""
 
     def completed(self, elicitation_id: Any) -> bool:
         """The server says a URL interaction is over: True if we accepted it and it was open."""
@@ -177,14 +175,14 @@ class Client(ServerFeatures):
     # -- what the server asks of us (lesson 09) ---------------------------------------------------
     # --8<-- [start:answers]
     async def _on_request(self, method: str, params: dict[str, Any]) -> Any:
-        """A request from the server: to the ``answers`` plugged in; else to ``on_request``."""
+        """A request from the server: to the ``answers`` plugged in; else to ``on_request``.
+
+        The session's conversation hands it to the answers, as its era asks: lesson 03's calls
+        their ``answer``; lesson 12's answers a question that came inside a 2026-07-28 answer its
+        own way."""
         if self.answers is not None and (self.answers.knows(method) or self.on_request is None):
-            if self.session.protocol_version in self.session.supported_versions:
-                return await self.answers.answer(
-                    method, params
-                )  # -32601 for what we never declared
-            # no handshake agreed the version: a question inside a 2026-07-28 answer (lesson 12)
-            return await self.answers.answer_input_request(method, params)
+            # the answers say -32601 for what we never declared
+            return await self.session.conversation.answer_with(self.answers, method, params)
         if self.on_request is None:
             raise method_not_found(method)
         return await self.on_request(method, params)

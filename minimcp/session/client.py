@@ -9,9 +9,10 @@ request and notification from the server to callbacks: :class:`minimcp.client.Cl
 
 Two seams let later lessons add to a session without this module knowing them:
 
-* a :class:`Conversation` says how the conversation opens and how each request and notification
-  travels. This lesson's, :class:`InitializeFirst`, is the handshake, then plain requests; lesson
-  12 plugs in one that speaks the 2026-07-28 era (:mod:`minimcp.session.eras`);
+* a :class:`Conversation` says how the conversation opens, how each request and notification
+  travels, and how the client's answers answer the server's requests in its era. This lesson's,
+  :class:`InitializeFirst`, is the handshake, then plain requests and plain answers; lesson 12
+  plugs in one that speaks the 2026-07-28 era (:mod:`minimcp.session.eras`);
 * ``extensions`` are functions given the built session, to add to it: lesson 09's cancellation
   (:mod:`minimcp.session.client_cancellation`) sets the connection's ``on_abandon`` and adds a
   handler to :attr:`ClientSession.notification_handlers`.
@@ -55,6 +56,10 @@ class Conversation(Protocol):
     async def notify(self, session: ClientSession, method: str, params: Params) -> None:
         """Send one notification."""
 
+    async def answer_with(self, answers: Any, method: str, params: dict[str, Any]) -> Any:
+        """Answer one of the server's requests with the client's ``answers`` (lesson 09's
+        ``ClientAnswers``, which lesson 04's ``Client`` is given), as this era asks it to."""
+
 
 class InitializeFirst:
     """This lesson's conversation: the ``initialize`` handshake, then every message as it is."""
@@ -69,6 +74,11 @@ class InitializeFirst:
 
     async def notify(self, session: ClientSession, method: str, params: Params) -> None:
         await session.connection.notify(method, params)
+
+    async def answer_with(self, answers: Any, method: str, params: dict[str, Any]) -> Any:
+        # A session the handshake opened: the answers' ordinary ``answer``. (``answers`` is typed
+        # Any because it is a later lesson's object: each conversation names what it needs.)
+        return await answers.answer(method, params)
 
 
 # --8<-- [start:client_session]

@@ -16,15 +16,17 @@ the next connection to the same server does not probe again.
 Once the era is modern, every request carries its own envelope, and is asked again as long as the
 server answers ``input_required``. What the handshake era said with a message of its own, the
 envelope now says: ``logging/setLevel`` becomes the envelope's log level, and the roots' change
-notice is not sent (the server asks for roots with the request that needs them). A tool whose
-``x-mcp-header`` annotations cannot be honoured is left out of ``tools/list``, with a warning.
+notice is not sent (the server asks for roots with the request that needs them). The server's
+questions come inside its answers, outside any session: the client's answers answer them so
+(:class:`InputAnswers`). A tool whose ``x-mcp-header`` annotations cannot be honoured is left out
+of ``tools/list``, with a warning.
 """
 
 from __future__ import annotations
 
 import logging
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, Request, RpcError
 from minimcp.rpc.mcp import MODERN_ERRORS, SERVER_INFO, UNSUPPORTED_PROTOCOL_VERSION
@@ -60,6 +62,21 @@ VERDICTS: dict[str, Era] = {}
 
 #: Notifications of the handshake era that 2026-07-28 has no use for.
 NOT_IN_2026 = {"notifications/roots/list_changed"}
+
+
+class InputAnswers(Protocol):
+    """What a client's answers need to answer in both eras (lesson 09's ``ClientAnswers`` has it).
+
+    A question inside a 2026-07-28 ``input_required`` answer belongs to no session: no handshake
+    opened one. So a URL question carries no ``elicitationId`` there, and no completion notice
+    follows; the same question in a session carries both.
+    """
+
+    async def answer(self, method: str, params: dict[str, Any]) -> Any:
+        """Answer one of the server's requests in a session the handshake opened."""
+
+    async def answer_input_request(self, method: str, params: dict[str, Any]) -> Any:
+        """Answer a question that came inside a 2026-07-28 ``input_required`` answer."""
 
 
 class TwoEras(InitializeFirst):
@@ -180,6 +197,13 @@ class TwoEras(InitializeFirst):
         if self.era == Era.MODERN and method in NOT_IN_2026:
             return
         await session.connection.notify(method, params)
+
+    async def answer_with(self, answers: InputAnswers, method: str, params: dict[str, Any]) -> Any:
+        """The server's question, to the client's answers: in 2026-07-28 it came inside an
+        ``input_required`` answer (``answer_all`` below), outside any session."""
+        if self.era == Era.MODERN:
+            return await answers.answer_input_request(method, params)
+        return await answers.answer(method, params)
 
 
 async def answer_all(session: ClientSession, questions: dict[str, Any]) -> dict[str, Any]:
