@@ -33,7 +33,8 @@ from test_exercise_machinery import (
     stub_problems,
 )
 
-from tools import check, messages, translation
+from tools import check, messages
+from tools import exercise_translations as translation
 
 #: The lessons whose exercise is in Spanish so far. Translating one more? Add its number here.
 #: Once every lesson is in it, the test that lists the others has nothing left to list: remove

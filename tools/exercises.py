@@ -16,7 +16,7 @@ beside the English ones, the language before the suffix -- ``solutions/NN-slug/e
 the source, and ``lessons/NN-slug/exercise.es.py``, the student's copy generated from it (with the
 stub's own words, such as ``TODO``, from ``tools/messages/es.toml``). The Spanish source is the
 English one with its docstrings and comments translated and its code untouched
-(``tools/translation.py`` proves it). A lesson without one is English only, for now.
+(``tools/exercise_translations.py`` proves it). A lesson without one is English only, for now.
 
 Commands (run from anywhere; ``--root`` points at another checkout)::
 
@@ -97,10 +97,9 @@ class Lesson:
             stub=translated(self.stub, language),
             title=words.title if words and words.title else self.title,
             page=_if_there(self.page and translated(self.page, language), self.page),
-            # The notebooks of a language have a folder of their own: notebooks/es/01-....ipynb.
+            # A notebook's twin sits beside it too: notebooks/01-json-rpc.es.ipynb.
             notebook=_if_there(
-                self.notebook and self.notebook.parent / language / self.notebook.name,
-                self.notebook,
+                self.notebook and translated(self.notebook, language), self.notebook
             ),
         )
 

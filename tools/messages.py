@@ -21,7 +21,7 @@ then used by :func:`text` everywhere. The choice, first that applies:
 A catalogue other than the English one also has a table per translated lesson: its title, its
 part titles and each test's hint (:class:`LessonWords`). A hint records the hash of the English
 docstring it translates (:func:`hint_hash`), so a changed test shows whose translation to revisit.
-``python tools/translation.py skeleton NN`` prints a lesson's table to fill in.
+``python tools/exercise_translations.py skeleton NN`` prints a lesson's table to fill in.
 """
 
 from __future__ import annotations

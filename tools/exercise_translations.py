@@ -12,8 +12,8 @@ A lesson's exercise in another language is three things (``tools/exercises.py`` 
 
 Commands::
 
-    python tools/translation.py skeleton 04   # lesson 04's table, to fill in and paste in es.toml
-    python tools/translation.py check         # what is missing or out of date, lesson by lesson
+    python tools/exercise_translations.py skeleton 04   # lesson 04's table, to fill in (es.toml)
+    python tools/exercise_translations.py check         # what is missing or out of date
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import sys
 from pathlib import Path
 
 if __name__ == "__main__":
-    # `python tools/translation.py`: the repository root first on sys.path, so that `tools` is
-    # the package the lines below import from (see tools/__init__.py).
+    # `python tools/exercise_translations.py`: the repository root first on sys.path, so that
+    # `tools` is the package the lines below import from (see tools/__init__.py).
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from tools import exercises, messages
@@ -98,7 +98,8 @@ def words_problems(lesson: exercises.Lesson, language: str) -> list[str]:
     table = f"tools/messages/{language}.toml, [lessons.{lesson.number}]"
     words = messages.lesson_words(lesson.number, language)
     if words is None:
-        return [f"{table} is missing: `python tools/translation.py skeleton {lesson.number}`"]
+        command = f"python tools/exercise_translations.py skeleton {lesson.number}"
+        return [f"{table} is missing: `{command}`"]
     outline = read_test_file(lesson.test_file)
     found = [] if words.title else [f"{table}: no title"]
     for part in outline.parts:
@@ -158,7 +159,7 @@ def skeleton(lesson: exercises.Lesson) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python tools/translation.py",
+        prog="python tools/exercise_translations.py",
         description="Translate a lesson's exercise: its table to fill in, and what is missing.",
     )
     parser.add_argument("--lang", default="es", help="the language (default: %(default)s)")
