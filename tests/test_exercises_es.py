@@ -36,17 +36,9 @@ from test_exercise_machinery import (
 from tools import check, messages
 from tools import exercise_translations as translation
 
-#: The lessons whose exercise is in Spanish so far. Translating one more? Add its number here.
-#: Once every lesson is in it, the test that lists the others has nothing left to list: remove
-#: both, and let every lesson need its translation.
-TRANSLATED = ("01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12")
-
 LESSONS = exercises.discover(ROOT)
-SPANISH = [
-    lesson
-    for lesson in LESSONS
-    if lesson.number in TRANSLATED or lesson.in_language("es") != lesson
-]
+#: Every lesson's exercise is in Spanish: the tests below hold each one to its English.
+SPANISH = LESSONS
 
 
 def ids(lessons: list[exercises.Lesson]) -> list[str]:
@@ -86,11 +78,9 @@ def test_a_missing_sentence_or_field_is_found(monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=ids(LESSONS))
-def test_a_translated_lesson_has_its_spanish_solution(lesson: exercises.Lesson) -> None:
+def test_every_lesson_has_its_spanish_solution(lesson: exercises.Lesson) -> None:
     spanish = exercises.translated(lesson.solution, "es")
-    if lesson not in SPANISH:
-        pytest.skip(f"not translated yet: {lesson.relative(spanish)} (see TRANSLATED)")
-    assert spanish.is_file(), f"lesson {lesson.number} is in TRANSLATED: write {spanish}"
+    assert spanish.is_file(), f"lesson {lesson.number} has no Spanish exercise: write {spanish}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -169,10 +159,6 @@ def test_the_fixture_loads_the_spanish_copy_where_there_is_one() -> None:
     assert path == ROOT / "lessons" / "03-handshake" / "exercise.es.py"
     path = fixture.exercise_path(tests / "test_03_handshake.py", "solutions", "en")
     assert path == ROOT / "solutions" / "03-handshake" / "exercise.py"
-    # Not translated yet: its English copy, in Spanish as in English.
-    untranslated = [lesson for lesson in LESSONS if lesson not in SPANISH]
-    for lesson in untranslated[:1]:
-        assert fixture.exercise_path(lesson.test_file, "lessons", "es") == lesson.stub
 
 
 # --------------------------------------------------------------------------------------------
