@@ -9,7 +9,7 @@ vez (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle):
    servidor elige con cuál responder, y el cliente decide si puede vivir con la respuesta. Las
    versiones son fechas, así que se comparan como fechas, y un texto que no es una fecha nunca es
    una versión.
-2. **Un guardián del ciclo de vida** -- ``LifecycleGuard``: la máquina de estados ``new →
+2. **Una guarda del ciclo de vida** -- ``LifecycleGuard``: la máquina de estados ``new →
    initializing → ready → closed`` que decide, para cada mensaje que un lado envía o recibe, si el
    ciclo de vida lo permite en ese momento, y qué error se gana una petición rechazada. Para el
    papel de servidor y para el de cliente.
@@ -154,7 +154,7 @@ def negotiate(client_versions: Iterable[object], server_versions: Iterable[objec
 
 
 # =================================================================================================
-# Ejercicio 2 · Un guardián del ciclo de vida
+# Ejercicio 2 · Una guarda del ciclo de vida
 # =================================================================================================
 
 NEW, INITIALIZING, READY, CLOSED = "new", "initializing", "ready", "closed"
