@@ -81,6 +81,7 @@ def run_checker(
 def checker_env(encoding: str = "utf-8") -> dict[str, str]:
     env = dict(os.environ, PYTHONIOENCODING=encoding)
     env.pop("MCP_COURSE_EXERCISES", None)
+    env.pop("MCP_COURSE_LANG", None)  # the language is the test's to choose, English by default
     env.pop("PYTEST_ADDOPTS", None)
     return env
 

@@ -328,7 +328,8 @@ def lesson_entry(number: str, slug: str, title: str, exercise: bool = True) -> s
 
 
 def make_course(root: Path, *entries: str) -> Path:
-    """A fake course in ``root``: the real tools, conftest and pyproject, one demo lesson.
+    """A fake course in ``root``: the real tools (and their catalogues), conftest and pyproject,
+    one demo lesson.
 
     Its course.toml names the demo lesson, then ``entries`` (see :func:`lesson_entry`).
     """
@@ -338,9 +339,11 @@ def make_course(root: Path, *entries: str) -> Path:
         TOOLS / "exercises.py",
         TOOLS / "stubs.py",
         TOOLS / "course.py",
+        TOOLS / "messages.py",
         *TOOLS.glob("check*.py"),
     ):
         shutil.copy(path, root / "tools" / path.name)
+    shutil.copytree(TOOLS / "messages", root / "tools" / "messages")  # the checker's words
     (root / "tests" / "exercises").mkdir(parents=True)
     shutil.copy(
         ROOT / "tests" / "exercises" / "conftest.py", root / "tests" / "exercises" / "conftest.py"

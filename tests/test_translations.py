@@ -98,7 +98,7 @@ def test_a_twin_goes_stale_when_its_english_page_changes(course: Path) -> None:
     course.write_text(PAGE + "\nOne more sentence, added to the English page after it.\n")
     (problem,) = translations.check_twin(course, course.parents[2])
     assert "translates an older lessons/01-a/index.md" in problem
-    assert "git diff" in problem
+    assert "git diff" in problem and "HEAD:lessons/01-a/index.md" in problem
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@
     python tools/check.py 03 --part 2   # only part 2 of it
     python tools/check.py 03 --watch    # check again each time you save the file (Ctrl-C stops)
     python tools/check.py               # every lesson: how far you got, with a progress bar
+    python tools/check.py 03 --lang es  # en español, from now on (--lang en goes back)
 
 It runs the lesson's tests (``tests/exercises/test_NN_slug.py``) against *your* copy,
 ``lessons/NN-slug/exercise.py``, and reports them part by part, as the exercise is numbered:
@@ -28,10 +29,18 @@ instead of your copy (the tests must pass on them); ``--root DIR`` (or the envir
 ``MCP_COURSE_ROOT``) checks another checkout; ``--verbose`` also shows pytest's own output, with
 full tracebacks.
 
+Every word it prints comes from the catalogue of one language (``tools/messages.py``). With
+``--lang es`` the report is in Spanish, and a lesson translated into Spanish is checked in its
+Spanish copy, ``lessons/NN-slug/exercise.es.py``, with its hints and part titles from
+``tools/messages/es.toml``. The choice is remembered in ``.course-lang``, in the course's folder,
+until ``--lang en``; the environment variable ``MCP_COURSE_LANG`` overrides what is remembered.
+
 Under the hood it is plain pytest, run in a child process with ``MCP_COURSE_EXERCISES=lessons``
-(the ``exercise`` fixture then loads your copy): ``tools/check_run.py`` starts it and reads its
-results, ``tools/check_pytest.py`` records them inside it, ``tools/check_report.py`` prints them
-(``tools/check_progress.py``: every lesson at a glance). ``--watch`` uses the watchfiles library.
+(the ``exercise`` fixture then loads your copy; ``MCP_COURSE_EXERCISES_LANG=es``, its Spanish
+copy): ``tools/check_args.py`` reads the command line, ``tools/check_run.py`` starts pytest and
+reads its results, ``tools/check_pytest.py`` records them inside it, ``tools/check_report.py``
+prints them (``tools/check_progress.py``: every lesson at a glance). ``--watch`` uses the
+watchfiles library.
 """
 
 from __future__ import annotations
@@ -51,14 +60,13 @@ if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from tools import check_report as report  # printing the results
-from tools import exercises  # the lessons, from course.toml
-from tools.check_outline import read_test_file
+from tools import exercises, messages  # the lessons, from course.toml; the words, by language
+from tools.check_args import parse_args
+from tools.check_outline import lesson_outline, read_test_file
 from tools.check_progress import print_progress
 from tools.check_report import Marks
 from tools.check_run import run_lesson_tests
-
-TOOLS = Path(__file__).resolve().parent
-
+from tools.messages import text
 
 # --------------------------------------------------------------------------------------------
 # One lesson, once or on every save
@@ -75,11 +83,13 @@ def check_lesson(
     watching: bool = False,
 ) -> int:
     """Run and print one lesson's check; the exit code: 0 when every test checked passed."""
-    target = lesson.solution if copy == "solutions" else lesson.stub
+    target = lesson.relative(lesson.solution if copy == "solutions" else lesson.stub)
     # Printed before the tests run (they take a while): the student can open the lesson meanwhile.
     print(report.lesson_line(lesson, marks), file=out)
-    only = f", part {part}" if part is not None else ""
-    print(f"Checking {lesson.relative(target)}{only} ...", file=out, flush=True)
+    if part is None:
+        print(text("check.checking", path=target), file=out, flush=True)
+    else:
+        print(text("check.checking_part", path=target, part=part), file=out, flush=True)
     run = run_lesson_tests(lesson, copy, part=part, extra_args=("--tb=auto",) if verbose else ())
     following = [
         other for other in exercises.discover(lesson.root) if int(other.number) > int(lesson.number)
@@ -97,16 +107,12 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
     try:
         import watchfiles  # only --watch needs it
     except ImportError:
-        print(
-            "error: --watch needs watchfiles: `python -m pip install -r requirements.txt`",
-            file=sys.stderr,
-        )
-        return 2
+        return _fail(text("watch.needs_watchfiles"))
 
     target = path.resolve()
     clear = out.isatty()
     say = partial(print, file=out, flush=True)
-    waiting = f"\nwatching {shown} {Marks(out).dash} save it to check again, Ctrl-C to stop"
+    waiting = "\n" + text("watch.waiting", path=shown, dash=Marks(out).dash)
     runs = 1
     try:
         check()
@@ -123,11 +129,12 @@ def watch(path: Path, shown: str, check: Callable[[], int], out: TextIO) -> int:
             if clear:
                 print("\033[2J\033[H", end="", file=out)
             rule = "=" * 20
-            say(f"\n{rule} check {runs}, after a save at {time.strftime('%H:%M:%S')} {rule}\n")
+            again = text("watch.again", run=runs, time=time.strftime("%H:%M:%S"))
+            say(f"\n{rule} {again} {rule}\n")
             check()
             say(waiting)
     except KeyboardInterrupt:
-        say("\nStopped watching.")
+        say("\n" + text("watch.stopped"))
     return 0
 
 
@@ -136,59 +143,52 @@ def next_part(lesson: exercises.Lesson, done: int, out: TextIO) -> int | None:
     the last part is done. Said, so the student knows what the next save checks."""
     later = [part.number for part in read_test_file(lesson.test_file).parts if part.number > done]
     following = later[0] if later else None
-    what = f"part {following}" if following is not None else "the whole lesson"
-    print(f"\nMoving on: from now on, each save checks {what}.", file=out, flush=True)
+    if following is None:
+        what = text("watch.whole_lesson")
+    else:
+        what = text("watch.next_part", part=following)
+    print("\n" + text("watch.moving_on", what=what), file=out, flush=True)
     return following
 
 
 # --------------------------------------------------------------------------------------------
-# Command line
+# Command line (its options: tools/check_args.py)
 # --------------------------------------------------------------------------------------------
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python tools/check.py",
-        description="Check your exercise for one lesson, or list every lesson and how far you got.",
-    )
-    parser.add_argument(
-        "lesson", nargs="?", help="the lesson: 03, 3 or 03-handshake (omit it to list them all)"
-    )
-    parser.add_argument("--part", type=int, metavar="N", help="check only part N of the exercise")
-    parser.add_argument(
-        "--watch", action="store_true", help="check again each time the exercise file is saved"
-    )
-    parser.add_argument(
-        "--solutions",
-        action="store_true",
-        help="check the worked answers in solutions/ instead of your copy",
-    )
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="also show pytest's own output, with full tracebacks",
-    )
-    parser.add_argument(
-        "--root",
-        type=Path,
-        default=Path(os.environ.get("MCP_COURSE_ROOT") or TOOLS.parent),
-        help="the course's folder (default: the one this script is in, or $MCP_COURSE_ROOT)",
-    )
-    args = parser.parse_args(argv)
-    if args.lesson is None and (args.part is not None or args.watch):
-        parser.error("--part and --watch need a lesson, e.g. `python tools/check.py 03 --part 2`")
-    return args
-
-
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(text("check.error", message=message), file=sys.stderr)
     return 2
 
 
+def find_lesson(args: argparse.Namespace, root: Path) -> exercises.Lesson | str:
+    """The lesson the command line names, in the run's language; or why there is none."""
+    try:
+        lesson = exercises.find_lesson(args.lesson, root)
+    except LookupError:
+        names = ", ".join(lesson.name for lesson in exercises.discover(root))
+        return text("check.no_lesson", ident=args.lesson, names=names or text("check.none_yet"))
+    lesson = lesson.in_language(messages.current())
+    if not lesson.test_file.is_file():
+        return text("check.no_tests", name=lesson.name, path=lesson.relative(lesson.test_file))
+    if args.part is not None:
+        outline = lesson_outline(lesson)
+        if outline.find_part(args.part) is None:
+            parts = ", ".join(f"{part.number} ({part.title})" for part in outline.parts)
+            return text(
+                "check.no_part",
+                name=lesson.name,
+                part=args.part,
+                parts=parts or text("check.not_in_parts"),
+            )
+    return lesson
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parse_args(argv)  # it also chooses the language of the run
     root: Path = args.root.resolve()
+    if args.lang:
+        messages.remember(root, args.lang)  # the next runs speak it too
     out = sys.stdout
     if hasattr(out, "reconfigure"):
         # A hint with a character the console lacks must not crash the check.
@@ -196,23 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     marks = Marks(out)
     try:
         if args.lesson is None:
-            return print_progress(root, marks, out)
-        lesson = exercises.find_lesson(args.lesson, root)
-    except (LookupError, exercises.ManifestError) as error:
+            return print_progress(root, marks, out, messages.current())
+        lesson = find_lesson(args, root)
+    except exercises.ManifestError as error:
         return _fail(str(error))
-    if not lesson.test_file.is_file():
-        return _fail(f"lesson {lesson.name} has no tests ({lesson.relative(lesson.test_file)})")
-    if args.part is not None:
-        outline = read_test_file(lesson.test_file)
-        parts = outline.parts
-        if outline.find_part(args.part) is None:
-            names = (
-                ", ".join(f"{part.number} ({part.title})" for part in parts)
-                or "none: it is not split into parts"
-            )
-            return _fail(f"lesson {lesson.name} has no part {args.part} (its parts: {names})")
+    if isinstance(lesson, str):
+        return _fail(lesson)
     copy = "solutions" if args.solutions else "lessons"
-
+    target = lesson.solution if args.solutions else lesson.stub
+    if lesson.language != messages.current():
+        print(text("check.english_only", name=lesson.name, path=lesson.relative(target)), file=out)
     part = args.part
 
     def check() -> int:
@@ -223,7 +216,6 @@ def main(argv: list[str] | None = None) -> int:
         return code
 
     if args.watch:
-        target = lesson.solution if args.solutions else lesson.stub
         return watch(target, lesson.relative(target), check, out)
     return check()
 

@@ -7,15 +7,23 @@ one per part of the exercise, in the part's order::
     # -- Exercise 2 · A lifecycle guard ---------------------------------------------------
 
 Every test defined below such a line, up to the next one, belongs to that part.
+
+The test files are written once, in English. A lesson translated into another language has its
+part titles and hints in that language's catalogue (``tools/messages/es.toml``):
+:func:`lesson_outline` reads them from there.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tools import messages
+from tools.exercises import Lesson
 
 #: ``# -- Exercise 2 · A lifecycle guard -----``: the start of a part, in a test file.
 PART_RE = re.compile(r"^#\s*--\s*Exercise\s+(?P<number>\d+)\s*[·:.]?\s*(?P<title>.*?)[\s-]*$")
@@ -82,3 +90,31 @@ def read_test_file(path: Path) -> Outline:
 
     visit(tree.body, "")
     return found
+
+
+def lesson_outline(lesson: Lesson) -> Outline:
+    """The outline of ``lesson``'s test file, in the lesson's language."""
+    outline = read_test_file(lesson.test_file)
+    if lesson.language == messages.ENGLISH:
+        return outline
+    return translated(outline, messages.lesson_words(lesson.number, lesson.language))
+
+
+def translated(outline: Outline, words: messages.LessonWords | None) -> Outline:
+    """``outline`` with the part titles and hints of ``words``.
+
+    What ``words`` lacks stays in English, and so does a hint whose English has changed since it
+    was translated (its ``of`` no longer matches): the test's current words are better than a
+    translation of what it used to say.
+    """
+    if words is None:
+        return outline
+    parts = [
+        Part(part.number, words.parts.get(part.number) or part.title) for part in outline.parts
+    ]
+    hints = dict(outline.hints)
+    for name, english in outline.hints.items():
+        hint = words.hints.get(name)
+        if hint is not None and hint.text and hint.of == messages.hint_hash(english):
+            hints[name] = hint.text
+    return dataclasses.replace(outline, parts=parts, hints=hints)

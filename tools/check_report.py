@@ -1,6 +1,7 @@
 """How ``tools/check.py`` prints a lesson's check: part by part, a line per test, what to do next.
 
 Every function here only prints what a :class:`tools.check_run.Run` holds; nothing runs tests.
+Every sentence comes from the catalogue of the run's language (``tools/messages.py``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ from typing import TextIO
 
 from tools.check_run import Result, Run
 from tools.exercises import Lesson
+from tools.messages import text
 
 #: The width of a progress bar, in characters.
 BAR_WIDTH = 20
 
-#: The width of the outcome column ("not started" is the longest), so that the test names line up.
-OUTCOME_WIDTH = 11
+#: The outcomes a test can have, in the order a count lists them after "passed".
+OUTCOMES = ("passed", "failed", "error", "skipped", "not started")
+
+#: The narrowest the label column of a failure's details may be: "input:" and a space.
+LABEL_WIDTH = 7
 
 
 class Marks:
@@ -58,12 +63,12 @@ def lesson_line(lesson: Lesson, marks: Marks) -> str:
     ``Lesson 05 · Resources and templates — page lessons/05-resources/index.md, notebook ...``
     """
     heading = (
-        f"Lesson {lesson.number} {marks.dot} {lesson.title}"
+        text("report.lesson", number=lesson.number, dot=marks.dot, title=lesson.title)
         if lesson.title
-        else f"Lesson {lesson.name}"
+        else text("report.lesson_without_title", name=lesson.name)
     )
     places = [
-        f"{kind} {lesson.relative(path)}"
+        text(f"report.{kind}", path=lesson.relative(path))
         for kind, path in (("page", lesson.page), ("notebook", lesson.notebook))
         if path is not None
     ]
@@ -71,30 +76,34 @@ def lesson_line(lesson: Lesson, marks: Marks) -> str:
 
 
 def lesson_status(run: Run | None, marks: Marks) -> tuple[str, str]:
-    """``(mark, status)`` of a lesson in the list of them all: done, in progress or not started."""
+    """``(mark, status)`` of a lesson in the list of them all; ``status`` is a key of ``[status]``
+    in the catalogue: done, in_progress, not_started, no_test or no_test_see."""
     if run is None or not run.tests:
-        return marks.bad, "no test could run" + (
-            f" (see `python tools/check.py {run.lesson.number}`)" if run else ""
-        )
+        return marks.bad, "no_test_see" if run else "no_test"
     if run.all_passed:
         return marks.ok, "done"
     if run.count("not started") == len(run.tests):
-        return marks.todo, "not started"
+        return marks.todo, "not_started"
     # Red only when something is wrong; passes and work still to do are simply progress.
     wrong = run.count("failed") + run.count("error") + len(run.collection_errors)
-    return (marks.bad if wrong else marks.todo), "in progress"
+    return (marks.bad if wrong else marks.todo), "in_progress"
+
+
+def outcome_word(outcome: str) -> str:
+    """How the report names ``outcome`` ("not started" in English, "no empezada" in Spanish)."""
+    return text(f"outcome.{outcome.replace(' ', '_')}")
 
 
 def counts(results: list[Result]) -> str:
     """``7/12 passed``, then what the others are: ``7/12 passed, 2 failed, 3 not started``."""
     passed = sum(result.outcome == "passed" for result in results)
-    text = f"{passed}/{len(results)} passed"
-    for outcome in ("failed", "error", "skipped", "not started"):
+    words = [text("counts.passed", passed=passed, total=len(results))]
+    for outcome in OUTCOMES[1:]:
         number = sum(result.outcome == outcome for result in results)
         if number:
-            noun = "errors" if outcome == "error" and number > 1 else outcome
-            text += f", {number} {noun}"
-    return text
+            key = f"counts.{outcome.replace(' ', '_')}_{'one' if number == 1 else 'many'}"
+            words.append(text(key, count=number))
+    return ", ".join(words)
 
 
 # --------------------------------------------------------------------------------------------
@@ -121,7 +130,7 @@ def print_run(
         say(run.output.rstrip())
     for error in run.collection_errors:
         say()
-        say(f"{marks.bad} {error.name} could not be loaded:")
+        say(text("report.not_loaded", mark=marks.bad, name=error.name))
         for line in error.message:
             say(f"    {line}")
     for heading, results in grouped(run, marks):
@@ -141,18 +150,17 @@ def grouped(run: Run, marks: Marks) -> Iterator[tuple[str, list[Result]]]:
     tests = run.tests
     if not run.parts:
         if tests:
-            yield f"Lesson {run.lesson.name} {marks.dash} {counts(tests)}", tests
+            heading = text("report.lesson_without_title", name=run.lesson.name)
+            yield f"{heading} {marks.dash} {counts(tests)}", tests
         return
     for part in run.parts:
         results = [result for result in tests if result.part == part.number]
         if results:
-            yield (
-                f"Part {part.number} {marks.dot} {part.title} {marks.dash} {counts(results)}",
-                results,
-            )
+            heading = text("report.part", number=part.number, dot=marks.dot, title=part.title)
+            yield f"{heading} {marks.dash} {counts(results)}", results
     others = [result for result in tests if result.part is None]
     if others:
-        yield f"Other tests {marks.dash} {counts(others)}", others
+        yield f"{text('report.other_tests')} {marks.dash} {counts(others)}", others
 
 
 def collapsed(results: list[Result]) -> Iterator[Result]:
@@ -166,7 +174,8 @@ def collapsed(results: list[Result]) -> Iterator[Result]:
     ):
         cases = list(same)
         if len(cases) > 1 and outcome in ("passed", "not started"):
-            yield dataclasses.replace(cases[0], name=f"{base} ({len(cases)} cases)")
+            name = text("report.cases", name=base, count=len(cases))
+            yield dataclasses.replace(cases[0], name=name)
         else:
             yield from cases
 
@@ -175,13 +184,18 @@ def print_result(result: Result, marks: Marks, out: TextIO) -> None:
     """One test's lines: ``✓ passed  name``, or ``✗ failed  name`` with everything that explains
     it."""
     say = partial(print, file=out)
-    say(f"  {marks.of(result.outcome)} {result.outcome:<{OUTCOME_WIDTH}}  {result.name}")
+    # The outcome column is as wide as its longest word, so that the test names line up.
+    width = max(len(outcome_word(outcome)) for outcome in OUTCOMES)
+    say(f"  {marks.of(result.outcome)} {outcome_word(result.outcome):<{width}}  {result.name}")
     if result.outcome in ("passed", "not started"):
         return  # a stub's NotImplementedError needs no explaining; the summary says where to start
+    labels = ("hint", "input", "got", "test", "at")
+    column = max(LABEL_WIDTH, *(len(text(f"report.labels.{label}")) + 1 for label in labels))
 
     def field(label: str, lines: list[str]) -> None:
+        shown = text(f"report.labels.{label}") + ":"
         for index, line in enumerate(lines):
-            say(f"        {label + ':' if index == 0 else '':<7} {line}".rstrip())
+            say(f"        {shown if index == 0 else '':<{column}} {line}".rstrip())
 
     field("hint", result.hint.splitlines())
     field("input", [f"{name} = {value}" for name, value in result.params.items()])
@@ -210,21 +224,16 @@ def print_summary(
     only = f" --part {part}" if part is not None else ""
     command = f"python tools/check.py {lesson.number}{only}"
     if run.timed_out:
-        say(
-            "The tests did not finish in time and were stopped. "
-            "Does your code wait for something that never comes?"
-        )
+        say(text("summary.timed_out"))
     elif not tests:
-        say("No test ran. pytest said:")
+        say(text("summary.no_test"))
         say(_tail(run.output))
         return
     elif run.collection_errors or run.returncode not in (0, 1):
-        say("pytest reported a problem outside the tests:")
+        say(text("summary.outside"))
         say(_tail(run.output))
     passed = run.count("passed")
-    titles = {known.number: f"Part {known.number} {marks.dot} {known.title}" for known in run.parts}
-    scope = titles.get(part, f"Part {part}") if part is not None else f"Lesson {lesson.name}"
-    say(f"{scope}: {bar(passed, len(tests), marks)} {counts(tests)}")
+    say(f"{_scope(run, part, marks)}: {bar(passed, len(tests), marks)} {counts(tests)}")
     if run.all_passed:
         say(_well_done(run, part, following))
         return
@@ -232,11 +241,20 @@ def print_summary(
     if first.outcome == "not started":
         say(_where_to_start(run, first))
     else:
-        say(f"Next to fix: {first.name}. Its hint, and what went wrong, are above.")
-    watch = " (or add --watch to check each time you save)" if not watching else ""
-    say(f"Run `{command}` again when you are ready{watch}.")
+        say(text("summary.next_to_fix", name=first.name))
+    say(text("summary.run_again" if watching else "summary.run_again_or_watch", command=command))
     if not verbose and run.count("failed") + run.count("error"):
-        say(f"pytest's own report, with full tracebacks: `{command} --verbose`.")
+        say(text("summary.verbose", command=command))
+
+
+def _scope(run: Run, part: int | None, marks: Marks) -> str:
+    """What the count at the end covers: ``Part 2 · A lifecycle guard``, or the whole lesson."""
+    if part is None:
+        return text("report.lesson_without_title", name=run.lesson.name)
+    known = next((known for known in run.parts if known.number == part), None)
+    if known is None:
+        return text("report.part_without_title", number=part)
+    return text("report.part", number=part, dot=marks.dot, title=known.title)
 
 
 def _well_done(run: Run, part: int | None, following: Lesson | None) -> str:
@@ -245,41 +263,34 @@ def _well_done(run: Run, part: int | None, following: Lesson | None) -> str:
     lesson = run.lesson
     command = f"python tools/check.py {lesson.number}"
     if run.copy == "solutions":
-        return (
-            "All pass. (These are the worked answers in solutions/; "
-            "your own copy is checked without --solutions.)"
-        )
+        return text("summary.solutions_pass")
     if part is not None:
         later = [other.number for other in run.parts if other.number > part]
         if later:
-            return f"Part {part} is done. Next: `{command} --part {later[0]}`."
-        return f"Part {part} is done. Now check the whole lesson: `{command}`."
+            return text("summary.part_done", part=part, command=command, next=later[0])
+        return text("summary.last_part_done", part=part, command=command)
     if following is not None:
-        return (
-            f"Lesson {lesson.name} is done: well done! Next: lesson {following.name}, "
-            f"checked with `python tools/check.py {following.number}`."
+        return text(
+            "summary.lesson_done", name=lesson.name, next=following.name, number=following.number
         )
-    return (
-        f"Lesson {lesson.name} is done: well done! "
-        "That was the last exercise so far. Congratulations!"
-    )
+    return text("summary.last_lesson_done", name=lesson.name)
 
 
 def _where_to_start(run: Run, first: Result) -> str:
     """Which part to start, which stub to replace, and what its first test expects."""
     part = next((part for part in run.parts if part.number == first.part), None)
     begun = any(result.outcome == "passed" and result.part == first.part for result in run.tests)
-    verb = "Go on with" if begun else "Start with"
-    lines = [f"{verb} part {part.number} ({part.title})." if part else f"{verb} {first.base}."]
+    if part:
+        key = "summary.go_on_part" if begun else "summary.start_part"
+        lines = [text(key, number=part.number, title=part.title)]
+    else:
+        lines = [text("summary.go_on_test" if begun else "summary.start_test", name=first.base)]
     message = first.message[0] if first.message else ""
     if message.startswith("NotImplementedError: ") and first.location:
         function = message.split(": ", 1)[1]
-        lines.append(
-            f"Replace the `raise NotImplementedError` of {function}, at {first.location}, "
-            "with your code."
-        )
+        lines.append(text("summary.replace_stub", function=function, location=first.location))
     if first.hint:
-        lines.append(f"The next test to pass, {first.base}, expects this:")
+        lines.append(text("summary.next_test", name=first.base))
         lines.extend(f"    {line}" for line in first.hint.splitlines())
     return "\n".join(lines)
 

@@ -2,7 +2,11 @@
 
 pytest runs in a child process, with the recorder of ``tools/check_pytest.py``, which writes each
 test's outcome to a report. Each outcome is then matched with what the test file says about the
-test before any run (its hint and its part: ``tools/check_outline.py``).
+test before any run (its hint and its part: ``tools/check_outline.py``), in the lesson's language.
+
+Which copy the child's ``exercise`` fixture loads, two environment variables say (see
+``tests/exercises/conftest.py``): ``MCP_COURSE_EXERCISES`` (``lessons`` or ``solutions``) and
+``MCP_COURSE_EXERCISES_LANG`` (``es``: a lesson's ``exercise.es.py``, where it has one).
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from tools import exercises
-from tools.check_outline import Part, read_test_file
+from tools.check_outline import Part, lesson_outline, read_test_file
+from tools.messages import ENGLISH, text
 
 TOOLS = Path(__file__).resolve().parent
 
@@ -139,13 +144,15 @@ def run_pytest(
     targets: list[str],
     extra_args: Iterable[str] = (),
     timeout: float = RUN_TIMEOUT,
+    language: str = ENGLISH,
 ) -> tuple[int, str, list[dict[str, Any]], bool]:
-    """Run pytest in a child process against ``copy``.
+    """Run pytest in a child process against ``copy``, in ``language`` where a lesson has it.
 
     Returns ``(returncode, output, records, timed_out)``: ``records`` are the report's lines.
     """
     env = dict(os.environ)
     env["MCP_COURSE_EXERCISES"] = copy  # the `exercise` fixture then loads this copy
+    env["MCP_COURSE_EXERCISES_LANG"] = language  # ... in this language, where the lesson has it
     env["PYTHONIOENCODING"] = "utf-8"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("PYTEST_ADDOPTS", None)  # the run must not depend on the caller's shell
@@ -177,21 +184,27 @@ def run_lesson_tests(
     timeout: float = RUN_TIMEOUT,
     part: int | None = None,
 ) -> Run:
-    """Run ``lesson``'s exercise tests (only part ``part``'s, if given) against ``copy``."""
+    """Run ``lesson``'s exercise tests (only part ``part``'s, if given) against ``copy``, in the
+    lesson's language."""
     target = lesson.relative(lesson.test_file)
     targets = [target]
     if part is not None:
         targets = [f"{target}::{node}" for node in read_test_file(lesson.test_file).tests_of(part)]
+    files = [_exercise_file(lesson, copy)]
     returncode, output, records, timed_out = run_pytest(
-        lesson.root, copy, [_exercise_file(lesson, copy)], targets, extra_args, timeout
+        lesson.root, copy, files, targets, extra_args, timeout, lesson.language
     )
     return make_run(lesson, copy, records, returncode, output, timed_out)
 
 
 def run_course(
-    lessons: list[exercises.Lesson], started: set[str], timeout: float = RUN_TIMEOUT
+    lessons: list[exercises.Lesson],
+    started: set[str],
+    timeout: float = RUN_TIMEOUT,
+    language: str = ENGLISH,
 ) -> list[Run]:
-    """Every lesson's tests against the student's copies, in one pytest run.
+    """Every lesson's tests against the student's copies (in ``language`` where a lesson has it:
+    give the lessons :meth:`~tools.exercises.Lesson.in_language`), in one pytest run.
 
     The tests of a lesson not in ``started`` (names) are collected, to be counted, but not run:
     its copy is untouched, so they all fail by design (the course's own tests prove it).
@@ -211,7 +224,7 @@ def run_course(
     options = ["--continue-on-collection-errors", *skipped]
     files = [lesson.stub for lesson in lessons]
     returncode, output, records, timed_out = run_pytest(
-        root, "lessons", files, targets, options, timeout
+        root, "lessons", files, targets, options, timeout, language
     )
     return [
         make_run(lesson, "lessons", records, returncode, output, timed_out) for lesson in lessons
@@ -236,7 +249,7 @@ def make_run(
     out on purpose), and an error when the run was cut short.
     """
     file = lesson.relative(lesson.test_file)
-    known = read_test_file(lesson.test_file)
+    known = lesson_outline(lesson)
     outcomes = {record["nodeid"]: record for record in records if record["event"] == "result"}
     run = Run(lesson, copy, returncode, parts=known.parts, output=output, timed_out=timed_out)
     for record in records:
@@ -260,7 +273,7 @@ def make_run(
             _fill(result, done)
         elif timed_out or returncode not in (0, 1, 5):
             result.outcome = "error"
-            result.message = ["did not run: the test run was stopped before it"]
+            result.message = [text("run.stopped_before")]
         run.results.append(result)
     return run
 

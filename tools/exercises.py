@@ -11,9 +11,16 @@ Which lessons have an exercise, and where its files are, is read from the course
 ``course.toml`` (through ``tools/course.py``): a lesson with an ``exercise`` entry has one. Nothing
 is guessed from folder names, so a file the manifest does not name is not part of the course.
 
+A lesson's exercise in another language follows one rule instead of the manifest: its files sit
+beside the English ones, the language before the suffix -- ``solutions/NN-slug/exercise.es.py``,
+the source, and ``lessons/NN-slug/exercise.es.py``, the student's copy generated from it (with the
+stub's own words, such as ``TODO``, from ``tools/messages/es.toml``). The Spanish source is the
+English one with its docstrings and comments translated and its code untouched
+(``tools/exercise_translations.py`` proves it). A lesson without one is English only, for now.
+
 Commands (run from anywhere; ``--root`` points at another checkout)::
 
-    python tools/exercises.py generate [NN ...]   # rewrite the student's copies, print what changed
+    python tools/exercises.py generate [NN ...]   # rewrite the student's copies (every language)
     python tools/exercises.py check               # exit 1 if a student's copy is stale or missing
     python tools/exercises.py list                # the lessons that have an exercise
 """
@@ -21,6 +28,7 @@ Commands (run from anywhere; ``--root`` points at another checkout)::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import sys
 from collections.abc import Iterable
@@ -33,7 +41,7 @@ if __name__ == "__main__":
     # makes `tools` the package the lines below import from (see tools/__init__.py).
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from tools import course
+from tools import course, messages
 from tools.stubs import BEGIN, ExerciseMarkerError, count_blocks, generate_stub
 
 #: The repository root: this file lives in ``<root>/tools/``.
@@ -66,6 +74,7 @@ class Lesson:
     title: str = ""  # "stdio: pipes and framing"
     page: Path | None = None  # lessons/02-stdio/index.md: the lesson's text
     notebook: Path | None = None  # notebooks/02-stdio.ipynb: the lesson's notebook
+    language: str = messages.ENGLISH  # the language of solution and stub: "en", "es"
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the repository root, with forward slashes (for messages)."""
@@ -74,16 +83,48 @@ class Lesson:
         except ValueError:
             return str(path)
 
+    def in_language(self, language: str) -> Lesson:
+        """This (English) lesson in ``language``: its exercise, title, page and notebook in that
+        language, each where it has one. A lesson whose exercise is not translated is itself."""
+        solution = translated(self.solution, language)
+        if language == self.language or self.language != messages.ENGLISH or not solution.is_file():
+            return self
+        words = messages.lesson_words(self.number, language)
+        return dataclasses.replace(
+            self,
+            language=language,
+            solution=solution,
+            stub=translated(self.stub, language),
+            title=words.title if words and words.title else self.title,
+            page=_if_there(self.page and translated(self.page, language), self.page),
+            # A notebook's twin sits beside it too: notebooks/01-json-rpc.es.ipynb.
+            notebook=_if_there(
+                self.notebook and translated(self.notebook, language), self.notebook
+            ),
+        )
+
     def render(self) -> str:
         """The student's copy as it should be, from the current solution."""
         try:
-            return generate_stub(read_text(self.solution), lesson=self.name)
+            source = read_text(self.solution)
+            return generate_stub(source, lesson=self.name, language=self.language)
         except ExerciseMarkerError as error:
             raise ExerciseMarkerError(f"{self.relative(self.solution)}, {error}") from None
 
     def is_stale(self) -> bool:
         """True when the student's copy is missing or differs from :meth:`render`."""
         return not self.stub.is_file() or read_text(self.stub) != self.render()
+
+
+def translated(path: Path, language: str) -> Path:
+    """Where ``path``'s twin in ``language`` is: ``exercise.py`` -> ``exercise.es.py``."""
+    if language == messages.ENGLISH:
+        return path
+    return path.with_name(f"{path.stem}.{language}{path.suffix}")
+
+
+def _if_there(path: Path | None, otherwise: Path | None) -> Path | None:
+    return path if path is not None and path.is_file() else otherwise
 
 
 def read_text(path: Path) -> str:
@@ -163,15 +204,26 @@ def find_lesson(ident: str, root: Path = ROOT) -> Lesson:
     raise LookupError(f"no lesson {ident!r} with an exercise (lessons: {names})")
 
 
+def in_every_language(lessons: Iterable[Lesson]) -> list[Lesson]:
+    """Each of ``lessons`` (in English), then its translations: one per copy to generate."""
+    others = [language for language in messages.languages() if language != messages.ENGLISH]
+    found = []
+    for lesson in lessons:
+        found.append(lesson)
+        found += [twin for language in others if (twin := lesson.in_language(language)) != lesson]
+    return found
+
+
 def stale(root: Path = ROOT) -> list[Lesson]:
-    """The lessons whose student's copy is missing or out of date."""
-    return [lesson for lesson in discover(root) if lesson.is_stale()]
+    """The lessons whose student's copy, in any language, is missing or out of date."""
+    return [lesson for lesson in in_every_language(discover(root)) if lesson.is_stale()]
 
 
 def generate(root: Path = ROOT, lessons: Iterable[Lesson] | None = None) -> list[Lesson]:
-    """Write the student's copy of every lesson (or of ``lessons``); return those that changed."""
+    """Write the student's copies of every lesson (or of ``lessons``), in every language it has;
+    return those that changed."""
     changed = []
-    for lesson in discover(root) if lessons is None else lessons:
+    for lesson in in_every_language(discover(root) if lessons is None else lessons):
         text = lesson.render()
         if count_blocks(read_text(lesson.solution)) == 0:
             raise ExerciseMarkerError(
@@ -214,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             changed = generate(root, chosen)
             for lesson in changed:
                 print(f"wrote {lesson.relative(lesson.stub)}")
-            total = len(chosen) if chosen is not None else len(discover(root))
+            total = len(in_every_language(chosen if chosen is not None else discover(root)))
             print(f"{len(changed)} of {total} exercise file(s) changed")
             return 0
         if args.command == "check":
@@ -226,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             if out_of_date:
                 print("run `python tools/exercises.py generate` to rewrite them")
                 return 1
-            print(f"all {len(discover(root))} exercise file(s) are up to date")
+            print(f"all {len(in_every_language(discover(root)))} exercise file(s) are up to date")
             return 0
         for lesson in discover(root):
             tests = lesson.relative(lesson.test_file)

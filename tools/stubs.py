@@ -18,12 +18,18 @@ student's copy, ``lessons/NN-slug/exercise.py``::
 
 Everything outside the blocks (docstrings, imports, signatures) is copied byte for byte, so the
 tests in ``tests/exercises/test_NN_slug.py`` run unchanged against either copy.
+
+A translated source, ``solutions/NN-slug/exercise.es.py``, is cut the same way into
+``lessons/NN-slug/exercise.es.py``; the few words the cutter writes itself (the header, ``TODO``)
+then come from that language's catalogue, ``tools/messages/es.toml``: ``# POR HACER: ...``.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+
+from tools import messages
 
 BEGIN = "# BEGIN SOLUTION"
 END = "# END SOLUTION"
@@ -35,26 +41,9 @@ _END_RE = re.compile(r"^# END SOLUTION$")
 _NEAR_MISS_RE = re.compile(r"^#+\s*(BEGIN|END)[\s_-]*SOLUTION", re.IGNORECASE)
 _DEF_RE = re.compile(r"^(?P<indent>[ \t]*)(?:async[ \t]+)?def[ \t]+(?P<name>\w+)")
 
-FALLBACK_NAME = "this step"
-
 
 class ExerciseMarkerError(ValueError):
     """The solution markers are unbalanced, nested or misspelled. The message names the lines."""
-
-
-#: The header of a student's copy (see :func:`_header`).
-HEADER = """\
-# ----------------------------------------------------------------------------------------
-# Lesson {lesson}: your exercise.
-#
-# 1. Read the docstrings below: each part says exactly what to build.
-# 2. Replace each `raise NotImplementedError(...)`, under its TODO, with your code.
-# 3. Check your work, as often as you like:  python tools/check.py {number}
-#
-# Stuck for good? A worked answer is in solutions/{lesson}/exercise.py.
-# This file is yours: a new version of the course may replace it, so keep a copy of your work.
-# ----------------------------------------------------------------------------------------
-"""
 
 
 # --------------------------------------------------------------------------------------------
@@ -87,14 +76,14 @@ def _function_names_by_ast(source: str) -> list[tuple[int, int, str]] | None:
 
 
 def _enclosing_function(
-    lines: list[str], index: int, spans: list[tuple[int, int, str]] | None
+    lines: list[str], index: int, spans: list[tuple[int, int, str]] | None, fallback: str
 ) -> str:
-    """The name of the function whose body holds ``lines[index]`` (0-based), or "this step"."""
+    """The name of the function whose body holds ``lines[index]`` (0-based), or ``fallback``."""
     lineno = index + 1
     if spans is not None:
         # The innermost function whose span covers the line: the one that starts last.
         inside = [(start, name) for start, end, name in spans if start < lineno <= end]
-        return max(inside)[1] if inside else FALLBACK_NAME
+        return max(inside)[1] if inside else fallback
     # The source does not parse: fall back to indentation. Walk upwards; every line indented less
     # than what we have seen so far opens an enclosing block. The first such `def` names the step.
     width = len(_indent_of(lines[index]).expandtabs())
@@ -109,11 +98,11 @@ def _enclosing_function(
         if match:
             return match["name"]
         if stripped.startswith("class "):
-            return FALLBACK_NAME
+            return fallback
         width = line_width
         if width == 0:
             break
-    return FALLBACK_NAME
+    return fallback
 
 
 def _find_blocks(lines: list[str]) -> list[tuple[int, int, str | None]]:
@@ -150,9 +139,9 @@ def _find_blocks(lines: list[str]) -> list[tuple[int, int, str | None]]:
     return blocks
 
 
-def _header(lesson: str) -> str:
+def _header(lesson: str, language: str) -> str:
     """The comment on top of a student's copy: what the file is, and how to check it."""
-    return HEADER.format(lesson=lesson, number=lesson.split("-", 1)[0])
+    return messages.message(language, "stub.header", lesson=lesson, number=lesson.split("-", 1)[0])
 
 
 def _add_header(text: str, header: str) -> str:
@@ -170,7 +159,7 @@ def _add_header(text: str, header: str) -> str:
     return "".join(lines[:keep]) + header + "".join(lines[keep:])
 
 
-def generate_stub(source: str, lesson: str | None = None) -> str:
+def generate_stub(source: str, lesson: str | None = None, language: str = messages.ENGLISH) -> str:
     """Cut every solution block of ``source`` into a stub; return the student's copy.
 
     Each block -- from a ``# BEGIN SOLUTION`` line (optionally ``# BEGIN SOLUTION: hint``) to the
@@ -182,27 +171,34 @@ def generate_stub(source: str, lesson: str | None = None) -> str:
     Every other byte is kept as it is. With ``lesson`` (e.g. ``"02-stdio"``), a header comment
     telling the student what the file is and how to check it goes on top.
 
+    The words the generator adds itself -- the header, ``TODO``, ``this step`` -- come from the
+    catalogue of ``language`` (``tools/messages/<language>.toml``, section ``[stub]``): a Spanish
+    copy reads ``# POR HACER: ...``. The hint is the marker's own text, already in the file's
+    language.
+
     Raises :class:`ExerciseMarkerError`, naming the line, for unbalanced, nested or misspelled
     markers.
     """
     lines = source.splitlines(keepends=True)
     blocks = _find_blocks(lines)
     spans = _function_names_by_ast(source) if blocks else None
+    todo = messages.message(language, "stub.todo")
+    fallback = messages.message(language, "stub.this_step")
     out: list[str] = []
     position = 0
     for begin, end, hint in blocks:
         out.extend(lines[position:begin])
         indent = _indent_of(lines[begin])
         ending = _line_ending(lines[begin])
-        name = _enclosing_function(lines, begin, spans)
+        name = _enclosing_function(lines, begin, spans, fallback)
         if hint:
-            out.append(f"{indent}# TODO: {hint}{ending}")
+            out.append(f"{indent}# {todo}: {hint}{ending}")
         out.append(f'{indent}raise NotImplementedError("{name}"){ending}')
         position = end + 1
     out.extend(lines[position:])
     stub = "".join(out)
     if lesson is not None:
-        stub = _add_header(stub, _header(lesson))
+        stub = _add_header(stub, _header(lesson, language))
     return stub
 
 

@@ -23,8 +23,8 @@ Commands::
     python tools/translations.py stamp PAGE.es.md # record that the twin now translates HEAD's page
 
 When an English page changes, ``check`` (and ``tests/test_translations.py``) names its twin as
-stale and prints the commands that show what changed since the version it translates; revisit
-the twin, then ``stamp`` it.
+stale and prints the command that shows what changed since the version it translates (a ``git
+diff`` between the two blobs); revisit the twin, then ``stamp`` it.
 """
 
 from __future__ import annotations
@@ -73,8 +73,7 @@ def stale_message(page: Path, recorded: str | None, root: Path) -> str:
         return f"{twin_of(where)} has no `translates:` line in its front matter"
     return (
         f"{twin_of(where)} translates an older {where}: see what changed with\n"
-        f"    git log --format=%h -1 --find-object={recorded}   # a commit with that version\n"
-        f"    git diff <that commit> -- {where}\n"
+        f"    git diff {recorded} HEAD:{where}\n"
         f"then revisit the twin and run: python tools/translations.py stamp {twin_of(where)}"
     )
 

@@ -12,7 +12,11 @@ Which file the fixture loads:
 * by default, ``solutions/NN-slug/exercise.py`` -- the worked answer, so a plain ``pytest``
   proves every test passes on it;
 * with the environment variable ``MCP_COURSE_EXERCISES=lessons``, the student's copy
-  ``lessons/NN-slug/exercise.py`` -- what ``python tools/check.py NN`` does.
+  ``lessons/NN-slug/exercise.py`` -- what ``python tools/check.py NN`` does;
+* with ``MCP_COURSE_EXERCISES_LANG=es`` as well, the Spanish copy beside it, ``exercise.es.py``,
+  for a lesson whose solution has one (``solutions/NN-slug/exercise.es.py``); a lesson without one
+  is English only, and its English copy is loaded -- what ``python tools/check.py NN --lang es``
+  does. The tests are the same for both: the two copies differ only in their words.
 
 The lesson is found from the test file's name (``test_02_stdio.py`` -> the folder
 ``solutions/02-*``). The module is loaded from its path under a private name, fresh for every test
@@ -39,6 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 ENV = "MCP_COURSE_EXERCISES"
 COPIES = {"solutions": "solutions", "lessons": "lessons"}
 
+#: The environment variable that picks the language of the copy: "en" (the default) or "es".
+LANGUAGE_ENV = "MCP_COURSE_EXERCISES_LANG"
+
 _TEST_FILE_RE = re.compile(r"^test_(?P<number>\d+)(?:_\w*)?$")
 _counter = itertools.count(1)
 
@@ -51,9 +58,19 @@ def exercise_copy() -> str:
     return COPIES[value]
 
 
-def exercise_path(test_file: Path, copy: str | None = None) -> Path:
-    """The exercise file that ``test_file`` (``test_NN_slug.py``) checks, in ``copy``."""
+def exercise_language() -> str:
+    """``"en"``, ``"es"``...: from ``MCP_COURSE_EXERCISES_LANG`` (default: en)."""
+    value = os.environ.get(LANGUAGE_ENV, "").strip().lower() or "en"
+    if not re.fullmatch(r"[a-z]{2}", value):
+        raise ValueError(f"{LANGUAGE_ENV}={value!r}: expected a language such as 'en' or 'es'")
+    return value
+
+
+def exercise_path(test_file: Path, copy: str | None = None, language: str | None = None) -> Path:
+    """The exercise file that ``test_file`` (``test_NN_slug.py``) checks, in ``copy``, in
+    ``language`` if the lesson's solution has that language (``exercise.es.py``)."""
     copy = copy or exercise_copy()
+    language = language or exercise_language()
     match = _TEST_FILE_RE.match(test_file.stem)
     if not match:
         raise LookupError(
@@ -74,6 +91,9 @@ def exercise_path(test_file: Path, copy: str | None = None) -> Path:
             f"{test_file.name}: expected exactly one folder solutions/{match['number']}-*/ "
             f"for lesson {match['number']} (found: {found})"
         )
+    translated = f"exercise.{language}.py"
+    if language != "en" and (folders[0] / translated).is_file():
+        return ROOT / copy / folders[0].name / translated
     return ROOT / copy / folders[0].name / "exercise.py"
 
 
