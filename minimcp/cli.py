@@ -8,6 +8,8 @@
                                                           # 3 workers sharing a Redis (lesson 11)
     python -m minimcp serve --example conformance --transport http
                                                           # what the conformance suite tests
+    python -m minimcp chat --model anthropic:claude-sonnet-4-5
+                                                          # a real model, the course server, you
     python -m minimcp echo [--framing content-length]     # lesson 02's JSON-RPC echo server
     python -m minimcp demo connection                     # one layer alone (see `demo --help`)
     python -m minimcp conformance-client URL              # the conformance suite's client (09, 10)
@@ -25,6 +27,7 @@ import logging
 import sys
 
 from minimcp.examples import conformance_client
+from minimcp.examples.chat import add_chat_options, run_chat
 from minimcp.examples.demos import DEMOS
 from minimcp.examples.demos import run as run_demo
 from minimcp.examples.echo import serve_echo
@@ -66,6 +69,9 @@ def parser() -> argparse.ArgumentParser:
         help="logging level, written to stderr (default %(default)s)",
     )
     add_limits(serving)
+    add_chat_options(
+        commands.add_parser("chat", help="talk with a model that uses the servers' tools")
+    )
     echo = commands.add_parser("echo", help="lesson 02's JSON-RPC echo server, over stdio")
     echo.add_argument(
         "--framing",
@@ -268,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
                 return run_workers(args.workers, list(sys.argv[1:] if argv is None else argv))
             port = args.port if args.port is not None else DEFAULT_PORTS.get(args.transport, 0)
             asyncio.run(serve(load_example(args.example), args.transport, args.host, port, args))
+        elif args.command == "chat":
+            return run_chat(args)
         elif args.command == "echo":
             asyncio.run(serve_echo(args.framing))
         elif args.command == "auth-server":

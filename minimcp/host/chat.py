@@ -2,9 +2,9 @@
 
 A chat is a list of :class:`ChatMessage`: the system prompt, the user's words, the model's answers
 and tool calls, the tools' results, the resources and prompts the host pasted. A :class:`Model`
-reads the list and the tools on offer and answers with text or with a :class:`ToolCall`. The helpers
-at the end turn MCP's content blocks (and a prompt's messages) into the plain text a model reads,
-and write the system prompt.
+reads the list and the tools on offer and answers with text or with tool calls (:class:`ToolCall`).
+The helpers at the end turn MCP's content blocks (and a prompt's messages) into the plain text a
+model reads, and write the system prompt.
 """
 
 from __future__ import annotations
@@ -20,10 +20,15 @@ Role = Literal["system", "user", "assistant", "tool"]
 # --8<-- [start:messages]
 @dataclass(frozen=True)
 class ToolCall:
-    """What a model says when it wants a tool: which one (prefixed name) and with what arguments."""
+    """What a model says when it wants a tool: which one (prefixed name) and with what arguments.
+
+    ``id`` is the name a real model's API gives the call, so that the result can say which call it
+    answers when several are asked at once (the rule model needs none).
+    """
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
+    id: str | None = None
 
 
 @dataclass
@@ -35,7 +40,8 @@ class ChatMessage:
       content (``resource`` says which) or a prompt's messages (``prompt`` says which);
     * ``assistant``: the model's words, or its request for a tool (``tool_call``);
     * ``tool``: a tool's result, handed back to the model (``name`` says which tool, ``is_error``
-      whether it failed).
+      whether it failed, ``call_id`` which call it answers). ``content`` is the result as text;
+      ``blocks`` keeps its MCP content blocks, for a model that can see images.
     """
 
     role: Role
@@ -45,13 +51,16 @@ class ChatMessage:
     is_error: bool = False
     resource: str | None = None
     prompt: str | None = None
+    call_id: str | None = None
+    blocks: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The message as JSON, without the fields it does not use."""
+        """The message as JSON, as a text model reads it: without the fields it does not use, and
+        without the content ``blocks`` (their text is the ``content``)."""
         out: dict[str, Any] = {"role": self.role, "content": self.content}
         if self.tool_call is not None:
             out["tool_call"] = {"name": self.tool_call.name, "arguments": self.tool_call.arguments}
-        for key in ("name", "resource", "prompt"):
+        for key in ("name", "resource", "prompt", "call_id"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.is_error:
@@ -73,16 +82,17 @@ class ChatMessage:
 
 # --8<-- [start:model]
 class Model(Protocol):
-    """Anything that reads a conversation and either answers in text or asks for one tool.
+    """Anything that reads a conversation and either answers in text or asks for tools.
 
     ``messages`` starts with the system prompt; ``tools`` are the tools it announces, as the
     servers listed them but with prefixed names. A real LLM client fits here: send both to the
-    LLM's API and turn its reply into a ``str`` or a :class:`ToolCall`.
+    LLM's API and turn its reply into a ``str``, a :class:`ToolCall`, or a list of them when the
+    LLM asks for several tools at once (``minimcp.host.providers`` holds two such clients).
     """
 
     async def respond(
         self, messages: list[ChatMessage], tools: list[dict[str, Any]]
-    ) -> str | ToolCall: ...
+    ) -> str | ToolCall | list[ToolCall]: ...
 
 
 # --8<-- [end:model]
@@ -110,6 +120,18 @@ def block_text(block: dict[str, Any]) -> str:
     if kind == "resource_link":
         return f"[resource {block.get('uri')}]"
     return f"[{kind} {block.get('mimeType', '')}]".replace(" ]", "]")  # image, audio, …
+
+
+def tool_message(call: ToolCall, result: dict[str, Any]) -> ChatMessage:
+    """The ``tool`` message that hands a ``tools/call`` result back to the model that asked."""
+    return ChatMessage(
+        "tool",
+        tool_result_text(result),
+        name=call.name,
+        is_error=bool(result.get("isError")),
+        call_id=call.id,
+        blocks=result.get("content") or None,
+    )
 
 
 def tool_result_text(result: dict[str, Any]) -> str:

@@ -23,7 +23,7 @@ inside it one *client* per server, each with its own session: spec 2025-11-25, a
 
 The model is pluggable (:class:`Model`). The default, :class:`RuleModel`, is a handful of keyword
 rules, so everything runs offline, in tests and notebooks, and always gives the same answer. Swap in
-a real LLM by writing one ``respond`` method.
+a real LLM by writing one ``respond`` method (:mod:`minimcp.host.providers` holds two).
 
 Beside this module: :mod:`minimcp.host.chat` (the conversation's messages and the :class:`Model`
 interface) and :mod:`minimcp.host.rule_model` (the rule-based model). Later lessons plug in through
@@ -46,7 +46,7 @@ from minimcp.host.chat import (
     ToolCall,
     build_system_prompt,
     prompt_messages,
-    tool_result_text,
+    tool_message,
 )
 from minimcp.host.rule_model import RuleModel
 from minimcp.rpc import ConnectionClosed
@@ -224,8 +224,11 @@ class Host:
             if isinstance(reply, str):  # a text answer: this user message is dealt with
                 self.add(ChatMessage("assistant", reply))
                 return reply
-            self.add(ChatMessage("assistant", "", tool_call=reply))  # the model asks for a tool…
-            self.add(await self.call(reply))  # …the client calls it, and the result goes back
+            calls = reply if isinstance(reply, list) else [reply]  # one tool, or several at once
+            for call in calls:  # the model asks for tools…
+                self.add(ChatMessage("assistant", "", tool_call=call))
+            for call in calls:  # …the client calls each, and each result goes back
+                self.add(await self.call(call))
         answer = f"(stopped: no answer after {self.max_turns} turns)"
         self.add(ChatMessage("assistant", answer))
         return answer
@@ -242,7 +245,7 @@ class Host:
         """
 
         def failed(text: str) -> ChatMessage:
-            return ChatMessage("tool", text, name=call.name, is_error=True)
+            return ChatMessage("tool", text, name=call.name, is_error=True, call_id=call.id)
 
         server, _, tool = call.name.partition("/")
         if server not in self.clients or not tool:
@@ -264,9 +267,7 @@ class Host:
             return failed(f"Error {err.code}: {err.message}")
         except (TimeoutError, ConnectionClosed) as exc:
             return failed(f"The tool did not answer: {exc or 'timed out'}")
-        return ChatMessage(
-            "tool", tool_result_text(result), name=call.name, is_error=bool(result.get("isError"))
-        )
+        return tool_message(call, result)  # its text, its content blocks, and which call it answers
 
     # --8<-- [end:call]
 

@@ -6,9 +6,9 @@ the person and the configuration live (notes §6.5; spec 2025-11-25, client/samp
 Interaction Model", and client/elicitation):
 
 * **sampling**: the host's own model writes the answer (the rule-based one by default, so everything
-  runs offline). A person stays in the loop: ``approve(server, request)`` sees the request first and
-  may let it through (True), refuse it (False: the server gets error -1), or edit it (return the new
-  request);
+  runs offline; a real LLM's API, a :class:`Sampler`, takes the request whole). A person stays in
+  the loop: ``approve(server, request)`` sees the request first and may let it through (True),
+  refuse it (False: the server gets error -1), or edit it (return the new request);
 * **elicitation, form mode**: what the user's ``profile`` (local configuration) already knows is
   filled in; ``ask_user(server, message, schema, prefilled)`` lets the person check and complete the
   form, and returns the answer. With nobody to ask, a form the profile fills is accepted, and one it
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from minimcp.client.answers import ClientAnswers, Refused, RootLike
 from minimcp.host.chat import ChatMessage, Model, content_text
@@ -39,6 +39,17 @@ AskUser = Callable[
 ]
 #: ``consent(server, url, message)`` → whether the person agrees to open ``url``.
 Consent = Callable[[str, str, str], Awaitable[bool] | bool]
+
+
+@runtime_checkable
+class Sampler(Protocol):
+    """A model that answers a sampling request itself: a real LLM's API, which has its own name,
+    counts its own tokens (``maxTokens``) and says why it stopped (``stopReason``). The provider
+    models of :mod:`minimcp.host.providers` are samplers; the rule model is not."""
+
+    async def create_message(self, request: dict[str, Any]) -> dict[str, Any]:
+        """``sampling/createMessage``'s params in, its result out (role, content, model, ...)."""
+        ...
 
 
 class HostQuestions:
@@ -82,6 +93,8 @@ class HostQuestions:
                 raise Refused(f"The user refused {server}'s request to use the model")
             if isinstance(verdict, dict):  # the person edited the request (the spec allows it)
                 request = verdict
+        if isinstance(self.model, Sampler):  # a real LLM: its API takes the request as it is
+            return await self.model.create_message(request)
         messages = (
             [ChatMessage("system", request["systemPrompt"])] if request.get("systemPrompt") else []
         )
