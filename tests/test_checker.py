@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import ctrl_c_reaches_it
 from test_exercise_machinery import (
     DEMO_SOLUTION,
     DEMO_TESTS,
@@ -403,6 +404,7 @@ def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercise
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_reaches_it,
         text=True,
         encoding="utf-8",
         errors="replace",
@@ -450,6 +452,7 @@ def test_watch_moves_on_to_the_next_part_once_a_part_passes(course: exercises.Le
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_reaches_it,
         text=True,
         encoding="utf-8",
         errors="replace",
