@@ -4,6 +4,7 @@ sys.path)."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -65,3 +66,13 @@ async def connected(
             yield client
     finally:
         await asyncio.wait_for(serving, TIMEOUT)
+
+
+def ctrl_c_reaches_it() -> None:
+    """``preexec_fn`` for a child a test stops with SIGINT, as a person stops it with Ctrl+C.
+
+    A shell that starts a command in the background (``pytest &``, ``nohup``, a CI runner) makes
+    it ignore SIGINT, and its children inherit that: Python then never raises KeyboardInterrupt,
+    and the child runs on. A person's terminal never does this, so the child gets Ctrl+C back.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

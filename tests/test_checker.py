@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import ctrl_c_reaches_it
 from test_exercise_machinery import (
     DEMO_SOLUTION,
     DEMO_TESTS,
@@ -35,6 +36,10 @@ from test_exercise_machinery import (
 )
 
 from tools.check_outline import read_test_file
+
+#: How long a watching checker may take to stop after Ctrl-C: it first ends the check it may be
+#: running (a pytest child), which on a loaded 2-core machine took over 30 s. A bound, not a budget.
+STOP_TIMEOUT = 180
 
 #: The student's copy of the demo, half done: one mistake in part 1 (double), one in part 2 (the
 #: long string of shout), and double_later not started.
@@ -382,6 +387,7 @@ class Output:
         return True
 
 
+@pytest.mark.timeout(3 * STOP_TIMEOUT)
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercises.Lesson) -> None:
     process = subprocess.Popen(
@@ -398,6 +404,7 @@ def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercise
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_reaches_it,
         text=True,
         encoding="utf-8",
         errors="replace",
@@ -420,11 +427,11 @@ def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercise
         assert output.wait_for(watching, count=2), output.text
         assert "check 2, after a save at" in output.text
         process.send_signal(signal.SIGINT)  # Ctrl-C
-        process.wait(timeout=30)
+        process.wait(timeout=STOP_TIMEOUT)
     finally:
         if process.poll() is None:
             process.kill()
-            process.wait(timeout=30)
+            process.wait(timeout=STOP_TIMEOUT)
     assert process.stderr is not None
     errors = process.stderr.read()
     output.wait_for("Stopped watching.", timeout=10)
@@ -433,6 +440,7 @@ def test_watch_checks_again_on_save_and_stops_cleanly_on_ctrl_c(course: exercise
     assert "Traceback" not in errors + output.text and "KeyboardInterrupt" not in errors
 
 
+@pytest.mark.timeout(3 * STOP_TIMEOUT)
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_watch_moves_on_to_the_next_part_once_a_part_passes(course: exercises.Lesson) -> None:
     """``--watch --part 1``: once part 1 passes, the next save checks part 2, then the lesson."""
@@ -444,6 +452,7 @@ def test_watch_moves_on_to_the_next_part_once_a_part_passes(course: exercises.Le
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_reaches_it,
         text=True,
         encoding="utf-8",
         errors="replace",
@@ -464,9 +473,9 @@ def test_watch_moves_on_to_the_next_part_once_a_part_passes(course: exercises.Le
         assert output.wait_for(moved), output.text
         assert output.wait_for("] 7/7 passed", poke=save), output.text
         process.send_signal(signal.SIGINT)  # Ctrl-C
-        process.wait(timeout=30)
+        process.wait(timeout=STOP_TIMEOUT)
     finally:
         if process.poll() is None:
             process.kill()
-            process.wait(timeout=30)
+            process.wait(timeout=STOP_TIMEOUT)
     assert process.returncode == 0, output.text

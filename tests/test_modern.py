@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from complete_support import complete_server
-from support import until
+from support import FIRST_CALL_TIMEOUT, until
 
 from minimcp.rpc import Connection, RpcError, memory_pair
 from minimcp.server import Server
@@ -541,7 +541,8 @@ async def test_processes_sharing_a_key_open_each_others_states_and_no_others(
         server_process(repo_root, key, "--example", "assistant") as second,
         server_process(repo_root, other, "--example", "assistant") as stranger,
     ):
-        asked = await first.request("tools/call", call_params, TIMEOUT)
+        # Each process's first call may import what the server needs: the bound of a first call.
+        asked = await first.request("tools/call", call_params, FIRST_CALL_TIMEOUT)
         retry = {
             **call_params,
             "requestState": asked["requestState"],
@@ -550,10 +551,10 @@ async def test_processes_sharing_a_key_open_each_others_states_and_no_others(
             },
         }
         # another process: the same server
-        done = await second.request("tools/call", retry, TIMEOUT)
+        done = await second.request("tools/call", retry, FIRST_CALL_TIMEOUT)
         assert done["content"][0]["text"] == "Linked to GitHub user octocat."
         with pytest.raises(RpcError) as caught:
-            await stranger.request("tools/call", retry, TIMEOUT)
+            await stranger.request("tools/call", retry, FIRST_CALL_TIMEOUT)
         assert caught.value.message == (
             "Invalid params: requestState refused: it failed verification (changed, "
             "or sealed by another server)"
@@ -563,7 +564,7 @@ async def test_processes_sharing_a_key_open_each_others_states_and_no_others(
 async def test_legacy_only_answers_the_probe_method_not_found_over_stdio(repo_root: Any) -> None:
     async with server_process(repo_root, "33" * 32, "--legacy-only") as connection:
         with pytest.raises(RpcError) as caught:
-            await connection.request("server/discover", {"_meta": META}, TIMEOUT)
+            await connection.request("server/discover", {"_meta": META}, FIRST_CALL_TIMEOUT)
         assert (caught.value.code, caught.value.message) == (
             -32601,
             "Method not found: server/discover",

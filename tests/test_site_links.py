@@ -25,6 +25,10 @@ import pytest
 
 from tools import check_diagrams, mkdocs_hooks
 
+#: The first test of this file waits for the site to build: both editions, every notebook
+#: rendered twice, which took minutes on a loaded 2-core machine. A bound, not a budget.
+pytestmark = pytest.mark.timeout(900)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
