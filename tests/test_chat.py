@@ -31,7 +31,7 @@ from fake_providers import (
     gpt_text,
     gpt_tools,
 )
-from support import START_TIMEOUT
+from support import START_TIMEOUT, ctrl_c_reaches_it
 
 from minimcp.transports.http.server import bind
 
@@ -65,6 +65,7 @@ async def start_chat(*options: str, key: str | None = FAKE_KEY) -> asyncio.subpr
         stderr=asyncio.subprocess.PIPE,
         env=env,
         cwd=ROOT,
+        preexec_fn=ctrl_c_reaches_it,  # the Ctrl+C tests below send it SIGINT
     )
 
 
