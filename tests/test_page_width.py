@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("minimcp", "tools", "bench")
+PACKAGES = ("minimcp", "tools", "bench", "sdk")
 MAX_MODULE_LINES = 300
 MAX_FUNCTION_LINES = 50
 
