@@ -163,6 +163,110 @@ async def test_with_prompt_nobody_approves_a_sampling_request(fake: FakeProvider
     assert "refused: nobody to approve it" in err and len(fake.seen) == 2
 
 
+# -- the system prompt ----------------------------------------------------------------------------
+#: What a provider model is told in the system prompt: no tool list (the API's ``tools`` carries the
+#: definitions, under the names the model calls), and the course server's instructions.
+PROVIDER_SYSTEM_PROMPT = (
+    "You are a helpful assistant inside an MCP host.\n"
+    "To use a tool, reply with a tool call: the tool's name and its arguments as a JSON object\n"
+    "that follows the tool's input schema. When you know the answer, reply in plain text.\n"
+    "\n"
+    "# Instructions from the server 'course'\n"
+    "The course server of MCP from Scratch. It knows a small catalogue of courses and a calendar."
+)
+
+
+async def test_the_system_prompt_leaves_the_tools_to_the_api(fake: FakeProvider) -> None:
+    fake.script(gpt_text("Nothing today."), claude_text("Nothing today."))
+    for model in (gpt_model(fake), claude_model(fake)):
+        code, _, _ = await chat(*model, "--prompt", "What is on today?")
+        assert code == 0
+    gpt, claude = fake.bodies
+    assert gpt["messages"][0] == {"role": "system", "content": PROVIDER_SYSTEM_PROMPT}
+    assert claude["system"] == PROVIDER_SYSTEM_PROMPT
+    names = {"course__read_events", "course__find_similar_courses", "course__run_analysis"}
+    assert {tool["function"]["name"] for tool in gpt["tools"]} == names
+    assert {tool["name"] for tool in claude["tools"]} == names
+
+
+# -- tools that may change things: the person says yes or no ---------------------------------------
+ASSISTANT = f"assistant={PYTHON} -m minimcp serve --example assistant"
+COURSE = f"course={PYTHON} -m minimcp serve"
+BOOK = {"title": "Review", "date": "2026-07-28"}
+BOOKED = "Booked 'Review' on 2026-07-28 at 10:00 for 30 minutes, room Online."
+ASKED = (
+    '  ? assistant/book_meeting {"title": "Review", "date": "2026-07-28"} is not marked read-only'
+)
+
+
+async def test_a_tool_that_may_change_things_runs_after_a_yes(fake: FakeProvider) -> None:
+    fake.script(
+        gpt_tools(("call_1", "assistant__book_meeting", BOOK)),
+        gpt_text("Booked."),
+    )
+    typed = "Book a review on 2026-07-28\ny\n"  # the question, then yes to the tool call
+    code, out, err = await chat(*gpt_model(fake), "--server", ASSISTANT, typed=typed)
+    assert code == 0 and "you> Booked.\n" in out
+    assert ASKED in err and "    run it? [y/N] " in err
+    assert f"  ← assistant/book_meeting: {BOOKED}" in err
+    result = fake.bodies[1]["messages"][-1]
+    assert result == {"role": "tool", "tool_call_id": "call_1", "content": BOOKED}
+
+
+async def test_a_no_goes_back_to_the_model_as_a_failed_call(fake: FakeProvider) -> None:
+    fake.script(
+        claude_tools(("toolu_1", "assistant__book_meeting", BOOK)),
+        claude_text("As you wish: nothing booked."),
+    )
+    typed = "Book a review on 2026-07-28\nn\n"  # the question, then no
+    code, out, err = await chat(*claude_model(fake), "--server", ASSISTANT, typed=typed)
+    assert code == 0 and "you> As you wish: nothing booked.\n" in out
+    assert ASKED in err
+    assert "  ← assistant/book_meeting (error): The user declined this tool call." in err
+    (result,) = fake.bodies[1]["messages"][-1]["content"]
+    assert result == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": [{"type": "text", "text": "The user declined this tool call."}],
+        "is_error": True,
+    }
+
+
+async def test_with_prompt_only_the_tools_that_only_read_run(fake: FakeProvider) -> None:
+    fake.script(
+        gpt_tools(
+            ("call_1", "course__read_events", {"date": "2025-03-21"}),
+            ("call_2", "assistant__book_meeting", BOOK),
+        ),
+        gpt_text("You have three events; I could not book the review."),
+    )
+    servers = ("--server", COURSE, "--server", ASSISTANT)
+    code, out, err = await chat(*gpt_model(fake), *servers, "--prompt", "Book a review")
+    assert (code, out) == (0, "You have three events; I could not book the review.\n")
+    assert "? course/read_events" not in err  # it only reads: it runs without asking
+    assert ASKED in err and "    refused: nobody to approve it (--yes lets every tool run)" in err
+    assert "[y/N]" not in err
+    events, booking = fake.bodies[1]["messages"][-2:]
+    assert events["tool_call_id"] == "call_1" and "09:00 Doctor appointment" in events["content"]
+    assert booking == {
+        "role": "tool",
+        "tool_call_id": "call_2",
+        "content": "Error: The user declined this tool call.",
+    }
+
+
+async def test_with_prompt_and_yes_every_tool_runs(fake: FakeProvider) -> None:
+    fake.script(
+        gpt_tools(("call_1", "assistant__book_meeting", BOOK)),
+        gpt_text("Booked."),
+    )
+    options = ("--server", ASSISTANT, "--prompt", "Book a review", "--yes")
+    code, out, err = await chat(*gpt_model(fake), *options)
+    assert (code, out) == (0, "Booked.\n")
+    assert " ? " not in err and "refused" not in err
+    assert fake.bodies[1]["messages"][-1]["content"] == BOOKED
+
+
 # -- leaving: Ctrl+C -------------------------------------------------------------------------------
 async def until_prompted(process: asyncio.subprocess.Process) -> None:
     """Until the chat writes its ``you>`` prompt (it then waits for a line)."""

@@ -59,7 +59,9 @@ async def test_read_events_is_listed_as_in_the_notes() -> None:
             for tool in (await client.request("tools/list", {}, TIMEOUT))["tools"]
         }
     assert set(tools) == {"read_events", "find_similar_courses", "run_analysis"}
-    assert tools["read_events"] == {  # notes §6.1.3, field for field
+    # notes §6.1.3, field for field, and one field more: it only reads (the course's chat runs it
+    # without asking)
+    assert tools["read_events"] == {
         "name": "read_events",
         "title": "Read calendar events",
         "description": "Read calendar events for a given day",
@@ -73,8 +75,10 @@ async def test_read_events_is_listed_as_in_the_notes() -> None:
             },
             "required": ["date"],
         },
+        "annotations": {"readOnlyHint": True},
     }
     assert "outputSchema" in tools["find_similar_courses"]
+    assert all(tool["annotations"] == {"readOnlyHint": True} for tool in tools.values())
     steps = tools["run_analysis"]["inputSchema"]["properties"]["steps"]
     assert steps["type"] == "integer" and steps["minimum"] == 1 and steps["maximum"] == 100
 

@@ -90,7 +90,8 @@ def build_server(*, workspace: str | os.PathLike[str] | None = None) -> Server:
 
 def add_sampling_tool(server: Server) -> None:
     # --8<-- [start:xml_to_json]
-    @server.tool(title="XML to JSON")
+    # It changes nothing (it only asks the client's model): a host may run it without asking first
+    @server.tool(title="XML to JSON", annotations={"readOnlyHint": True})
     async def xml_to_json(
         xml: Annotated[str, "The XML document to convert"], context: RequestContext
     ) -> str:

@@ -17,9 +17,12 @@ servers are ``server1``, ``server2``… With no ``--server``, the course server 
 model, once the person says yes.
 
 The model's answers go to stdout; what happens on the way (each tool call and its result, a
-server's request) goes to stderr as it happens. A failure a person can meet (no key, a key
-refused, a rate limit, a provider down, a model without tools, a server that does not start) ends
-the chat with one line on stderr and exit code 1. Ctrl+C or Ctrl+D leave without a traceback.
+server's request) goes to stderr as it happens (:mod:`minimcp.examples.chat_terminal`). A tool
+that its server does not mark read-only runs only after the person says yes; with ``--prompt``
+nobody is asked, and such a call is refused unless ``--yes`` lets every tool run. A failure a
+person can meet (no key, a key refused, a rate limit, a provider down, a model without tools, a
+server that does not start) ends the chat with one line on stderr and exit code 1. Ctrl+C or
+Ctrl+D leave without a traceback.
 """
 
 from __future__ import annotations
@@ -27,17 +30,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import re
 import shlex
-import signal
 import sys
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 from minimcp.client import http_client, stdio_client, websocket_client
-from minimcp.host.chat import ChatMessage
+from minimcp.examples.chat_terminal import (
+    SamplingApproval,
+    ToolApproval,
+    note,
+    show,
+    show_progress,
+)
 from minimcp.host.host import Host
 from minimcp.host.providers.choosing import choose_model
 from minimcp.host.providers.failures import ProviderError
@@ -53,6 +59,31 @@ NAMED = re.compile(r"(?P<name>[A-Za-z0-9_-]+)=(?P<target>.+)", re.DOTALL)
 
 def add_chat_options(chat: argparse.ArgumentParser) -> None:
     """``chat``'s options: which model, which servers, and one question or a conversation."""
+    add_model_options(chat)
+    chat.add_argument(
+        "--server",
+        action="append",
+        default=[],
+        metavar="[NAME=]COMMAND|URL",
+        help="an MCP server: a command (stdio) or an http(s):// or ws:// URL; repeatable "
+        "(default: course=python -m minimcp serve)",
+    )
+    chat.add_argument(
+        "--prompt",
+        metavar="TEXT",
+        help="ask this, print the answer, and exit; nobody is there to approve a tool call, so a "
+        "tool not marked read-only is refused (unless --yes)",
+    )
+    chat.add_argument(
+        "--yes",
+        action="store_true",
+        help="run every tool call without asking (by default, a tool whose server does not mark "
+        "it readOnlyHint waits for your yes)",
+    )
+
+
+def add_model_options(chat: argparse.ArgumentParser) -> None:
+    """Which model, and how long and how often it is asked."""
     chat.add_argument(
         "--model",
         required=True,
@@ -66,15 +97,6 @@ def add_chat_options(chat: argparse.ArgumentParser) -> None:
         help="another server that speaks the provider's API, e.g. Ollama's "
         "http://localhost:11434/v1 with openai:NAME (a key is then optional)",
     )
-    chat.add_argument(
-        "--server",
-        action="append",
-        default=[],
-        metavar="[NAME=]COMMAND|URL",
-        help="an MCP server: a command (stdio) or an http(s):// or ws:// URL; repeatable "
-        "(default: course=python -m minimcp serve)",
-    )
-    chat.add_argument("--prompt", metavar="TEXT", help="ask this, print the answer, and exit")
     chat.add_argument(
         "--max-turns",
         type=int,
@@ -143,71 +165,6 @@ async def connect(host: Host, server: ServerSpec) -> None:
         raise ServerDidNotStart(f"the server {server.name!r} did not start: {why}") from None
 
 
-# -- what the person sees ----------------------------------------------------------------------
-def note(text: str) -> None:
-    """What happens on the way, on stderr (stdout holds the answers alone)."""
-    print(text, file=sys.stderr, flush=True)
-
-
-def shortened(text: str, lines: int = 6, width: int = 400) -> str:
-    """A tool's result, cut to a few lines for the screen (the model gets all of it)."""
-    kept = "\n    ".join(text.splitlines()[:lines])
-    cut = len(kept) > width or len(text.splitlines()) > lines
-    return kept[:width] + (" …" if cut else "")
-
-
-def show(message: ChatMessage) -> None:
-    """Each tool call, and each result, as the host adds it to the conversation."""
-    if message.tool_call is not None:
-        arguments = json.dumps(message.tool_call.arguments, ensure_ascii=False)
-        note(f"  → {message.tool_call.name} {arguments}")
-    elif message.role == "tool":
-        failed = " (error)" if message.is_error else ""
-        note(f"  ← {message.name}{failed}: {shortened(message.content)}")
-
-
-def show_progress(tool: str, done: float, total: float | None, message: str | None) -> None:
-    of = f"/{total:g}" if total else ""
-    note(f"  … {tool}: {done:g}{of} {message or ''}".rstrip())
-
-
-def ask_person(question: str) -> str:
-    """A line typed by the person (none at the end of input), asked while a tool runs.
-
-    The question goes to stderr with the rest of what happens on the way. While the event loop
-    runs, Ctrl+C goes to :class:`asyncio.Runner`'s handler, which cancels the chat's task but
-    cannot stop a read that blocks: so Python's own handler reads the line, and a Ctrl+C is handed
-    on to the runner's, which then ends the chat as it would have a moment later.
-    """
-    print(question, end="", file=sys.stderr, flush=True)
-    runners = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        return sys.stdin.readline()
-    except KeyboardInterrupt:
-        if not callable(runners):  # no runner: nobody else to tell
-            raise
-        runners(signal.SIGINT, None)
-        return ""
-    finally:
-        signal.signal(signal.SIGINT, runners)
-
-
-class Approval:
-    """Lesson 09's person in the loop: may the server's request go to the model?"""
-
-    def __init__(self, someone_there: bool) -> None:
-        self.someone_there = someone_there
-
-    def __call__(self, server: str, request: dict[str, Any]) -> bool:
-        asked = request["messages"][-1].get("content", {})
-        text = asked.get("text", "") if isinstance(asked, dict) else ""
-        note(f"  ? {server} asks the model (sampling): {shortened(text, lines=2, width=200)}")
-        if not self.someone_there:
-            note("    refused: nobody to approve it (without --prompt, you are asked)")
-            return False
-        return ask_person("    let the model answer? [y/N] ").strip().lower() in ("y", "yes")
-
-
 # -- the chat -------------------------------------------------------------------------------------
 def run_chat(args: argparse.Namespace) -> int:
     """``python -m minimcp chat``: 0 when the person leaves, 1 after a one-line failure."""
@@ -223,7 +180,11 @@ def run_chat(args: argparse.Namespace) -> int:
         max_turns=args.max_turns,
         on_message=show,
         on_progress=show_progress,
-        questions=HostQuestions(model, approve=Approval(someone_there)),
+        questions=HostQuestions(model, approve=SamplingApproval(someone_there)),
+    )
+    # Tools that may change things wait for the person's yes (or --yes)
+    host.confirm = ToolApproval(
+        host.discover_tools, someone_there=someone_there, allow_all=args.yes
     )
     with asyncio.Runner() as runner:
         try:

@@ -3,7 +3,8 @@
 Everything it knows comes from ``course_data.json``, next to this file: a small catalogue of
 courses, its users, and a calendar. Its tools are ``read_events(date)``, the notes' calendar tool;
 ``find_similar_courses(ids)``, which answers structured content; and ``run_analysis(steps)``, a slow
-"data analysis script" that reports its progress (lesson 08 streams it over HTTP).
+"data analysis script" that reports its progress (lesson 08 streams it over HTTP). All three only
+read, and say so (``"annotations": {"readOnlyHint": true}``): a host may run them without asking.
 
 ``python -m minimcp.examples.course_tools`` serves it on stdin and stdout. It needs lessons 01 to 04
 only, so it runs on "minimcp as of lesson 04"; lessons 05 and 06 add resources and prompts to the
@@ -104,6 +105,8 @@ def add_calendar(server: ToolServer, events: dict[str, list[dict[str, str]]]) ->
         title="Read calendar events",
         description="Read calendar events for a given day",
         input_schema=READ_EVENTS_SCHEMA,
+        # It only reads the calendar: a host may run it without asking the person first
+        annotations={"readOnlyHint": True},
     )
     def read_events(date: str) -> str:
         # The schema only says "a string"; the format is checked here, and a wrong one is reported
@@ -128,7 +131,11 @@ def add_similar_courses(server: ToolServer, courses: dict[str, dict[str, Any]]) 
     """A tool over the catalogue that answers structured content, with an output schema."""
 
     # --8<-- [start:find_similar_courses]
-    @server.tool(title="Find similar courses", output_schema=SIMILAR_COURSES_SCHEMA)
+    @server.tool(
+        title="Find similar courses",
+        output_schema=SIMILAR_COURSES_SCHEMA,
+        annotations={"readOnlyHint": True},  # it only reads the catalogue
+    )
     def find_similar_courses(
         ids: Annotated[list[str], 'Course IDs, e.g. ["v1ws", "c4ch"]'],
         limit: Annotated[int, {"minimum": 1, "maximum": 20}] = 5,
@@ -167,7 +174,8 @@ def add_analysis(server: ToolServer, courses: dict[str, dict[str, Any]], step_de
     """A long tool over the catalogue, that reports its progress (``step_delay`` per step)."""
 
     # --8<-- [start:run_analysis]
-    @server.tool(title="Run the data analysis script")
+    # It reads the catalogue and counts: slow, but it changes nothing
+    @server.tool(title="Run the data analysis script", annotations={"readOnlyHint": True})
     async def run_analysis(
         steps: Annotated[
             int, "How many steps the analysis takes", {"minimum": 1, "maximum": MAX_STEPS}

@@ -88,6 +88,10 @@ class Model(Protocol):
     servers listed them but with prefixed names. A real LLM client fits here: send both to the
     LLM's API and turn its reply into a ``str``, a :class:`ToolCall`, or a list of them when the
     LLM asks for several tools at once (``minimcp.host.providers`` holds two such clients).
+
+    A model whose API takes the tools as definitions of their own says so with an attribute,
+    ``tools_in_request = True`` (the provider models do): the host then leaves them out of the
+    system prompt, rather than send them twice, under two names.
     """
 
     async def respond(
@@ -169,31 +173,32 @@ def prompt_messages(name: str, messages: list[dict[str, Any]]) -> list[ChatMessa
 # -- The system prompt ----------------------------------------------------------------------------
 # --8<-- [start:system_prompt]
 def build_system_prompt(
-    tools: list[dict[str, Any]], instructions: dict[str, str] | None = None
+    tools: list[dict[str, Any]], instructions: dict[str, str] | None = None, *, listed: bool = True
 ) -> str:
     """The system prompt: who the model is, and every tool it may use (name, description, schema).
 
     Resources are *not* announced here (notes §6.2.4): the model cannot ask for them; the host
     pastes them when it decides to. Each server's ``instructions`` from the handshake are added
-    at the end, as the spec suggests (basic/lifecycle, initialization).
+    at the end, as the spec suggests (basic/lifecycle, initialization). ``listed=False`` leaves
+    the tools out, for a model whose API takes them as definitions of their own.
     """
     lines = [
         "You are a helpful assistant inside an MCP host.",
         "To use a tool, reply with a tool call: the tool's name and its arguments as a JSON object",
         "that follows the tool's input schema. When you know the answer, reply in plain text.",
-        "",
-        "# Tools",
     ]
-    if not tools:
-        lines.append("(none)")
-    for tool in tools:
-        title = f" ({tool['title']})" if tool.get("title") else ""
-        lines += [
-            "",
-            f"## {tool['name']}{title}",
-            tool.get("description") or "(no description)",
-            f"Input schema: {json.dumps(tool.get('inputSchema', {}), ensure_ascii=False)}",
-        ]
+    if listed:
+        lines += ["", "# Tools"]
+        if not tools:
+            lines.append("(none)")
+        for tool in tools:
+            title = f" ({tool['title']})" if tool.get("title") else ""
+            lines += [
+                "",
+                f"## {tool['name']}{title}",
+                tool.get("description") or "(no description)",
+                f"Input schema: {json.dumps(tool.get('inputSchema', {}), ensure_ascii=False)}",
+            ]
     for server, text in (instructions or {}).items():
         lines += ["", f"# Instructions from the server {server!r}", text]
     return "\n".join(lines)

@@ -7,7 +7,7 @@ speaks MCP to one server; the **model** reads text and either answers or asks fo
 1. connects one :class:`~minimcp.client.Client` per server, each under a name (``"calendar"``);
 2. discovers their tools and prefixes each name with its server's (``calendar/read_events``), so two
    servers may both have a ``read_events`` without colliding;
-3. announces those tools to the model in the **system prompt** (name, description, input schema);
+3. announces those tools to the model in the **system prompt** (unless its API takes them apart);
 4. runs the **tool loop**: the model asks for a tool → the client calls it → the result goes back to
    the model … until the model answers in text (or a bound on turns is hit);
 5. decides on its own which **resources** to add to the context: lesson 05 plugs in a keyword
@@ -25,12 +25,10 @@ The model is pluggable (:class:`Model`). The default, :class:`RuleModel`, is a h
 rules, so everything runs offline, in tests and notebooks, and always gives the same answer. Swap in
 a real LLM by writing one ``respond`` method (:mod:`minimcp.host.providers` holds two).
 
-Beside this module: :mod:`minimcp.host.chat` (the conversation's messages and the :class:`Model`
-interface) and :mod:`minimcp.host.rule_model` (the rule-based model). Later lessons plug in through
-the constructor and :meth:`Host.connect_with`: lesson 05's keyword router (``router=``), lesson 07's
-connectors (``host.connect_with("course", stdio_client, command)``), lesson 09's answers to the
-servers' questions (``questions=HostQuestions(...)``). ``python -m minimcp demo host`` runs a short
-conversation against the course's example server over stdio.
+Beside it: :mod:`minimcp.host.chat` (the messages, the :class:`Model` interface) and
+:mod:`minimcp.host.rule_model`. Later lessons plug in through the constructor and ``connect_with``:
+lesson 05's ``router=``, lesson 07's connectors (``connect_with("course", stdio_client, command)``),
+lesson 09's ``questions=``. ``python -m minimcp demo host`` talks with the course server.
 """
 
 from __future__ import annotations
@@ -160,9 +158,8 @@ class Host:
 
     def _client(self, server: str) -> Client:
         if server not in self.clients:
-            raise LookupError(
-                f"no server named {server!r}; connected: {', '.join(self.clients) or 'none'}"
-            )
+            connected = ", ".join(self.clients) or "none"
+            raise LookupError(f"no server named {server!r}; connected: {connected}")
         return self.clients[server]
 
     # -- discovery --------------------------------------------------------------------------------
@@ -188,18 +185,21 @@ class Host:
         prompts = []
         for server, client in self.clients.items():
             if "prompts" in client.server_capabilities:
-                prompts += [
-                    {**p, "name": f"{server}/{p['name']}"} for p in await client.list_prompts()
-                ]
+                for prompt in await client.list_prompts():
+                    prompts.append({**prompt, "name": f"{server}/{prompt['name']}"})
         return prompts
 
     def instructions(self) -> dict[str, str]:
         """What each server said of itself in the handshake (``instructions``), by server name."""
         return {server: c.instructions for server, c in self.clients.items() if c.instructions}
 
-    async def system_prompt(self) -> str:
-        """The system prompt the model gets right now."""
-        return build_system_prompt(await self.discover_tools(), self.instructions())
+    async def system_prompt(self, tools: list[dict[str, Any]] | None = None) -> str:
+        """The system prompt the model gets now, ``tools`` on offer (by default, all of them):
+        it lists them, unless the model's API takes them as definitions of their own
+        (``tools_in_request``: :mod:`minimcp.host.providers`' models)."""
+        tools = await self.discover_tools() if tools is None else tools
+        listed = not getattr(self.model, "tools_in_request", False)
+        return build_system_prompt(tools, self.instructions(), listed=listed)
 
     # -- one user message -------------------------------------------------------------------------
     async def ask(self, text: str) -> str:
@@ -218,7 +218,7 @@ class Host:
         a model that keeps asking for tools can never hang the host.
         """
         tools = await self.discover_tools()
-        system = ChatMessage("system", build_system_prompt(tools, self.instructions()))
+        system = ChatMessage("system", await self.system_prompt(tools))
         for _ in range(self.max_turns):
             reply = await self.model.respond([system, *self.messages], tools)
             if isinstance(reply, str):  # a text answer: this user message is dealt with

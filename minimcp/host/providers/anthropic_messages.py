@@ -61,6 +61,9 @@ class AnthropicModel:
     """
 
     KEY_VARIABLE = "ANTHROPIC_API_KEY"
+    #: The API takes the tools as definitions of their own (``tools``): the host leaves them out
+    #: of the system prompt, where they would cost tokens again, under names the model never calls.
+    tools_in_request = True
 
     def __init__(
         self,

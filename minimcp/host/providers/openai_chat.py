@@ -56,6 +56,9 @@ class OpenAIModel:
     """
 
     KEY_VARIABLE = "OPENAI_API_KEY"
+    #: The API takes the tools as definitions of their own (``tools``): the host leaves them out
+    #: of the system prompt, where they would cost tokens again, under names the model never calls.
+    tools_in_request = True
 
     def __init__(
         self,
