@@ -44,6 +44,7 @@ from minimcp.examples.chat_terminal import (
     show,
     show_progress,
 )
+from minimcp.examples.keyboard import read_line
 from minimcp.host.host import Host
 from minimcp.host.providers.choosing import choose_model
 from minimcp.host.providers.failures import ProviderError
@@ -206,16 +207,14 @@ def run_chat(args: argparse.Namespace) -> int:
 def converse(runner: asyncio.Runner, host: Host) -> None:
     """Question, answer, question… until Ctrl+D (EOFError) or Ctrl+C (KeyboardInterrupt).
 
-    The event loop runs only while the host answers (``runner.run``): between questions, Python
-    reads the line itself, so Ctrl+C and Ctrl+D reach it as they do any program.
+    The event loop runs only while the host answers (``runner.run``): between questions, the
+    chat waits for the person's line (:func:`~minimcp.examples.keyboard.read_line`, which hears
+    Ctrl+C whichever thread the signal reaches).
     """
-    if sys.stdin.isatty():
-        with contextlib.suppress(ImportError):  # line editing and history, where there is one
-            import readline  # noqa: F401
     tools = ", ".join(tool["name"] for tool in runner.run(host.discover_tools())) or "none"
     note(f"tools: {tools}\nAsk away; Ctrl+D or Ctrl+C leaves.")
     while True:
-        question = input("you> ").strip()
+        question = read_line("you> ", sys.stdout).strip()
         if question:
             print(runner.run(host.ask(question)), flush=True)
 

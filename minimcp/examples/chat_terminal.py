@@ -24,6 +24,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from minimcp.examples.keyboard import read_line
 from minimcp.host.chat import ChatMessage, ToolCall
 
 
@@ -64,10 +65,11 @@ def ask_person(question: str) -> str:
     cannot stop a read that blocks: so Python's own handler reads the line, and a Ctrl+C is handed
     on to the runner's, which then ends the chat as it would have a moment later.
     """
-    print(question, end="", file=sys.stderr, flush=True)
     runners = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return sys.stdin.readline()
+        return read_line(question)
+    except EOFError:
+        return ""
     except KeyboardInterrupt:
         if not callable(runners):  # no runner: nobody else to tell
             raise
