@@ -54,6 +54,7 @@ from minimcp.examples.conformance_data import (
     USER_FORM,
     WAV,
 )
+from minimcp.examples.conformance_tasks import add_task_fixtures
 from minimcp.server.complete import Server
 from minimcp.server.content import audio_content, embedded_resource, image_content, text_content
 from minimcp.server.elicitation import elicit
@@ -76,6 +77,7 @@ def build_server() -> Server:
     add_client_tools(server)
     add_schema_tool(server)
     add_2026_fixtures(server)  # the suite's 2026-07-28 scenarios (lesson 12)
+    add_task_fixtures(server)  # its tasks scenarios: the extension, and the tools they call (13)
     add_resources(server)
     add_prompts(server)
     add_completions(server)

@@ -26,6 +26,13 @@ NAME_HEADER = "mcp-name"
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
+def name_header(method: str, field: str) -> None:
+    """Let ``method``, which an extension adds, carry an ``Mcp-Name`` header too: the value of its
+    ``params[field]``, for a gateway to route on (lesson 13's ``tasks/get``: the task's id). Both
+    sides follow it: the server checks the header, the client writes it."""
+    NAMED[method] = field
+
+
 # --8<-- [start:headers]
 def check_headers(request: HttpRequest, message: Request) -> None:
     """The standard headers must say what the body says (streamable-http, "Standard headers")."""
