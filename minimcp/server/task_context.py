@@ -120,6 +120,17 @@ class TaskContext(RequestContext):
     run: TaskRun = field(kw_only=True)
 
     @property
+    def params(self) -> dict[str, Any]:
+        """The request's params; once a task, with a progress token always (the task's id): a
+        tool's progress is then its status message, which every ``tasks/get`` shows, whether or
+        not the client asked for progress notices."""
+        params = self.request.params or {}
+        meta: dict[str, Any] = params["_meta"] if isinstance(params.get("_meta"), dict) else {}
+        if self.run.task_id is None or "progressToken" in meta:
+            return params
+        return {**params, "_meta": {**meta, "progressToken": self.run.task_id}}
+
+    @property
     def modern(self) -> bool:
         return self.original.modern
 

@@ -57,9 +57,7 @@ def missing_extension() -> RpcError:
 
 def principal_of(context: RequestContext) -> str | None:
     """Who sent the request, if the transport authenticated them (lesson 10): a task is theirs."""
-    if isinstance(context, ModernContext) and context.answers is not None:
-        return context.answers.principal
-    return None
+    return context.principal if isinstance(context, ModernContext) else None
 
 
 def no_such_task(task_id: Any) -> RpcError:

@@ -84,7 +84,9 @@ def serve_tasks(
     Redis, and each says which ``worker`` it is)."""
     tasks = _served.get(server)
     if tasks is None:
-        tasks = _served[server] = Tasks(server, store or MemoryTaskStore(), grace, worker)
+        tasks = _served[server] = Tasks(
+            server, store if store is not None else MemoryTaskStore(), grace, worker
+        )
         tasks.poll_interval_ms = poll_interval_ms
         server.declare("extensions", {EXTENSION: {}})
         registry = server.tools  # lesson 04's tools/call, which ours calls

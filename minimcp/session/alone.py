@@ -83,7 +83,8 @@ async def answer_alone(
     async def serve(request: Request) -> dict[str, Any]:
         envelope, answers = admit(app, era, request, principal)
         peer = OneRequestPeer(app, say, envelope)
-        return await answer_admitted(app, era, ModernContext(peer, request, envelope, answers))
+        context = ModernContext(peer, request, envelope, answers, principal)
+        return await answer_admitted(app, era, context)
 
     return await answer_of(request, serve)
 

@@ -174,6 +174,9 @@ class ModernContext(RequestContext):
 
     envelope: Envelope | None = None  # the request's own facts (always given by the front)
     answers: Answers | None = None  # this attempt's answers to the questions asked (tools/call…)
+    #: Who sent it, if the transport authenticated them (HTTP behind lesson 10's guard): what a
+    #: request leaves behind for later ones (lesson 13's tasks) is theirs alone.
+    principal: str | None = None
 
     @property
     def modern(self) -> bool:
