@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.rpc.mcp import SUBSCRIPTION_ID
@@ -38,12 +38,27 @@ KINDS = {
 UPDATED = "notifications/resources/updated"
 
 
+class Topic(Protocol):
+    """What an extension lets a listener ask for, under a key of ``notifications`` of its own
+    (lesson 13's tasks: ``"taskIds": [...]``, heard as ``notifications/tasks``)."""
+
+    method: str  # the notification it stands for
+
+    async def agree(self, context: RequestContext, requested: Any) -> Any:
+        """What of ``requested`` this server will send to this listener (None: nothing); or the
+        error the request earns."""
+
+    def wants(self, agreed: Any, params: dict[str, Any]) -> bool:
+        """Whether a notification with ``params`` is one the listener agreed to hear."""
+
+
 @dataclass(eq=False)
 class Listener:
     """One open ``subscriptions/listen``: what it agreed to hear, and the request to send it on."""
 
     context: RequestContext
     agreed: dict[str, Any]
+    topics: dict[str, Topic] = field(default_factory=dict)  # the extensions' kinds, by key
 
     @property
     def id(self) -> Any:
@@ -52,6 +67,10 @@ class Listener:
     def wants(self, method: str, params: dict[str, Any]) -> bool:
         if method == UPDATED:
             return params.get("uri") in self.agreed.get("resourceSubscriptions", [])
+        for kind, agreed in self.agreed.items():
+            topic = self.topics.get(kind)
+            if topic is not None and topic.method == method:
+                return topic.wants(agreed, params)
         return any(KINDS[kind][0] == method for kind in self.agreed if kind in KINDS)
 
     async def tell(self, method: str, params: dict[str, Any] | None = None) -> None:
@@ -66,6 +85,11 @@ class Subscriptions(Audience):
     def __init__(self, capabilities: Callable[[], dict[str, Any]]) -> None:
         self.capabilities = capabilities  # the server's: what it may promise to send
         self.listeners: set[Listener] = set()
+        self.topics: dict[str, Topic] = {}  # what extensions add (lesson 13's tasks)
+
+    def add_topic(self, key: str, topic: Topic) -> None:
+        """Let a listener ask for ``topic`` under ``notifications[key]``: an extension's kind."""
+        self.topics[key] = topic
 
     @property
     def listening(self) -> bool:
@@ -79,7 +103,11 @@ class Subscriptions(Audience):
                 INVALID_PARAMS,
                 'Invalid params: subscriptions/listen needs "notifications" (an object)',
             )
-        listener = Listener(context, self.agree(requested))
+        agreed = self.agree(requested)
+        for key, topic in self.topics.items():
+            if key in requested and (value := await topic.agree(context, requested[key])):
+                agreed[key] = value
+        listener = Listener(context, agreed, self.topics)
         await listener.tell(
             "notifications/subscriptions/acknowledged", {"notifications": listener.agreed}
         )

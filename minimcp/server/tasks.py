@@ -39,7 +39,9 @@ from typing import Any, TypeVar
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
 from minimcp.rpc.limits import SERVER_BUSY
+from minimcp.server.eras import answer_both_eras
 from minimcp.server.server import ToolServer, parentheses_please
+from minimcp.server.subscriptions import Subscriptions
 from minimcp.server.task_context import TaskContext, TaskRun, as_task
 from minimcp.server.task_methods import TaskMethods, missing_extension, negotiated, principal_of
 from minimcp.server.task_model import (
@@ -51,6 +53,7 @@ from minimcp.server.task_model import (
     handle,
     move,
 )
+from minimcp.server.task_notices import TaskTopic, Telling
 from minimcp.server.task_store import MemoryTaskStore, StoreFull, TaskStore, TaskTooLarge
 from minimcp.session.context import RequestContext
 from minimcp.transports.http.modern_headers import name_header
@@ -84,9 +87,12 @@ def serve_tasks(
     Redis, and each says which ``worker`` it is)."""
     tasks = _served.get(server)
     if tasks is None:
-        tasks = _served[server] = Tasks(
-            server, store if store is not None else MemoryTaskStore(), grace, worker
-        )
+        answer_both_eras(server)  # an extension of 2026-07-28: the server speaks it (lesson 12)
+        kept = store if store is not None else MemoryTaskStore()
+        if isinstance(server.subscriptions, Subscriptions):  # status notifications, to listeners
+            server.subscriptions.add_topic("taskIds", TaskTopic(kept))
+            kept = Telling(kept, server.subscriptions)
+        tasks = _served[server] = Tasks(server, kept, grace, worker)
         tasks.poll_interval_ms = poll_interval_ms
         server.declare("extensions", {EXTENSION: {}})
         registry = server.tools  # lesson 04's tools/call, which ours calls
