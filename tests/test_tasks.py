@@ -351,8 +351,8 @@ async def test_a_task_of_a_dead_worker_fails_with_a_clear_message() -> None:
         async def alive(self, worker: str) -> bool:
             return worker == "me"
 
-    served = TaskServer(store=DeadWorkers())
-    served.tasks.worker = served.tasks.methods.worker = "me"
+    served = TaskServer()
+    served.tasks.keep_in(DeadWorkers(), worker="me")
     async with peer(served.server) as (connection, _):
         task_id = await start(connection, "held")
         await served.tasks.store.update(task_id, lambda task: setattr(task, "worker", "gone"))

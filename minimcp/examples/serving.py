@@ -144,6 +144,8 @@ async def start_endpoint(
     if authorization is not None:
         connections -= auth_share(options.max_connections)
     # One process keeps its events in memory (lesson 08); workers sharing a Redis, there (11).
+    if options.redis:
+        keep_tasks_on_redis(server, options.redis)
     stored: dict[str, Any] = (
         {
             "endpoint": on_redis(options.redis, max_event_bytes=options.max_event_bytes),
@@ -166,6 +168,18 @@ async def start_endpoint(
         stand_alone=Revision2026(server),  # both eras on one endpoint (lesson 12)
         **stored,
     )
+
+
+def keep_tasks_on_redis(server: PromptServer, url: str) -> None:
+    """Lesson 13: a server with tasks keeps them in the workers' Redis, where any worker finds,
+    answers and cancels any of them, and sees when the worker running one has died."""
+    from minimcp.server.task_redis import RedisTaskStore
+    from minimcp.server.tasks import tasks_of
+
+    tasks = tasks_of(server)
+    if tasks is not None:
+        store = RedisTaskStore(url)
+        tasks.keep_in(store, store.worker)
 
 
 async def serve_until_stopped(running: Listening) -> None:

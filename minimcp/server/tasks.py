@@ -66,7 +66,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 OPTIONAL = "optional"  # a task when the client can take one; else answered as usual
 REQUIRED = "required"  # always a task: a client that cannot take one gets -32021
-GRACE = 0.5  # seconds a task-supporting call may run before it becomes a task
+#: Seconds a task-supporting call may run before it becomes a task: less than the half second
+#: after which lesson 12's HTTP answers with a stream, so that a handle comes as plain JSON.
+GRACE = 0.25
 WATCH = 0.5  # seconds between two looks at the store for a cancel that came to another worker
 
 _served: weakref.WeakKeyDictionary[ToolServer, Tasks] = weakref.WeakKeyDictionary()
@@ -88,22 +90,24 @@ def serve_tasks(
     tasks = _served.get(server)
     if tasks is None:
         answer_both_eras(server)  # an extension of 2026-07-28: the server speaks it (lesson 12)
-        kept = store if store is not None else MemoryTaskStore()
-        if isinstance(server.subscriptions, Subscriptions):  # status notifications, to listeners
-            server.subscriptions.add_topic("taskIds", TaskTopic(kept))
-            kept = Telling(kept, server.subscriptions)
-        tasks = _served[server] = Tasks(server, kept, grace, worker)
-        tasks.poll_interval_ms = poll_interval_ms
+        tasks = _served[server] = Tasks(server, grace, poll_interval_ms)
+        tasks.keep_in(store if store is not None else MemoryTaskStore(), worker)
         server.declare("extensions", {EXTENSION: {}})
-        registry = server.tools  # lesson 04's tools/call, which ours calls
+        # Lesson 04's registry first (the first tool makes it, with its tools/call): ours goes
+        # in front of it, and calls it.
+        _ = server.tools
         server.method("tools/call")(tasks.call_tool)
         server.method("tasks/get")(tasks.methods.get)
         server.method("tasks/update")(tasks.methods.update)
         server.method("tasks/cancel")(tasks.methods.cancel)
-        assert registry is server.tools
         for method in ("tasks/get", "tasks/update", "tasks/cancel"):
             name_header(method, "taskId")  # over HTTP, Mcp-Name repeats the task's id
     return tasks
+
+
+def tasks_of(server: ToolServer) -> Tasks | None:
+    """The tasks of ``server``, if it serves the extension."""
+    return _served.get(server)
 
 
 # --8<-- [end:serve_tasks]
@@ -113,18 +117,27 @@ class Tasks:
     """A server's tasks: which tools run as tasks, the work running here, and where tasks are
     kept."""
 
-    def __init__(
-        self, server: ToolServer, store: TaskStore, grace: float, worker: str | None
-    ) -> None:
+    def __init__(self, server: ToolServer, grace: float, poll_interval_ms: int) -> None:
         self.server = server
-        self.store = store
         self.grace = grace
-        self.worker = worker
-        self.poll_interval_ms = 1_000
+        self.poll_interval_ms = poll_interval_ms
         self.support: dict[str, str] = {}  # tool name → OPTIONAL or REQUIRED
         self.running: dict[str, asyncio.Task[Any]] = {}  # this worker's work, by task id
-        self.methods = TaskMethods(store, self.running, worker)
+        self.store: TaskStore = MemoryTaskStore()
+        self.worker: str | None = None
+        self.methods = TaskMethods(self.store, self.running)
         self._keeper = TaskKeeper()
+
+    def keep_in(self, store: TaskStore, worker: str | None = None) -> None:
+        """Keep the tasks in ``store`` from now on, this process being ``worker`` (lesson 11's
+        workers share one store in Redis; a task names the worker that runs it). The server's
+        listeners hear of each change (lesson 12's ``subscriptions/listen``)."""
+        subscriptions = self.server.subscriptions
+        if isinstance(subscriptions, Subscriptions):
+            subscriptions.add_topic("taskIds", TaskTopic(store))
+            store = Telling(store, subscriptions)
+        self.store = self.methods.store = store
+        self.worker = self.methods.worker = worker
 
     def tool(
         self, name: str | None = None, *, support: str = OPTIONAL, **options: Any

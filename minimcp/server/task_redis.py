@@ -1,0 +1,153 @@
+"""Tasks on Redis: any of lesson 11's workers reads, answers and cancels any task (lesson 13).
+
+A 2026-07-28 request may reach any worker: the ``tasks/get`` that follows a task up may well reach
+another worker than the one running it. So the workers keep their tasks in the Redis they already
+share (lesson 11), the same way for all:
+
+* ``mcp:task:<id>``: the task, as JSON, expiring with it (``PX``: what is left of its time to live);
+* ``mcp:tasks``: every task's id, scored by when it expires, so that the bound on how many are
+  kept holds for all the workers together (a Lua script counts and adds, as one step);
+* a change is ``WATCH``, ``GET``, change, ``SET … XX KEEPTTL`` in ``MULTI``: if another worker
+  changed the task meanwhile, Redis refuses, and the change is made again on the new task;
+* each worker that runs tasks listens on a channel of its own, ``mcp:task-worker:<id>``: while it
+  lives, ``PUBSUB NUMSUB`` counts it (lesson 11's test of life: Redis drops a dead process's
+  connection at once). A task whose worker is gone is failed by the first ``tasks/get`` that sees
+  it, on any worker.
+
+The work itself stays on the worker that started it; a cancel or an answer that reaches another
+worker is written into the task, and the worker running it looks again at least every ``poll``
+seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from typing import Any
+
+from redis.exceptions import WatchError
+
+from minimcp.server.task_model import TaskRecord
+from minimcp.server.task_store import (
+    DEFAULT_MAX_TASK_BYTES,
+    DEFAULT_MAX_TASKS,
+    DEFAULT_TTL_MS,
+    Change,
+    StoreFull,
+    check_size,
+)
+from minimcp.transports.cluster.redis_store import connect
+
+INDEX = "mcp:tasks"
+
+# Forget the expired ids, then add this one if there is room: one step, whatever other workers do.
+CREATE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[4], KEYS[1])
+if tonumber(ARGV[2]) > 0 then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+else
+    redis.call('SET', KEYS[1], ARGV[1])
+end
+return 1
+"""
+
+
+def key_of(task_id: str) -> str:
+    return f"mcp:task:{task_id}"
+
+
+def presence(worker: str) -> str:
+    return f"mcp:task-worker:{worker}"
+
+
+# --8<-- [start:redis]
+class RedisTaskStore:
+    """A :class:`~minimcp.server.task_store.TaskStore` every worker sharing ``url`` shares."""
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        worker: str | None = None,
+        ttl_ms: int | None = DEFAULT_TTL_MS,
+        max_tasks: int = DEFAULT_MAX_TASKS,
+        max_task_bytes: int = DEFAULT_MAX_TASK_BYTES,
+        poll: float = 0.5,
+    ) -> None:
+        self.redis = connect(url)
+        self.worker = worker or secrets.token_hex(4)  # this process, as its tasks name it
+        self.ttl_ms = ttl_ms
+        self.max_tasks = max_tasks
+        self.max_task_bytes = max_task_bytes
+        self.poll = poll  # seconds between two looks at a task another worker may change
+        self._create = self.redis.register_script(CREATE)
+        self._present: Any = None  # our presence channel, once we run a task
+        self._changed: dict[str, asyncio.Event] = {}  # changes made here wake waiters at once
+
+    async def create(self, task: TaskRecord) -> None:
+        await self.be_present()  # before any task names us: alive, as long as we live
+        task.ttl_ms = self.ttl_ms
+        check_size(task, self.max_task_bytes)
+        now = time.time()
+        left_ms = 0 if task.ttl_ms is None else int(task.ttl_ms - (now - task.created_at) * 1000)
+        if task.ttl_ms is not None and left_ms <= 0:
+            return  # its time to live is over already: there is nothing to keep
+        expires = "+inf" if task.ttl_ms is None else str(now + left_ms / 1000)
+        data = json.dumps(task.to_json())
+        keys = [key_of(task.id), INDEX]
+        added = await self._create(keys, [data, left_ms, str(now), expires, self.max_tasks])
+        if not added:
+            raise StoreFull(f"{self.max_tasks} tasks are kept already")
+
+    async def get(self, task_id: str) -> TaskRecord | None:
+        raw = await self.redis.get(key_of(task_id))
+        return TaskRecord.from_json(json.loads(raw)) if raw is not None else None
+
+    async def update(self, task_id: str, change: Change) -> TaskRecord | None:
+        key = key_of(task_id)
+        while True:  # until no other worker changed the task between our GET and our SET
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        return None
+                    task = TaskRecord.from_json(json.loads(raw))
+                    change(task)
+                    check_size(task, self.max_task_bytes)
+                    pipe.multi()
+                    pipe.set(key, json.dumps(task.to_json()), xx=True, keepttl=True)
+                    await pipe.execute()
+                except WatchError:
+                    continue
+            self._changed.pop(task_id, asyncio.Event()).set()
+            return task
+
+    # --8<-- [end:redis]
+
+    async def wait(self, task_id: str, timeout: float) -> None:
+        changed = self._changed.setdefault(task_id, asyncio.Event())
+        try:
+            async with asyncio.timeout(min(timeout, self.poll)):
+                await changed.wait()
+        except TimeoutError:
+            pass
+
+    async def alive(self, worker: str) -> bool:
+        counts = await self.redis.pubsub_numsub(presence(worker))
+        return bool(counts) and int(counts[0][1]) > 0
+
+    async def be_present(self) -> None:
+        """Listen on our presence channel (once): the other workers see us alive while we are."""
+        if self._present is None:
+            self._present = self.redis.pubsub()
+            await self._present.subscribe(presence(self.worker))
+
+    async def close(self) -> None:
+        if self._present is not None:
+            await self._present.aclose()
+        await self.redis.aclose()
