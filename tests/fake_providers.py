@@ -67,6 +67,14 @@ class FakeProvider:
         self.url = ""
         self.arrived = asyncio.Event()  # set at each request (for a test that waits for one)
         self.released = asyncio.Event()  # a hanging reply waits for this (set at the end)
+        self.models: list[Any] = []  # the models talking to it, closed when it stops
+
+    def owns(self, model: Any) -> Any:
+        """``model``, which talks to this fake: its connections are closed when the fake stops,
+        on the test's own event loop (a provider's client left to the garbage collector closes
+        them on whichever loop runs then, and a later test logs the failure)."""
+        self.models.append(model)
+        return model
 
     def script(self, *replies: Reply) -> None:
         self.replies.extend(replies)
@@ -108,6 +116,8 @@ async def fake_provider() -> AsyncIterator[FakeProvider]:
         yield fake
     finally:
         fake.released.set()
+        for model in fake.models:
+            await model.aclose()
         server.should_exit = True
         await asyncio.wait_for(serving, 10)
 
@@ -208,12 +218,14 @@ def calendar_server() -> Server:
 
 def claude_at(fake: FakeProvider, **options: Any) -> AnthropicModel:
     """An Anthropic model whose API is ``fake``."""
-    return AnthropicModel("claude-test-1", base_url=fake.url, api_key=FAKE_KEY, **options)
+    model = AnthropicModel("claude-test-1", base_url=fake.url, api_key=FAKE_KEY, **options)
+    return fake.owns(model)  # type: ignore[no-any-return]
 
 
 def gpt_at(fake: FakeProvider, **options: Any) -> OpenAIModel:
     """An OpenAI model whose API is ``fake``."""
-    return OpenAIModel("gpt-test-1", base_url=fake.url + "/v1", api_key=FAKE_KEY, **options)
+    model = OpenAIModel("gpt-test-1", base_url=fake.url + "/v1", api_key=FAKE_KEY, **options)
+    return fake.owns(model)  # type: ignore[no-any-return]
 
 
 async def host_with(model: Any, **options: Any) -> Host:

@@ -83,10 +83,10 @@ async def calendar_question(fake: FakeProvider) -> dict[str, str]:
     trace: list[str] = []
     tool_use = claude_tools(("toolu_01", *READ_EVENTS))
     fake.script(tool_use, claude_text(ANSWER))
-    claude = AnthropicModel("claude-sonnet-4-5", base_url=fake.url, api_key=FAKE_KEY)
+    claude = fake.owns(AnthropicModel("claude-sonnet-4-5", base_url=fake.url, api_key=FAKE_KEY))
     first, second = await one_question(claude, fake, trace)
     fake.script(gpt_tools(("call_01", *READ_EVENTS)), gpt_text(ANSWER))
-    gpt = OpenAIModel("gpt-4.1-mini", base_url=fake.url + "/v1", api_key=FAKE_KEY)
+    gpt = fake.owns(OpenAIModel("gpt-4.1-mini", base_url=fake.url + "/v1", api_key=FAKE_KEY))
     gpt_first, gpt_second = await one_question(gpt, fake, [])
     listed = next(line for line in trace if line.startswith('<- {"jsonrpc":"2.0","id":2,'))
     return {
@@ -119,7 +119,7 @@ async def sampling_request(fake: FakeProvider) -> dict[str, str]:
     """Lesson 09's assistant asks the host's model (sampling), and the person said yes."""
     xml = ("assistant__xml_to_json", {"xml": "<a>b</a>"})
     fake.script(claude_tools(("toolu_01", *xml)), claude_text('{"a": "b"}'), claude_text("Done."))
-    claude = AnthropicModel("claude-sonnet-4-5", base_url=fake.url, api_key=FAKE_KEY)
+    claude = fake.owns(AnthropicModel("claude-sonnet-4-5", base_url=fake.url, api_key=FAKE_KEY))
     questions = HostQuestions(claude, approve=lambda server, request: True)
     before = len(fake.seen)
     async with Host(claude, questions=questions) as host:

@@ -99,7 +99,7 @@ async def test_a_long_retry_after_is_not_waited_for(fake: FakeProvider) -> None:
 async def test_a_model_without_tools_says_so(fake: FakeProvider) -> None:
     # Ollama's answer for a model without tool support (the fake also quotes the key)
     said = f"registry.ollama.ai/library/gemma:2b does not support tools ({FAKE_KEY})"
-    model = OpenAIModel("gemma:2b", base_url=fake.url + "/v1", api_key=FAKE_KEY)
+    model = fake.owns(OpenAIModel("gemma:2b", base_url=fake.url + "/v1", api_key=FAKE_KEY))
     line = await failure(model, fake, gpt_error(400, said))
     assert line == (
         "the model gemma:2b refused the tools (400: registry.ollama.ai/library/gemma:2b does not "
@@ -120,7 +120,7 @@ async def test_a_provider_nobody_listens_for(fake: FakeProvider) -> None:
     closed = bind("127.0.0.1", 0)  # a free port, and nobody listening on it
     url = f"http://127.0.0.1:{closed.getsockname()[1]}"
     closed.close()
-    model = AnthropicModel("claude-test-1", base_url=url, api_key=FAKE_KEY)
+    model = fake.owns(AnthropicModel("claude-test-1", base_url=url, api_key=FAKE_KEY))
     line = await failure(model, fake)
     assert line == f"cannot reach Anthropic at {url}: is it running, and is the address right?"
 

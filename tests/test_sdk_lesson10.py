@@ -14,6 +14,7 @@ from __future__ import annotations
 import httpx2
 import pytest
 from complete_support import complete_server, running_complete
+from http_support import INITIALIZE
 from sdk_support import run_sdk_script, sdk_http_server
 
 mcp = pytest.importorskip("mcp", reason="the SDK boxes' tests need the official SDK (mcp==2.3.0)")
@@ -24,16 +25,6 @@ from minimcp.client import http_client  # noqa: E402
 
 TIMEOUT = 30.0
 REDIRECT = "http://127.0.0.1:33419/callback"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "no-token", "version": "1.0"},
-    },
-}
 
 
 async def test_minimcp_gets_in_to_the_sdk_protected_server() -> None:

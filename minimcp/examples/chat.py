@@ -225,6 +225,9 @@ def stop(runner: asyncio.Runner, host: Host) -> None:
     # a traceback over the last answer
     with contextlib.suppress(Exception, KeyboardInterrupt):
         runner.run(host.close())
+        close_model = getattr(host.model, "aclose", None)  # a provider's: its connections
+        if close_model is not None:
+            runner.run(close_model())
 
 
 def failed(error: Exception) -> int:

@@ -87,6 +87,12 @@ class AnthropicModel:
         url = str(self.client.base_url)
         self.provider = Provider("Anthropic", self.KEY_VARIABLE, name, url, key)
 
+    async def aclose(self) -> None:
+        """Close the connections the client keeps open to the provider (the chat does, as it
+        leaves). Left open, the client closes them when it is collected, on whatever event loop
+        runs then, which may not be the one they belong to."""
+        await self.client.close()
+
     # --8<-- [start:respond]
     async def respond(
         self, messages: list[ChatMessage], tools: list[dict[str, Any]]
