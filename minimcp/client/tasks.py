@@ -45,7 +45,7 @@ from minimcp.session.client import ClientSession, Params
 from minimcp.session.client_cancellation import cancellation
 from minimcp.session.envelope import Envelope
 from minimcp.session.eras import Mode, TwoEras
-from minimcp.session.progress import token_of
+from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressToken, token_of
 from minimcp.transports.http.modern_client import ModernHeaders
 from minimcp.transports.http.modern_headers import name_header
 
@@ -83,6 +83,7 @@ class TasksConversation(TwoEras):
     ) -> None:
         super().__init__(mode, server_key)
         self.polling = polling or Polling()  # how every call_tool follows its task
+        self.heard: dict[ProgressToken, float] = {}  # the last progress of each call in flight
         for method in FOLLOWING_METHODS:  # a gateway routes them by the task's id
             name_header(method, "taskId")
 
@@ -93,6 +94,41 @@ class TasksConversation(TwoEras):
         return replace(
             plain, client_capabilities={**plain.client_capabilities, "extensions": extensions}
         )
+
+    async def open(self, session: ClientSession, timeout: float | None) -> dict[str, Any]:
+        """Lesson 12's opening; and from now on, the session's progress notices are noted on
+        their way to the client (see :meth:`note_progress`)."""
+        forward = session.on_notification
+
+        async def noting(method: str, params: dict[str, Any]) -> None:
+            self.note_progress(method, params)
+            if forward is not None:
+                await forward(method, params)
+
+        session.on_notification = noting
+        return await super().open(session, timeout)
+
+    def note_progress(self, method: str, params: dict[str, Any]) -> None:
+        """Note the last progress a call heard before it became a task: the task's status
+        messages, told to the same callback as progress, go on from there (a progress must grow
+        with each notice, or the client drops it)."""
+        token, progress = params.get("progressToken"), params.get("progress")
+        if (
+            method == PROGRESS
+            and isinstance(token, str | int)
+            and isinstance(progress, int | float)
+        ):
+            self.heard[token] = progress
+
+    async def request(
+        self, session: ClientSession, method: str, params: Params, timeout: float | None
+    ) -> Any:
+        try:
+            return await super().request(session, method, params, timeout)
+        finally:
+            token = token_of(params)
+            if token is not None:
+                self.heard.pop(token, None)  # the call is over: so is its progress
 
     # --8<-- [start:other_result]
     async def other_result(
@@ -112,18 +148,27 @@ class TasksConversation(TwoEras):
         task = TaskHandle(session, result, timeout)
         if _handing_back.get():
             return task
-        progress = None
-        token = token_of(params)
-        if token is not None and session.on_notification is not None:
-            on_notification = session.on_notification
-
-            async def progress(done: float, total: float | None, message: str | None) -> None:
-                notice = {"progressToken": token, "progress": done, "message": message}
-                await on_notification("notifications/progress", notice)  # as the server's would
-
-        return await task.wait(self.polling, progress, cancel_if_stopped=True)
+        return await task.wait(
+            self.polling, self.progress_of(session, params), cancel_if_stopped=True
+        )
 
     # --8<-- [end:other_result]
+
+    def progress_of(self, session: ClientSession, params: Params) -> ProgressCallback | None:
+        """Where a call's task tells its status messages: as progress notices for the call's
+        token, which reach its ``progress`` callback as the server's own would (none without a
+        token: the caller asked for no progress)."""
+        token = token_of(params)
+        tell = session.on_notification
+        if token is None or tell is None:
+            return None
+        before = self.heard.get(token, 0)  # what the call heard before it became a task
+
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            notice = {"progressToken": token, "progress": before + done, "message": message}
+            await tell(PROGRESS, notice)
+
+        return progress
 
 
 # --8<-- [start:start_task]
