@@ -167,6 +167,27 @@ async def test_a_tasks_question_is_answered_once_by_the_clients_answers() -> Non
     assert [params["message"] for params in asked] == ["1?", "2?", "Sure?", "Really sure?"]
 
 
+async def test_a_question_still_listed_after_its_answer_is_not_asked_again() -> None:
+    asked: list[dict[str, Any]] = []
+
+    async def elicitation(params: dict[str, Any]) -> dict[str, Any]:
+        asked.append(params)
+        return await accept(params)
+
+    async with connected(TaskServer(), answers=ClientAnswers(elicitation=elicitation)) as client:
+        handle = await start_task(client, "confirm", timeout=TIMEOUT)
+        for _ in range(int(TIMEOUT / 0.01)):
+            if (await handle.poll())["status"] == "input_required":
+                break
+            await asyncio.sleep(0.01)
+        await handle.answer_questions()
+        # the same snapshot again, as a server that has not taken the answer yet still shows it
+        await handle.answer_questions()
+        assert len(asked) == 1
+        assert text_of(await handle.wait(FakeTime().polling())) == "confirm: accept"
+    assert len(asked) == 1
+
+
 async def test_questions_before_the_task_then_the_task() -> None:
     answers = ClientAnswers(elicitation=accept)
     async with connected(TaskServer(), answers=answers) as client:
