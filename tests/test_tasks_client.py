@@ -10,85 +10,26 @@ take the handle instead (``start_task``), poll it, cancel it, or follow it later
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from support import TIMEOUT
-from task_support import TaskServer
+from task_support import FakeTime, TaskServer, accept, connected, status_on_server
 
-from minimcp.client import Client, ClientAnswers
+from minimcp.client import ClientAnswers
 from minimcp.client.task_handle import EXTENSION
 from minimcp.client.tasks import (
     Polling,
     TaskCancelled,
     TaskFailed,
-    TasksConversation,
     TaskStillRunning,
     follow_task,
     start_task,
 )
 from minimcp.host.chat import ToolCall
 from minimcp.host.host import Host
-from minimcp.rpc import RpcError, memory_pair
+from minimcp.rpc import RpcError
 from minimcp.session.eras import Mode, TwoEras
-
-
-class FakeTime:
-    """A clock and a sleep for the follow: each sleep moves the clock on at once, and is written
-    down; ``then`` runs after the n-th sleep (to release the server's work, say). Each sleep really
-    lasts ``pause`` seconds (none by default: it only lets the server's side run)."""
-
-    def __init__(self, then: dict[int, Any] | None = None, pause: float = 0.0) -> None:
-        self.now = 0.0
-        self.pause = pause  # how long each sleep really lasts
-        self.slept: list[float] = []
-        self.then = then or {}
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-        action = self.then.get(len(self.slept))
-        if action is not None:
-            action()
-        await asyncio.sleep(self.pause)
-
-    def polling(self, **bounds: Any) -> Polling:
-        return Polling(sleep=self.sleep, clock=self.clock, **bounds)
-
-
-async def accept(params: dict[str, Any]) -> dict[str, Any]:
-    return {"action": "accept", "content": {"ok": True}}
-
-
-@asynccontextmanager
-async def connected(
-    served: TaskServer,
-    polling: Polling | None = None,
-    conversation: TwoEras | None = None,
-    **options: Any,
-) -> AsyncIterator[Client]:
-    """A client on a cable of its own to ``served`` (several may share one server)."""
-    client_end, server_end = memory_pair()
-    serving = asyncio.ensure_future(served.server.serve(server_end))
-    talk = conversation or TasksConversation(Mode.MODERN, polling=polling or FakeTime().polling())
-    async with Client(client_end, conversation=talk, **options) as client:
-        yield client
-    await asyncio.wait_for(serving, TIMEOUT)
-
-
-async def status_on_server(served: TaskServer, task_id: str, *statuses: str) -> str:
-    """Until the server's own store shows the task in one of ``statuses`` (bounded)."""
-    for _ in range(int(TIMEOUT / 0.01)):
-        task = await served.tasks.store.get(task_id)
-        if task is not None and task.status in statuses:
-            return task.status
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"task {task_id} never reached {statuses}")
 
 
 def text_of(result: dict[str, Any]) -> str:
