@@ -136,15 +136,15 @@ def detailed(task: Task) -> dict[str, Any]:
 # "task", "taskId", "status", "pollIntervalMs", ...}, nunca el resultado en sí. Después el cliente
 # pregunta con tasks/get, que responde la tarea como la muestra detailed(), hasta que termina.
 #
-# interval(task, bounds) -> cuántos segundos esperar antes del siguiente tasks/get:
+# interval(task, polling) -> cuántos segundos esperar antes del siguiente tasks/get:
 #   * la sugerencia del servidor, task["pollIntervalMs"] / 1000, cuando es un entero positivo (no
 #     un bool: True es un int en Python); si falta, o es None, 0, negativo o no entero:
-#     bounds.default;
-#   * y después acotada: nunca menos que bounds.floor (un servidor no debe hacer que el cliente lo
-#     acribille a peticiones), nunca más que bounds.ceiling (ni hacerle esperar para siempre).
+#     polling.default;
+#   * y después acotada: nunca menos que polling.floor (un servidor no debe hacer que el cliente lo
+#     acribille a peticiones), nunca más que polling.ceiling (ni hacerle esperar para siempre).
 #
-# follow(handle, get, answer, sleep, clock, bounds) -> el resultado de la tarea. El bucle:
-#   1. espera `await sleep(interval(lo último que dijo el servidor, bounds))` (primero, el handle),
+# follow(handle, get, answer, sleep, clock, polling) -> el resultado de la tarea. El bucle:
+#   1. espera `await sleep(interval(lo último que dijo el servidor, polling))` (primero, el handle),
 #   2. `task = await get(task_id)` (un sondeo), y según su estado:
 #      * completed ....... devuelve task["result"] (una herramienta que informó de un error,
 #                          "isError": true, también completó: su resultado se devuelve, no se
@@ -157,10 +157,10 @@ def detailed(task: Task) -> dict[str, Any]:
 #                          una ya respondida hasta que recoja la respuesta), como mucho una vez por
 #                          clave; después sigue desde 1
 #      * cualquier otro .. sigue desde 1 (working)
-#   Límites, comprobados antes de cada espera: tras bounds.max_polls sondeos, o cuando el siguiente
-#   sondeo llegaría después del plazo (clock() + la espera > el reloj al empezar + bounds.deadline),
-#   lanza GaveUp(task_id, "..."), sin dormir ni sondear otra vez. Puede que la tarea siga en marcha:
-#   quien llamó puede volver a seguirla más tarde, o cancelarla.
+#   Límites, comprobados antes de cada espera: tras polling.max_polls sondeos, o cuando el
+#   siguiente sondeo llegaría después del plazo (clock() + la espera > el reloj al empezar +
+#   polling.deadline), lanza TaskStillRunning(task_id, "..."), sin dormir ni sondear otra vez.
+#   Puede que la tarea siga en marcha: quien llamó puede volver a seguirla más tarde, o cancelarla.
 
 #: ``get(task_id)``: la tarea como la responde ``tasks/get``.
 Get = Callable[[str], Awaitable[dict[str, Any]]]
@@ -170,7 +170,7 @@ Answer = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
-class Bounds:
+class Polling:
     """Cómo sigue un cliente una tarea, sugiera lo que sugiera el servidor. Tiempos en segundos."""
 
     floor: float = 0.1  # nunca preguntar más a menudo que esto
@@ -180,7 +180,7 @@ class Bounds:
     deadline: float | None = None  # rendirse a este tiempo del inicio (None: sin plazo)
 
 
-DEFAULT_BOUNDS = Bounds()
+DEFAULT_POLLING = Polling()
 
 
 class TaskError(Exception):
@@ -204,11 +204,11 @@ class TaskCancelled(TaskError):
     """La tarea acabó ``cancelled``: alguien llamó a ``tasks/cancel``."""
 
 
-class GaveUp(TaskError):
+class TaskStillRunning(TaskError):
     """El cliente dejó de seguir una tarea sin terminar (demasiados sondeos, o el plazo)."""
 
 
-def interval(task: dict[str, Any], bounds: Bounds = DEFAULT_BOUNDS) -> float:
+def interval(task: dict[str, Any], polling: Polling = DEFAULT_POLLING) -> float:
     """Segundos de espera antes del siguiente ``tasks/get``: la sugerencia del servidor, acotada."""
     # POR HACER: un int positivo (no un bool) en ms, o el valor por defecto; luego los topes
     raise NotImplementedError("interval")
@@ -220,7 +220,7 @@ async def follow(
     answer: Answer,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
-    bounds: Bounds = DEFAULT_BOUNDS,
+    polling: Polling = DEFAULT_POLLING,
 ) -> dict[str, Any]:
     """Sondea la tarea de ``handle`` hasta que termine: su resultado, o el motivo de no tenerlo."""
     # POR HACER: límites, espera, sondeo; actúa según el estado; cada clave una sola vez

@@ -158,15 +158,15 @@ def detailed(task: Task) -> dict[str, Any]:
 # "task", "taskId", "status", "pollIntervalMs", ...}, nunca el resultado en sí. Después el cliente
 # pregunta con tasks/get, que responde la tarea como la muestra detailed(), hasta que termina.
 #
-# interval(task, bounds) -> cuántos segundos esperar antes del siguiente tasks/get:
+# interval(task, polling) -> cuántos segundos esperar antes del siguiente tasks/get:
 #   * la sugerencia del servidor, task["pollIntervalMs"] / 1000, cuando es un entero positivo (no
 #     un bool: True es un int en Python); si falta, o es None, 0, negativo o no entero:
-#     bounds.default;
-#   * y después acotada: nunca menos que bounds.floor (un servidor no debe hacer que el cliente lo
-#     acribille a peticiones), nunca más que bounds.ceiling (ni hacerle esperar para siempre).
+#     polling.default;
+#   * y después acotada: nunca menos que polling.floor (un servidor no debe hacer que el cliente lo
+#     acribille a peticiones), nunca más que polling.ceiling (ni hacerle esperar para siempre).
 #
-# follow(handle, get, answer, sleep, clock, bounds) -> el resultado de la tarea. El bucle:
-#   1. espera `await sleep(interval(lo último que dijo el servidor, bounds))` (primero, el handle),
+# follow(handle, get, answer, sleep, clock, polling) -> el resultado de la tarea. El bucle:
+#   1. espera `await sleep(interval(lo último que dijo el servidor, polling))` (primero, el handle),
 #   2. `task = await get(task_id)` (un sondeo), y según su estado:
 #      * completed ....... devuelve task["result"] (una herramienta que informó de un error,
 #                          "isError": true, también completó: su resultado se devuelve, no se
@@ -179,10 +179,10 @@ def detailed(task: Task) -> dict[str, Any]:
 #                          una ya respondida hasta que recoja la respuesta), como mucho una vez por
 #                          clave; después sigue desde 1
 #      * cualquier otro .. sigue desde 1 (working)
-#   Límites, comprobados antes de cada espera: tras bounds.max_polls sondeos, o cuando el siguiente
-#   sondeo llegaría después del plazo (clock() + la espera > el reloj al empezar + bounds.deadline),
-#   lanza GaveUp(task_id, "..."), sin dormir ni sondear otra vez. Puede que la tarea siga en marcha:
-#   quien llamó puede volver a seguirla más tarde, o cancelarla.
+#   Límites, comprobados antes de cada espera: tras polling.max_polls sondeos, o cuando el
+#   siguiente sondeo llegaría después del plazo (clock() + la espera > el reloj al empezar +
+#   polling.deadline), lanza TaskStillRunning(task_id, "..."), sin dormir ni sondear otra vez.
+#   Puede que la tarea siga en marcha: quien llamó puede volver a seguirla más tarde, o cancelarla.
 
 #: ``get(task_id)``: la tarea como la responde ``tasks/get``.
 Get = Callable[[str], Awaitable[dict[str, Any]]]
@@ -192,7 +192,7 @@ Answer = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
-class Bounds:
+class Polling:
     """Cómo sigue un cliente una tarea, sugiera lo que sugiera el servidor. Tiempos en segundos."""
 
     floor: float = 0.1  # nunca preguntar más a menudo que esto
@@ -202,7 +202,7 @@ class Bounds:
     deadline: float | None = None  # rendirse a este tiempo del inicio (None: sin plazo)
 
 
-DEFAULT_BOUNDS = Bounds()
+DEFAULT_POLLING = Polling()
 
 
 class TaskError(Exception):
@@ -226,19 +226,19 @@ class TaskCancelled(TaskError):
     """La tarea acabó ``cancelled``: alguien llamó a ``tasks/cancel``."""
 
 
-class GaveUp(TaskError):
+class TaskStillRunning(TaskError):
     """El cliente dejó de seguir una tarea sin terminar (demasiados sondeos, o el plazo)."""
 
 
-def interval(task: dict[str, Any], bounds: Bounds = DEFAULT_BOUNDS) -> float:
+def interval(task: dict[str, Any], polling: Polling = DEFAULT_POLLING) -> float:
     """Segundos de espera antes del siguiente ``tasks/get``: la sugerencia del servidor, acotada."""
     # BEGIN SOLUTION: un int positivo (no un bool) en ms, o el valor por defecto; luego los topes
     suggested = task.get("pollIntervalMs")
     if isinstance(suggested, int) and not isinstance(suggested, bool) and suggested > 0:
         seconds = suggested / 1000
     else:
-        seconds = bounds.default
-    return min(max(seconds, bounds.floor), bounds.ceiling)
+        seconds = polling.default
+    return min(max(seconds, polling.floor), polling.ceiling)
     # END SOLUTION
 
 
@@ -248,21 +248,21 @@ async def follow(
     answer: Answer,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
-    bounds: Bounds = DEFAULT_BOUNDS,
+    polling: Polling = DEFAULT_POLLING,
 ) -> dict[str, Any]:
     """Sondea la tarea de ``handle`` hasta que termine: su resultado, o el motivo de no tenerlo."""
     # BEGIN SOLUTION: límites, espera, sondeo; actúa según el estado; cada clave una sola vez
     task_id = handle["taskId"]
-    deadline = None if bounds.deadline is None else clock() + bounds.deadline
+    deadline = None if polling.deadline is None else clock() + polling.deadline
     task = handle
     polls = 0
     answered: set[str] = set()  # las claves de las preguntas ya respondidas
     while True:
-        wait = interval(task, bounds)
-        if polls >= bounds.max_polls:
-            raise GaveUp(task_id, f"task {task_id}: not over after {polls} polls")
+        wait = interval(task, polling)
+        if polls >= polling.max_polls:
+            raise TaskStillRunning(task_id, f"task {task_id}: not over after {polls} polls")
         if deadline is not None and clock() + wait > deadline:
-            raise GaveUp(task_id, f"task {task_id}: not over at the deadline")
+            raise TaskStillRunning(task_id, f"task {task_id}: not over at the deadline")
         await sleep(wait)
         task = await get(task_id)
         polls += 1

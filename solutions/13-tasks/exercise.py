@@ -149,14 +149,14 @@ def detailed(task: Task) -> dict[str, Any]:
 # "status", "pollIntervalMs", ...}, never the result itself. The client then asks tasks/get, which
 # answers the task as detailed() shows it, until the task is over.
 #
-# interval(task, bounds) -> how many seconds to wait before the next tasks/get:
+# interval(task, polling) -> how many seconds to wait before the next tasks/get:
 #   * the server's suggestion, task["pollIntervalMs"] / 1000, when it is a positive integer (not a
-#     bool: True is an int in Python); absent, None, 0, negative or not an integer: bounds.default;
-#   * then clamped: never less than bounds.floor (a server must not make the client hammer it),
-#     never more than bounds.ceiling (nor make it wait for ever).
+#     bool: True is an int in Python); absent, None, 0, negative or not an integer: polling.default;
+#   * then clamped: never less than polling.floor (a server must not make the client hammer it),
+#     never more than polling.ceiling (nor make it wait for ever).
 #
-# follow(handle, get, answer, sleep, clock, bounds) -> the task's result. The loop:
-#   1. wait `await sleep(interval(the last thing the server said, bounds))` (the handle first),
+# follow(handle, get, answer, sleep, clock, polling) -> the task's result. The loop:
+#   1. wait `await sleep(interval(the last thing the server said, polling))` (the handle first),
 #   2. `task = await get(task_id)` (one poll), and by its status:
 #      * completed ....... return task["result"] (a tool that reported an error, "isError": true,
 #                          completed too: its result is returned, not raised)
@@ -167,10 +167,10 @@ def detailed(task: Task) -> dict[str, Any]:
 #                          once in a task's life; the server may show an answered one until it
 #                          takes the answer), at most once per key; then go on from 1
 #      * anything else ... go on from 1 (working)
-#   Bounds, checked before each wait: after bounds.max_polls polls, or when the next poll would
-#   come after the deadline (clock() + the wait > the clock at the start + bounds.deadline), raise
-#   GaveUp(task_id, "..."), without sleeping or polling again. The task may still be running: the
-#   caller may follow it again later, or cancel it.
+#   The bounds, checked before each wait: after polling.max_polls polls, or when the next poll
+#   would come after the deadline (clock() + the wait > the clock at the start +
+#   polling.deadline), raise TaskStillRunning(task_id, "..."), without sleeping or polling again.
+#   The task may still be running: the caller may follow it again later, or cancel it.
 
 #: ``get(task_id)``: the task as ``tasks/get`` answers it.
 Get = Callable[[str], Awaitable[dict[str, Any]]]
@@ -180,7 +180,7 @@ Answer = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
-class Bounds:
+class Polling:
     """How a client follows a task, whatever the server suggests. Times are in seconds."""
 
     floor: float = 0.1  # never ask more often than this
@@ -190,7 +190,7 @@ class Bounds:
     deadline: float | None = None  # give up this long after the start (None: no deadline)
 
 
-DEFAULT_BOUNDS = Bounds()
+DEFAULT_POLLING = Polling()
 
 
 class TaskError(Exception):
@@ -214,19 +214,19 @@ class TaskCancelled(TaskError):
     """The task ended ``cancelled``: someone called ``tasks/cancel``."""
 
 
-class GaveUp(TaskError):
+class TaskStillRunning(TaskError):
     """The client stopped following a task that was not over (too many polls, or the deadline)."""
 
 
-def interval(task: dict[str, Any], bounds: Bounds = DEFAULT_BOUNDS) -> float:
+def interval(task: dict[str, Any], polling: Polling = DEFAULT_POLLING) -> float:
     """Seconds to wait before the next ``tasks/get``: the server's suggestion, within bounds."""
     # BEGIN SOLUTION: a positive int (not a bool) in ms, or the default; then floor and ceiling
     suggested = task.get("pollIntervalMs")
     if isinstance(suggested, int) and not isinstance(suggested, bool) and suggested > 0:
         seconds = suggested / 1000
     else:
-        seconds = bounds.default
-    return min(max(seconds, bounds.floor), bounds.ceiling)
+        seconds = polling.default
+    return min(max(seconds, polling.floor), polling.ceiling)
     # END SOLUTION
 
 
@@ -236,21 +236,21 @@ async def follow(
     answer: Answer,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
-    bounds: Bounds = DEFAULT_BOUNDS,
+    polling: Polling = DEFAULT_POLLING,
 ) -> dict[str, Any]:
     """Poll the task of ``handle`` until it is over: its result, or the reason there is none."""
     # BEGIN SOLUTION: check the bounds, wait, poll; act on the status; each question key once
     task_id = handle["taskId"]
-    deadline = None if bounds.deadline is None else clock() + bounds.deadline
+    deadline = None if polling.deadline is None else clock() + polling.deadline
     task = handle
     polls = 0
     answered: set[str] = set()  # the question keys answered so far
     while True:
-        wait = interval(task, bounds)
-        if polls >= bounds.max_polls:
-            raise GaveUp(task_id, f"task {task_id}: not over after {polls} polls")
+        wait = interval(task, polling)
+        if polls >= polling.max_polls:
+            raise TaskStillRunning(task_id, f"task {task_id}: not over after {polls} polls")
         if deadline is not None and clock() + wait > deadline:
-            raise GaveUp(task_id, f"task {task_id}: not over at the deadline")
+            raise TaskStillRunning(task_id, f"task {task_id}: not over at the deadline")
         await sleep(wait)
         task = await get(task_id)
         polls += 1

@@ -210,23 +210,23 @@ async def follow(
 
 
 def test_the_servers_interval_is_kept_within_the_bounds(exercise: Any) -> None:
-    """interval(task, bounds): pollIntervalMs / 1000 seconds, but never under bounds.floor nor over
-    bounds.ceiling."""
-    bounds = exercise.Bounds(floor=0.1, ceiling=30.0, default=1.0)
-    assert exercise.interval(view("working", 2500), bounds) == 2.5
-    assert exercise.interval(view("working", 5), bounds) == 0.1
-    assert exercise.interval(view("working", 600_000), bounds) == 30.0
+    """interval(task, polling): pollIntervalMs / 1000 seconds, but never under polling.floor nor
+    over polling.ceiling."""
+    polling = exercise.Polling(floor=0.1, ceiling=30.0, default=1.0)
+    assert exercise.interval(view("working", 2500), polling) == 2.5
+    assert exercise.interval(view("working", 5), polling) == 0.1
+    assert exercise.interval(view("working", 600_000), polling) == 30.0
     assert exercise.interval(view("working", 250)) == 0.25  # the default bounds
 
 
 def test_no_interval_or_a_bad_one_is_the_default(exercise: Any) -> None:
     """interval: no pollIntervalMs, or one that is None, 0, negative, a bool or not an integer,
-    gives bounds.default (clamped like any other)."""
-    bounds = exercise.Bounds(floor=0.1, ceiling=30.0, default=2.0)
+    gives polling.default (clamped like any other)."""
+    polling = exercise.Polling(floor=0.1, ceiling=30.0, default=2.0)
     for bad in (None, 0, -300, True, "1000", 1.5):
-        assert exercise.interval(view("working", bad), bounds) == 2.0, bad
-    assert exercise.interval(view("working", None), bounds) == 2.0
-    assert exercise.interval(view("working", None), exercise.Bounds(default=99.0)) == 30.0
+        assert exercise.interval(view("working", bad), polling) == 2.0, bad
+    assert exercise.interval(view("working", None), polling) == 2.0
+    assert exercise.interval(view("working", None), exercise.Polling(default=99.0)) == 30.0
 
 
 async def test_a_completed_task_gives_its_result(exercise: Any) -> None:
@@ -286,26 +286,26 @@ async def test_questions_are_answered_once_each_and_the_loop_goes_on(exercise: A
 
 
 async def test_the_loop_gives_up_after_max_polls(exercise: Any) -> None:
-    """After bounds.max_polls polls of a task still running, raise GaveUp(task_id, ...) naming the
-    task, without sleeping or polling again."""
+    """After polling.max_polls polls of a task still running, raise TaskStillRunning(task_id, ...)
+    naming the task, without sleeping or polling again."""
     server = Server(view("working", 1))
     time = Time()
-    bounds = exercise.Bounds(floor=0.1, max_polls=3)
-    with pytest.raises(exercise.GaveUp) as raised:
-        await follow(exercise, server, time, bounds=bounds)
+    polling = exercise.Polling(floor=0.1, max_polls=3)
+    with pytest.raises(exercise.TaskStillRunning) as raised:
+        await follow(exercise, server, time, polling=polling)
     assert raised.value.task_id == "t1" and "t1" in str(raised.value)
     assert server.asked == ["t1"] * 3
     assert time.sleeps == [0.5, 0.1, 0.1]
 
 
 async def test_the_loop_gives_up_rather_than_poll_past_the_deadline(exercise: Any) -> None:
-    """With bounds.deadline, raise GaveUp(task_id, ...) when the next poll would come after
-    clock() at the start + deadline, before sleeping: never wait past it."""
+    """With polling.deadline, raise TaskStillRunning(task_id, ...) when the next poll would come
+    after clock() at the start + deadline, before sleeping: never wait past it."""
     server = Server(view("working", 4000))
     time = Time()
-    bounds = exercise.Bounds(ceiling=30.0, deadline=10.0)
-    with pytest.raises(exercise.GaveUp) as raised:
-        await follow(exercise, server, time, view("working", 3000), bounds=bounds)
+    polling = exercise.Polling(ceiling=30.0, deadline=10.0)
+    with pytest.raises(exercise.TaskStillRunning) as raised:
+        await follow(exercise, server, time, view("working", 3000), polling=polling)
     assert raised.value.task_id == "t1" and "t1" in str(raised.value)
     # 3 s, then 4 s: 7 s from the start; 4 s more would end at 11 s, after the deadline.
     assert server.asked == ["t1", "t1"]
