@@ -232,6 +232,21 @@ async def until(condition: Callable[[], bool]) -> None:
     raise AssertionError("never came true")
 
 
+async def test_a_listener_names_at_most_a_thousand_tasks() -> None:
+    async with running_complete(TaskServer().server) as server, httpx2.AsyncClient() as http:
+        names = ["y" * 1_000_000] + [f"task-{number}" for number in range(1_000)]
+        listen = body("subscriptions/listen", 3, notifications={"taskIds": names})
+        refused = await post(http, server.url, listen)
+        assert refused.status_code == 400 and refused.json()["error"] == {
+            "code": -32602,
+            "message": 'Invalid params: "taskIds" names more than 1000 tasks',
+        }
+        listen["params"]["notifications"]["taskIds"] = names[:1_000]  # as many as allowed
+        async with http.stream("POST", server.url, json=listen, headers=headers(listen)) as s:
+            first = json.loads((await anext(s.aiter_lines())).removeprefix("data: "))
+    assert first["params"]["notifications"] == {}  # none of them is a task
+
+
 def rss_bytes() -> int:
     """The resident memory of this process (the server runs in it)."""
     gc.collect()
