@@ -24,7 +24,7 @@ from typing import Any
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from minimcp.rpc.mcp import MISSING_CLIENT_CAPABILITY
 from minimcp.server.task_model import EXTENSION, FAILED, TaskRecord, detailed, move
-from minimcp.server.task_store import TaskStore
+from minimcp.server.task_store import TaskStore, TaskTooLarge
 from minimcp.session.context import RequestContext
 from minimcp.session.envelope import MissingCapability
 from minimcp.session.input_required import MalformedAnswer, answers_method
@@ -32,6 +32,9 @@ from minimcp.session.modern import ModernContext
 
 #: What a task says when the worker running it died (lesson 11): the client learns it at once.
 WORKER_GONE = "The worker running this task stopped before the task was over"
+#: The longest task id worth looking up: ours are UUIDs (36 characters). A longer one names no
+#: task, and is not sent to the store (Redis would take a key of a megabyte).
+MAX_TASK_ID = 128
 
 
 # --8<-- [start:negotiated]
@@ -61,7 +64,13 @@ def principal_of(context: RequestContext) -> str | None:
 
 
 def no_such_task(task_id: Any) -> RpcError:
-    return RpcError(INVALID_PARAMS, f"Invalid params: no task {task_id!r} (unknown, or expired)")
+    """``-32602``, the same whether the task never was, was forgotten, or is someone else's: the
+    error tells no one whether a task exists. The id is repeated, but never more than a line of it
+    (a client that sends a megabyte does not get it back)."""
+    shown = repr(task_id)
+    if len(shown) > MAX_TASK_ID:
+        shown = shown[:MAX_TASK_ID] + "…"
+    return RpcError(INVALID_PARAMS, f"Invalid params: no task {shown} (unknown, or expired)")
 
 
 class TaskMethods:
@@ -80,7 +89,9 @@ class TaskMethods:
         if not negotiated(context):
             raise missing_extension()
         task_id = context.params.get("taskId")
-        task = await self.store.get(task_id) if isinstance(task_id, str) else None
+        task = None
+        if isinstance(task_id, str) and len(task_id) <= MAX_TASK_ID:  # else: none of ours
+            task = await self.store.get(task_id)
         if task is None or task.principal != principal_of(context):  # another's is unknown
             raise no_such_task(task_id)
         if not task.over and task.worker not in (None, self.worker):
@@ -106,7 +117,12 @@ class TaskMethods:
             if not answers_method(answer, task.questions[key]["method"]):
                 raise MalformedAnswer(key, task.questions[key]["method"])
         if fitting and not task.over:
-            await self.store.update(task.id, lambda kept: deliver(kept, fitting))
+            try:
+                await self.store.update(task.id, lambda kept: deliver(kept, fitting))
+            except TaskTooLarge as large:  # the client's answers, not the server, are at fault
+                raise RpcError(
+                    INVALID_PARAMS, f"Invalid params: the answers are too large to keep ({large})"
+                ) from None
         return {}
 
     async def cancel(self, context: RequestContext) -> dict[str, Any]:

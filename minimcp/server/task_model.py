@@ -92,8 +92,57 @@ class TaskRecord:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TaskRecord:
+    def from_json(cls, data: Any) -> TaskRecord:
+        """The record :meth:`to_json` wrote; :class:`ValueError` if ``data`` is not one (a store
+        shared with other processes, lesson 11's Redis, may hold anything under a task's key)."""
+        problem = shape_problem(data)
+        if problem is not None:
+            raise ValueError(f"not a task record: {problem}"[:200])  # a line, not all it holds
         return cls(**data)
+
+
+NUMBER = (int, float)
+LAST_MOMENT = 253_402_300_799  # 9999-12-31T23:59:59Z: the last second ISO 8601 writes plainly
+OPTIONAL_TEXT = (str, type(None))
+#: The JSON type of each field of a record, as :meth:`TaskRecord.to_json` writes it.
+SHAPE: dict[str, tuple[type, ...]] = {
+    "id": (str,),
+    "status": (str,),
+    "created_at": NUMBER,
+    "updated_at": NUMBER,
+    "ttl_ms": (int, type(None)),
+    "poll_interval_ms": (int,),
+    "status_message": OPTIONAL_TEXT,
+    "result": (dict, type(None)),
+    "error": (dict, type(None)),
+    "questions": (dict,),
+    "answers": (dict,),
+    "keys": (list,),
+    "principal": OPTIONAL_TEXT,
+    "worker": OPTIONAL_TEXT,
+    "cancel_requested": (bool,),
+}
+
+
+def shape_problem(data: Any) -> str | None:
+    """What makes ``data`` something other than a task record (None: it is one): every field,
+    nothing else, each of its type, and a status the extension knows."""
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    if set(data) != set(SHAPE):
+        return f"its fields are {sorted(data)}"
+    for name, types in SHAPE.items():
+        if not isinstance(data[name], types):
+            return f"{name} is {data[name]!r}"
+    if data["status"] not in (*MOVES, *TERMINAL):
+        return f"status is {data['status']!r}"
+    for name in ("created_at", "updated_at"):
+        if not 0 <= data[name] <= LAST_MOMENT:  # not NaN either: iso() could not write it
+            return f"{name} is {data[name]!r}"
+    for name in ("ttl_ms", "poll_interval_ms"):
+        if data[name] is not None and not 0 < data[name] < 2**53:  # what a float holds exactly
+            return f"{name} is {data[name]!r}"
+    return None
 
 
 # --8<-- [start:move]

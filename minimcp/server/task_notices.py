@@ -23,12 +23,16 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INVALID_PARAMS, RpcError
 from minimcp.server.core import Audience
-from minimcp.server.task_methods import missing_extension, negotiated, principal_of
+from minimcp.server.task_methods import MAX_TASK_ID, missing_extension, negotiated, principal_of
 from minimcp.server.task_model import TaskRecord, detailed
 from minimcp.server.task_store import Change, TaskStore
 from minimcp.session.context import RequestContext
 
 NOTICE = "notifications/tasks"
+#: The most task ids one listener may name: each is looked up in the store (a round trip to Redis,
+#: with lesson 11's workers), so a list of a hundred thousand would keep a worker busy for seconds.
+#: A thousand is as many tasks as a server keeps by default.
+MAX_LISTENED = 1_000
 
 
 # --8<-- [start:topic]
@@ -46,8 +50,14 @@ class TaskTopic:
             raise missing_extension()
         if not (isinstance(requested, list) and all(isinstance(id, str) for id in requested)):
             raise RpcError(INVALID_PARAMS, 'Invalid params: "taskIds" must be a list of task ids')
+        if len(requested) > MAX_LISTENED:
+            raise RpcError(
+                INVALID_PARAMS, f'Invalid params: "taskIds" names more than {MAX_LISTENED} tasks'
+            )
         agreed = []
-        for task_id in requested:
+        for task_id in dict.fromkeys(requested):  # each once, in the order asked
+            if len(task_id) > MAX_TASK_ID:
+                continue  # none of ours: not worth a look
             task = await self.store.get(task_id)
             if task is not None and task.principal == principal_of(context):
                 agreed.append(task_id)

@@ -17,12 +17,17 @@ share (lesson 11), the same way for all:
 The work itself stays on the worker that started it; a cancel or an answer that reaches another
 worker is written into the task, and the worker running it looks again at least every ``poll``
 seconds.
+
+Whatever can write to Redis can write anything under a task's key: a record that is not a task
+(not JSON, another shape, another task's) is no task. The server logs it and answers as for an
+unknown task (``-32602``); the work of that task stops, and the worker serves on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from typing import Any
@@ -41,6 +46,8 @@ from minimcp.server.task_store import (
 from minimcp.transports.cluster.redis_store import connect
 
 INDEX = "mcp:tasks"
+
+log = logging.getLogger("minimcp.tasks")
 
 # Forget the expired ids, then add this one if there is room: one step, whatever other workers do.
 CREATE = """
@@ -62,6 +69,21 @@ def key_of(task_id: str) -> str:
 
 def presence(worker: str) -> str:
     return f"mcp:task-worker:{worker}"
+
+
+async def read(redis: Any, task_id: str) -> TaskRecord | None:
+    """The task under ``task_id``'s key, read with ``redis`` (the client, or a pipeline watching
+    the key); None if there is none, or if what is there is not that task (said in the log)."""
+    try:
+        raw = await redis.get(key_of(task_id))
+        task = TaskRecord.from_json(json.loads(raw)) if raw is not None else None
+    except ValueError as error:  # not text, not JSON, not a record: all ValueErrors
+        log.error("task %.64s: its record in Redis is unreadable (%s)", task_id, error)
+        return None
+    if task is not None and task.id != task_id:
+        log.error("task %.64s: its key in Redis holds the record of %.64s", task_id, task.id)
+        return None
+    return task
 
 
 # --8<-- [start:redis]
@@ -104,8 +126,7 @@ class RedisTaskStore:
             raise StoreFull(f"{self.max_tasks} tasks are kept already")
 
     async def get(self, task_id: str) -> TaskRecord | None:
-        raw = await self.redis.get(key_of(task_id))
-        return TaskRecord.from_json(json.loads(raw)) if raw is not None else None
+        return await read(self.redis, task_id)
 
     async def update(self, task_id: str, change: Change) -> TaskRecord | None:
         key = key_of(task_id)
@@ -113,10 +134,9 @@ class RedisTaskStore:
             async with self.redis.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
+                    task = await read(pipe, task_id)
+                    if task is None:
                         return None
-                    task = TaskRecord.from_json(json.loads(raw))
                     change(task)
                     check_size(task, self.max_task_bytes)
                     pipe.multi()

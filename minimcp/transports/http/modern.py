@@ -13,7 +13,9 @@ nothing to share, nothing to resume (basic/transports/streamable-http):
 * the answer is one JSON body, or, if the request says something first (progress, a log line), an
   SSE stream with no event ids: a broken stream is not resumed, the client sends the request again;
 * the client closing that stream cancels the request; the server stopping answers it
-  (:class:`InFlight`).
+  (:class:`InFlight`);
+* a client that leaves more than ``MAX_UNSENT`` bytes of its stream unread loses its request: the
+  stream ends with an error once it has read what came before (:class:`Reply`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from minimcp.rpc.jsonrpc import (
     ErrorResponse,
     Message,
     Request,
+    RequestId,
     Response,
 )
 from minimcp.rpc.limits import SERVER_BUSY
@@ -48,6 +51,11 @@ from minimcp.transports.http.streams import Said, sse_response
 from minimcp.transports.sse import format_event
 
 JSON = "application/json"
+#: Bytes a request may have said that its client has not read yet. A client that reads slower than
+#: the server speaks (a listener that never reads its notices) would otherwise hold the difference
+#: in the server's memory, and more each time.
+MAX_UNSENT = 4 * 1024 * 1024
+TOO_SLOW = f"Client too slow: more than {MAX_UNSENT} bytes were left unread; the request ends"
 
 log = logging.getLogger("minimcp.http")
 
@@ -116,7 +124,7 @@ async def serve_one(
     if message.method == "tools/call":
         tool = str((message.params or {}).get("name"))
         check_param_headers(request, message, server.input_schema(tool))
-    reply = Reply(send, receive, keepalive)
+    reply = Reply(send, receive, keepalive, message.id)
     in_flight = in_flight or InFlight()
     in_flight.open(message, reply)
     if stream_after <= 0:  # a stream always, even for an answer ready at once (as lesson 08)
@@ -148,16 +156,21 @@ class Reply:
     """The HTTP answer to one POST: one JSON body if the answer is all there is (lesson 08's
     rule, :func:`~minimcp.transports.http.routing.answer_as`), else an SSE stream, written by a
     task of its own while the request goes on. The client closing that stream cancels the
-    request; so does a server that stops, which gives the request its last word."""
+    request; so does a server that stops, which gives the request its last word, and so does a
+    client that leaves too much unread (``MAX_UNSENT``)."""
 
     said: asyncio.Queue[Said]  # what the stream carries, the answer last: made with the stream
 
-    def __init__(self, send: Send, receive: Receive, keepalive: float) -> None:
+    def __init__(
+        self, send: Send, receive: Receive, keepalive: float, request_id: RequestId
+    ) -> None:
         self.send, self.receive, self.keepalive = send, receive, keepalive
+        self.request_id = request_id  # for the error that ends it, if its client reads too slowly
+        self.unsent = 0  # bytes in ``said``: said, and not written yet
         self.streaming: asyncio.Task[bool] | None = None  # its result: was the answer written?
         # The request's task, to cancel if it is ended; None once its handler is done
         self.answering = asyncio.current_task()
-        self.ending = False  # ended from outside: the client left, or the server stops
+        self.ending = False  # ended from outside (the client left, the server stops) or too slow
         self.last_word: Said | None = None  # the answer given then, if any
 
     def stream(self) -> None:
@@ -167,9 +180,23 @@ class Reply:
             self.streaming = asyncio.create_task(self._write_stream())
 
     async def say(self, message: Message) -> None:
-        """What the request says before its answer: it goes on the stream, each encoded once."""
+        """What the request says before its answer: it goes on the stream, each encoded once. Past
+        ``MAX_UNSENT`` bytes unread, the request ends instead, an error its last word."""
+        said = Said.of(message)
+        if self.ending:
+            return  # ended already: nothing more goes on its stream
+        if self.unsent + len(said.text) > MAX_UNSENT:
+            self.end(Said.of(ErrorResponse(self.request_id, SERVER_BUSY, TOO_SLOW)))
+            return
         self.stream()
-        self.said.put_nowait(Said.of(message))
+        self.unsent += len(said.text)
+        self.said.put_nowait(said)
+
+    async def take(self) -> Said:
+        """The next thing the stream carries (its writer takes them one by one)."""
+        said = await self.said.get()
+        self.unsent -= len(said.text)
+        return said
 
     async def finish(self, answer: Said) -> None:
         """The answer: the JSON body if nothing was streamed, else the stream's last event."""
@@ -202,7 +229,7 @@ class Reply:
             self.streaming.cancel()
 
     async def _write_stream(self) -> bool:
-        answered = await stream(self.send, self.receive, self.said, self.keepalive)
+        answered = await stream(self.send, self.receive, self.take, self.keepalive)
         if not answered:
             self.end(None)  # the client went away: nobody wants the answer any more
         return answered
@@ -231,13 +258,15 @@ def status_of(answer: Message) -> int:
     return 200
 
 
-async def stream(send: Send, receive: Receive, said: asyncio.Queue[Said], keepalive: float) -> bool:
+async def stream(
+    send: Send, receive: Receive, take: Callable[[], Awaitable[Said]], keepalive: float
+) -> bool:
     """An SSE response with no event ids: what the request says, then its answer, then the end.
     Lesson 08's SSE writer does the rest: keep-alive comments, and the end when the client goes.
     True if the answer was written; False if the client went away first."""
     async with sse_response(send, receive, {"x-accel-buffering": "no"}) as connection:
         while True:
-            next_said = await connection.next(said.get, keepalive)
+            next_said = await connection.next(take, keepalive)
             if next_said is None:
                 return False  # the client went away
             await connection.write(format_event(next_said.text))
