@@ -19,9 +19,9 @@ from minimcp.client import Client
 from minimcp.client.tasks import Polling, TasksConversation
 from minimcp.rpc import Connection, RpcError, memory_pair
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR
+from minimcp.rpc.task_names import EXTENSION
 from minimcp.server import Server, ToolError, report_progress
 from minimcp.server.eras import answer_both_eras
-from minimcp.server.task_model import EXTENSION
 from minimcp.server.task_store import TaskStore
 from minimcp.server.tasks import REQUIRED, Tasks, as_task, serve_tasks
 from minimcp.session import RequestContext

@@ -26,8 +26,8 @@ from task_support import (
 )
 from test_modern import peer
 
+from minimcp.rpc.task_names import EXTENSION
 from minimcp.server.task_methods import WORKER_GONE
-from minimcp.server.task_model import EXTENSION
 from minimcp.server.task_store import MemoryTaskStore
 
 TASK_FIELDS = {"taskId", "status", "result", "error", "inputRequests"}

@@ -17,7 +17,6 @@ from support import TIMEOUT
 from task_support import FakeTime, TaskServer, accept, connected, status_on_server
 
 from minimcp.client import ClientAnswers
-from minimcp.client.task_handle import EXTENSION
 from minimcp.client.tasks import (
     Polling,
     TaskCancelled,
@@ -29,6 +28,7 @@ from minimcp.client.tasks import (
 from minimcp.host.chat import ToolCall
 from minimcp.host.host import Host
 from minimcp.rpc import RpcError
+from minimcp.rpc.task_names import EXTENSION
 from minimcp.session.eras import Mode, TwoEras
 
 

@@ -12,20 +12,8 @@ import re
 
 import pytest
 
-from minimcp.server.task_model import (
-    CANCELLED,
-    COMPLETED,
-    FAILED,
-    INPUT_REQUIRED,
-    TERMINAL,
-    WORKING,
-    MoveRefused,
-    TaskRecord,
-    detailed,
-    handle,
-    iso,
-    move,
-)
+from minimcp.rpc.task_names import CANCELLED, COMPLETED, FAILED, INPUT_REQUIRED, TERMINAL, WORKING
+from minimcp.server.task_model import MoveRefused, TaskRecord, detailed, handle, iso, move
 
 STATUSES = (WORKING, INPUT_REQUIRED, COMPLETED, FAILED, CANCELLED)
 ALLOWED = {

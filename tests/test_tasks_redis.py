@@ -14,7 +14,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from minimcp.server.task_model import COMPLETED, WORKING, TaskRecord, move
+from minimcp.rpc.task_names import COMPLETED, WORKING
+from minimcp.server.task_model import TaskRecord, move
 from minimcp.server.task_redis import RedisTaskStore
 from minimcp.server.task_store import Change, StoreFull, TaskTooLarge
 from minimcp.transports.cluster.redis_store import connect

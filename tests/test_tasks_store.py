@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from minimcp.server.task_model import COMPLETED, WORKING, TaskRecord, move
+from minimcp.rpc.task_names import COMPLETED, WORKING
+from minimcp.server.task_model import TaskRecord, move
 from minimcp.server.task_store import (
     MemoryTaskStore,
     StoreFull,

@@ -28,21 +28,18 @@ from typing import Any
 
 from minimcp.rpc.aio import call
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
+from minimcp.rpc.task_names import (
+    CANCELLED,
+    COMPLETED,
+    FAILED,
+    INPUT_REQUIRED,
+    TERMINAL,
+)
 from minimcp.session.client import ClientSession
 from minimcp.session.eras import answer_all
 from minimcp.session.progress import ProgressCallback
 
-#: The extension's name, in both sides' ``capabilities.extensions``.
-EXTENSION = "io.modelcontextprotocol/tasks"
-
-WORKING = "working"
-INPUT_REQUIRED = "input_required"
-COMPLETED = "completed"
-FAILED = "failed"
-CANCELLED = "cancelled"
 UNKNOWN = "unknown"  # a handle made from a task's id alone, before its first poll
-#: A task in one of these is over: its status never changes again.
-TERMINAL = (COMPLETED, FAILED, CANCELLED)
 
 #: Seconds between two polls when the server suggests no interval.
 DEFAULT_INTERVAL = 1.0

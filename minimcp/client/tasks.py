@@ -31,8 +31,6 @@ from minimcp.client.client import Client
 from minimcp.client.connect import stdio_client
 from minimcp.client.http_connect import http_client
 from minimcp.client.task_handle import (
-    COMPLETED,
-    EXTENSION,
     UNKNOWN,
     Polling,
     TaskCancelled,
@@ -41,6 +39,7 @@ from minimcp.client.task_handle import (
     TaskStillRunning,
 )
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
+from minimcp.rpc.task_names import COMPLETED, EXTENSION
 from minimcp.session.client import ClientSession, Params
 from minimcp.session.client_cancellation import cancellation
 from minimcp.session.envelope import Envelope

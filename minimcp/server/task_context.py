@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from minimcp.rpc.jsonrpc import RpcError
-from minimcp.server.task_model import INPUT_REQUIRED, WORKING, TaskRecord, move
+from minimcp.rpc.task_names import INPUT_REQUIRED, WORKING
+from minimcp.server.task_model import TaskRecord, move
 from minimcp.session.context import RequestContext
 from minimcp.session.envelope import missing_capability
 from minimcp.session.input_required import QUESTION_CAPABILITY

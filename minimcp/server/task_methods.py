@@ -23,7 +23,8 @@ from typing import Any
 
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from minimcp.rpc.mcp import MISSING_CLIENT_CAPABILITY
-from minimcp.server.task_model import EXTENSION, FAILED, TaskRecord, detailed, move
+from minimcp.rpc.task_names import EXTENSION, FAILED
+from minimcp.server.task_model import TaskRecord, detailed, move
 from minimcp.server.task_store import TaskStore, TaskTooLarge
 from minimcp.session.context import RequestContext
 from minimcp.session.envelope import MissingCapability

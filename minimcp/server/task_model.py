@@ -27,17 +27,16 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-#: The extension's name, in both sides' ``capabilities.extensions``.
-EXTENSION = "io.modelcontextprotocol/tasks"
+from minimcp.rpc.task_names import (
+    CANCELLED,
+    COMPLETED,
+    FAILED,
+    INPUT_REQUIRED,
+    TERMINAL,
+    WORKING,
+)
 
-# --8<-- [start:statuses]
-WORKING = "working"
-INPUT_REQUIRED = "input_required"
-COMPLETED = "completed"
-FAILED = "failed"
-CANCELLED = "cancelled"
-#: A task in one of these is over: its status never changes again.
-TERMINAL = (COMPLETED, FAILED, CANCELLED)
+# --8<-- [start:moves]
 #: The moves the extension allows, from each status that is not terminal.
 MOVES = {
     WORKING: (INPUT_REQUIRED, COMPLETED, FAILED, CANCELLED),
@@ -49,7 +48,7 @@ class MoveRefused(Exception):
     """A move the state machine does not allow (from a terminal status, or to the same one)."""
 
 
-# --8<-- [end:statuses]
+# --8<-- [end:moves]
 
 
 @dataclass

@@ -39,20 +39,13 @@ from typing import Any, TypeVar
 from minimcp.rpc.aio import TaskKeeper
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
 from minimcp.rpc.limits import SERVER_BUSY
+from minimcp.rpc.task_names import CANCELLED, COMPLETED, EXTENSION, FAILED
 from minimcp.server.eras import answer_both_eras
 from minimcp.server.server import ToolServer, parentheses_please
 from minimcp.server.subscriptions import Subscriptions
 from minimcp.server.task_context import TaskContext, TaskRun, as_task
 from minimcp.server.task_methods import TaskMethods, missing_extension, negotiated, principal_of
-from minimcp.server.task_model import (
-    CANCELLED,
-    COMPLETED,
-    EXTENSION,
-    FAILED,
-    TaskRecord,
-    handle,
-    move,
-)
+from minimcp.server.task_model import TaskRecord, handle, move
 from minimcp.server.task_notices import TaskTopic, Telling
 from minimcp.server.task_store import MemoryTaskStore, StoreFull, TaskStore, TaskTooLarge
 from minimcp.session.context import RequestContext
