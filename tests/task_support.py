@@ -1,17 +1,23 @@
 """A server with the tasks extension, and a client's moves against it, for lesson 13's tests.
 
 Its tools wait on an event the test holds (``release``), so that no test depends on timing: a task
-is still working exactly as long as the test wants.
+is still working exactly as long as the test wants. And minimcp's own client, on a cable of its own
+to that server (:func:`connected`), following tasks with a clock and a sleep the test drives
+(:class:`FakeTime`).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from support import TIMEOUT
 
-from minimcp.rpc import Connection, RpcError
+from minimcp.client import Client
+from minimcp.client.tasks import Polling, TasksConversation
+from minimcp.rpc import Connection, RpcError, memory_pair
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR
 from minimcp.server import Server, ToolError, report_progress
 from minimcp.server.eras import answer_both_eras
@@ -19,6 +25,7 @@ from minimcp.server.task_model import EXTENSION
 from minimcp.server.task_store import TaskStore
 from minimcp.server.tasks import REQUIRED, Tasks, as_task, serve_tasks
 from minimcp.session import RequestContext
+from minimcp.session.eras import Mode, TwoEras
 from minimcp.session.server import ForTheClient
 
 VERSION = "2026-07-28"
@@ -175,3 +182,62 @@ async def start(connection: Connection, tool: str, **arguments: Any) -> str:
     handle = await call(connection, "tools/call", name=tool, arguments=arguments)
     assert handle["resultType"] == "task", handle
     return str(handle["taskId"])
+
+
+# -- a client that follows tasks (lesson 13's client side) ---------------------------------------
+
+
+class FakeTime:
+    """A clock and a sleep for the follow: each sleep moves the clock on at once, and is written
+    down; ``then`` runs after the n-th sleep (to release the server's work, say). Each sleep really
+    lasts ``pause`` seconds (none by default: it only lets the server's side run)."""
+
+    def __init__(self, then: dict[int, Any] | None = None, pause: float = 0.0) -> None:
+        self.now = 0.0
+        self.pause = pause  # how long each sleep really lasts
+        self.slept: list[float] = []
+        self.then = then or {}
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+        action = self.then.get(len(self.slept))
+        if action is not None:
+            action()
+        await asyncio.sleep(self.pause)
+
+    def polling(self, **bounds: Any) -> Polling:
+        return Polling(sleep=self.sleep, clock=self.clock, **bounds)
+
+
+async def accept(params: dict[str, Any]) -> dict[str, Any]:
+    return {"action": "accept", "content": {"ok": True}}
+
+
+@asynccontextmanager
+async def connected(
+    served: TaskServer,
+    polling: Polling | None = None,
+    conversation: TwoEras | None = None,
+    **options: Any,
+) -> AsyncIterator[Client]:
+    """A client on a cable of its own to ``served`` (several may share one server)."""
+    client_end, server_end = memory_pair()
+    serving = asyncio.ensure_future(served.server.serve(server_end))
+    talk = conversation or TasksConversation(Mode.MODERN, polling=polling or FakeTime().polling())
+    async with Client(client_end, conversation=talk, **options) as client:
+        yield client
+    await asyncio.wait_for(serving, TIMEOUT)
+
+
+async def status_on_server(served: TaskServer, task_id: str, *statuses: str) -> str:
+    """Until the server's own store shows the task in one of ``statuses`` (bounded)."""
+    for _ in range(int(TIMEOUT / 0.01)):
+        task = await served.tasks.store.get(task_id)
+        if task is not None and task.status in statuses:
+            return task.status
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"task {task_id} never reached {statuses}")

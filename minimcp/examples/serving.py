@@ -104,6 +104,10 @@ def prepare(server: PromptServer, options: argparse.Namespace) -> None:
     complete(server)  # every lesson's piece plugged in (the examples built with them already are)
     if options.legacy_only:  # the initialize era alone, as lessons 03–11 serve it
         server.modern_versions = ()
+    elif options.example == "course":  # lesson 13: its long analysis may run as a task
+        from minimcp.examples.course_tasks import add_course_tasks
+
+        add_course_tasks(server)
     # Workers of one server seal and open each other's request states (lesson 12)
     if STATE_KEY in os.environ:
         answer_both_eras(server).seal = StateSeal(bytes.fromhex(os.environ[STATE_KEY]))

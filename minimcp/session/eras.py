@@ -179,10 +179,8 @@ class TwoEras(InitializeFirst):
             kind = result.get("resultType", "complete") if isinstance(result, dict) else "complete"
             if kind == "complete":  # (no resultType at all: an older server's result, complete)
                 return usable_tools(result) if method == "tools/list" else result
-            if kind != "input_required":
-                raise RpcError(
-                    INTERNAL_ERROR, f"the server answered with an unknown resultType {kind!r}"
-                )
+            if kind != "input_required":  # a kind an extension brings, or an error
+                return await self.other_result(session, method, params, result, timeout)
             answers = await answer_all(session, result.get("inputRequests") or {})
             sent = {**base, "inputResponses": answers}
             if "requestState" in result:  # exactly as it came: never read, never changed
@@ -192,6 +190,19 @@ class TwoEras(InitializeFirst):
         )
 
     # --8<-- [end:request]
+
+    async def other_result(
+        self,
+        session: ClientSession,
+        method: str,
+        params: Params,
+        result: dict[str, Any],
+        timeout: float | None,
+    ) -> Any:
+        """A result of a kind this conversation does not know: an error. An extension that adds a
+        kind (lesson 13's tasks: ``"task"``) overrides this, and takes the result from here."""
+        kind = result.get("resultType")
+        raise RpcError(INTERNAL_ERROR, f"the server answered with an unknown resultType {kind!r}")
 
     async def notify(self, session: ClientSession, method: str, params: Params) -> None:
         if self.era == Era.MODERN and method in NOT_IN_2026:
