@@ -7,6 +7,8 @@ share (lesson 11), the same way for all:
 * ``mcp:task:<id>``: the task, as JSON, expiring with it (``PX``: what is left of its time to live);
 * ``mcp:tasks``: every task's id, scored by when it expires, so that the bound on how many are
   kept holds for all the workers together (a Lua script counts and adds, as one step);
+* ``mcp:tasks-of:<principal>``: the same for each principal's own tasks, for their share
+  (``max_tasks_per_principal``); it expires with the principal's newest task;
 * a change is ``WATCH``, ``GET``, change, ``SET … XX KEEPTTL`` in ``MULTI``: if another worker
   changed the task meanwhile, Redis refuses, and the change is made again on the new task;
 * each worker that runs tasks listens on a channel of its own, ``mcp:task-worker:<id>``: while it
@@ -38,10 +40,12 @@ from minimcp.server.task_model import TaskRecord
 from minimcp.server.task_store import (
     DEFAULT_MAX_TASK_BYTES,
     DEFAULT_MAX_TASKS,
+    DEFAULT_MAX_TASKS_PER_PRINCIPAL,
     DEFAULT_TTL_MS,
     Change,
     StoreFull,
     check_size,
+    share_full,
 )
 from minimcp.transports.cluster.redis_store import connect
 
@@ -49,11 +53,23 @@ INDEX = "mcp:tasks"
 
 log = logging.getLogger("minimcp.tasks")
 
-# Forget the expired ids, then add this one if there is room: one step, whatever other workers do.
+# Forget the expired ids, then add this one if there is room, in its principal's share (KEYS[3],
+# if it has a principal) and in the store: one step, whatever other workers do. 1: added; -1: the
+# principal keeps its share already; 0: the store is full.
 CREATE = """
+if KEYS[3] then
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
+    if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return -1 end
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[4], KEYS[1])
+if KEYS[3] then
+    redis.call('ZADD', KEYS[3], ARGV[4], KEYS[1])
+    if tonumber(ARGV[2]) > 0 and redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then
+        redis.call('PEXPIRE', KEYS[3], ARGV[2])
+    end
+end
 if tonumber(ARGV[2]) > 0 then
     redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 else
@@ -65,6 +81,10 @@ return 1
 
 def key_of(task_id: str) -> str:
     return f"mcp:task:{task_id}"
+
+
+def index_of(principal: str) -> str:
+    return f"mcp:tasks-of:{principal}"
 
 
 def presence(worker: str) -> str:
@@ -98,6 +118,7 @@ class RedisTaskStore:
         ttl_ms: int | None = DEFAULT_TTL_MS,
         max_tasks: int = DEFAULT_MAX_TASKS,
         max_task_bytes: int = DEFAULT_MAX_TASK_BYTES,
+        max_tasks_per_principal: int = DEFAULT_MAX_TASKS_PER_PRINCIPAL,
         poll: float = 0.5,
     ) -> None:
         self.redis = connect(url)
@@ -105,6 +126,7 @@ class RedisTaskStore:
         self.ttl_ms = ttl_ms
         self.max_tasks = max_tasks
         self.max_task_bytes = max_task_bytes
+        self.max_tasks_per_principal = max_tasks_per_principal  # None's tasks: the store's bound
         self.poll = poll  # seconds between two looks at a task another worker may change
         self._create = self.redis.register_script(CREATE)
         self._present: Any = None  # our presence channel, once we run a task
@@ -121,7 +143,12 @@ class RedisTaskStore:
         expires = "+inf" if task.ttl_ms is None else str(now + left_ms / 1000)
         data = json.dumps(task.to_json())
         keys = [key_of(task.id), INDEX]
-        added = await self._create(keys, [data, left_ms, str(now), expires, self.max_tasks])
+        if task.principal is not None:  # nobody signed in: no share, the store's bound alone
+            keys.append(index_of(task.principal))
+        bounds = [self.max_tasks, self.max_tasks_per_principal]
+        added = await self._create(keys, [data, left_ms, str(now), expires, *bounds])
+        if added == -1:
+            raise share_full(self.max_tasks_per_principal)
         if not added:
             raise StoreFull(f"{self.max_tasks} tasks are kept already")
 

@@ -10,6 +10,10 @@ worker that runs it: so it is kept in a **store**, apart from the work. What a s
 * what is kept is bounded: at most ``max_tasks`` tasks at once (a new one beyond that is refused),
   each at most ``max_task_bytes`` once written as JSON, its result or questions included (a
   result too large to keep fails its task instead, :class:`TaskTooLarge`);
+* no one fills the store for everyone: a principal (the user lesson 10's authorization signed in)
+  keeps at most ``max_tasks_per_principal`` tasks at once, finished ones included (they are kept
+  for their time to live too). Without authorization every client is the same nobody, and the
+  only bound is the store's;
 * ``update`` changes one task at a time, whole: every change goes through it, so that two changes
   at once (the work finishing, the client cancelling) never mix.
 
@@ -28,16 +32,24 @@ from typing import Protocol
 
 from minimcp.server.task_model import TaskRecord
 
-#: Defaults: a task is kept an hour; at most 1000 of them, each at most 64 KiB.
+#: Defaults: a task is kept an hour; at most 1000 of them, each at most 64 KiB, and at most 100
+#: of one principal's (a tenth of the store: one user alone never fills it).
 DEFAULT_TTL_MS = 3_600_000
 DEFAULT_MAX_TASKS = 1_000
 DEFAULT_MAX_TASK_BYTES = 64 * 1024
+DEFAULT_MAX_TASKS_PER_PRINCIPAL = 100
 
 Change = Callable[[TaskRecord], None]
 
 
 class StoreFull(Exception):
-    """No room for another task: ``max_tasks`` are kept, none of them expired yet."""
+    """No room for another task: ``max_tasks`` are kept, none of them expired yet; or its
+    principal keeps ``max_tasks_per_principal`` already (:func:`share_full`)."""
+
+
+def share_full(limit: int) -> StoreFull:
+    """The refusal of a principal's task beyond its share: it names their limit, not the store's."""
+    return StoreFull(f"{limit} tasks of yours are kept already, as many as one user may keep")
 
 
 class TaskTooLarge(Exception):
@@ -90,12 +102,15 @@ class MemoryTaskStore:
         ttl_ms: int | None = DEFAULT_TTL_MS,
         max_tasks: int = DEFAULT_MAX_TASKS,
         max_task_bytes: int = DEFAULT_MAX_TASK_BYTES,
+        max_tasks_per_principal: int = DEFAULT_MAX_TASKS_PER_PRINCIPAL,
     ) -> None:
         self.ttl_ms = ttl_ms
         self.max_tasks = max_tasks
         self.max_task_bytes = max_task_bytes
+        self.max_tasks_per_principal = max_tasks_per_principal  # None's tasks: the store's bound
         # Every task has the same time to live, so the oldest created is the first to expire.
         self._tasks: OrderedDict[str, TaskRecord] = OrderedDict()
+        self._held: dict[str, int] = {}  # how many tasks each principal keeps now
         self._changed: dict[str, asyncio.Event] = {}  # who waits on which task
 
     def __len__(self) -> int:
@@ -103,11 +118,16 @@ class MemoryTaskStore:
 
     async def create(self, task: TaskRecord) -> None:
         self.forget_expired()
+        principal = task.principal
+        if principal is not None and self._held.get(principal, 0) >= self.max_tasks_per_principal:
+            raise share_full(self.max_tasks_per_principal)
         if len(self._tasks) >= self.max_tasks:
             raise StoreFull(f"{self.max_tasks} tasks are kept already")
         task.ttl_ms = self.ttl_ms
         check_size(task, self.max_task_bytes)
         self._tasks[task.id] = TaskRecord.from_json(task.to_json())  # a copy: ours, not theirs
+        if principal is not None:
+            self._held[principal] = self._held.get(principal, 0) + 1
 
     async def get(self, task_id: str) -> TaskRecord | None:
         self.forget_expired()
@@ -146,6 +166,10 @@ class MemoryTaskStore:
                 break
             self._tasks.popitem(last=False)
             self._changed.pop(oldest.id, asyncio.Event()).set()
+            if oldest.principal is not None:  # one task fewer for its principal
+                self._held[oldest.principal] -= 1
+                if not self._held[oldest.principal]:
+                    del self._held[oldest.principal]
 
 
 # --8<-- [end:memory]

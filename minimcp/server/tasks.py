@@ -221,7 +221,8 @@ class Tasks:
     # --8<-- [start:follow]
     async def follow(self, task_id: str, work: asyncio.Task[Any]) -> None:
         """Watch the work till it ends, stopping it if the task is cancelled (maybe through
-        another worker) or forgotten; then keep its outcome in the task."""
+        another worker) or forgotten; then keep its outcome in the task. If the store fails
+        (Redis down), the work is stopped too: nobody would be left to keep its outcome."""
         try:
             while not work.done():
                 changed = asyncio.ensure_future(self.store.wait(task_id, WATCH))
@@ -235,8 +236,9 @@ class Tasks:
         except TaskTooLarge as large:
             why = f"Internal error: the result is too large to keep ({large})"
             await self.store.update(task_id, lambda task: fail(task, INTERNAL_ERROR, why))
-        except Exception:
-            log.exception("task %s: its outcome could not be kept", task_id)
+        except Exception:  # the store failed (Redis down, say)
+            work.cancel()
+            log.exception("task %s: the store failed, so its work is stopped", task_id)
         finally:
             self.running.pop(task_id, None)
 

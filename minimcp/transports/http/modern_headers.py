@@ -44,19 +44,21 @@ def check_headers(request: HttpRequest, message: Request) -> None:
     if PROTOCOL_VERSION in meta and meta[PROTOCOL_VERSION] != version:
         raise mismatch(
             message,
-            f"MCP-Protocol-Version header value {version!r} does not match body value "
-            f"{meta[PROTOCOL_VERSION]!r}",
+            f"MCP-Protocol-Version header value {quoted(version)} does not match body value "
+            f"{quoted(meta[PROTOCOL_VERSION])}",
         )
     method = request.headers.get(METHOD_HEADER)
     if method is None:
         raise mismatch(
             message,
-            f"the Mcp-Method header is required: it repeats the body's method, {message.method!r}",
+            "the Mcp-Method header is required: it repeats the body's method, "
+            f"{quoted(message.method)}",
         )
     if method.strip() != message.method:
         raise mismatch(
             message,
-            f"Mcp-Method header value {method!r} does not match body value {message.method!r}",
+            f"Mcp-Method header value {quoted(method)} does not match body value "
+            f"{quoted(message.method)}",
         )
     field = NAMED.get(message.method)
     if field is not None:
@@ -66,7 +68,8 @@ def check_headers(request: HttpRequest, message: Request) -> None:
         if decoded(name.strip(), message) != params.get(field):
             raise mismatch(
                 message,
-                f"Mcp-Name header value {name!r} does not match body value {params.get(field)!r}",
+                f"Mcp-Name header value {quoted(name)} does not match body value "
+                f"{quoted(params.get(field))}",
             )
 
 
@@ -91,7 +94,8 @@ def check_param_headers(
         if decoded(sent.strip(), message) != header_text(value):
             raise mismatch(
                 message,
-                f"Mcp-Param-{header} header value {sent!r} does not match body value {value!r}",
+                f"Mcp-Param-{header} header value {quoted(sent)} does not match body value "
+                f"{quoted(value)}",
             )
 
 
@@ -220,8 +224,19 @@ def decoded(value: str, message: Request) -> str:
         return base64.b64decode(value[len("=?base64?") : -2], validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
         raise mismatch(
-            message, f"header value {value!r} is not valid Base64 of UTF-8 text"
+            message, f"header value {quoted(value)} is not valid Base64 of UTF-8 text"
         ) from None
+
+
+#: The most characters of a value an error message repeats: a line, whatever the client sent.
+MAX_QUOTED = 100
+
+
+def quoted(value: Any) -> str:
+    """A value as an error message repeats it: its ``repr`` (one line: a newline shows as ``\\n``),
+    cut to :data:`MAX_QUOTED` characters. A client that sends a megabyte does not get it back."""
+    shown = repr(value)
+    return shown if len(shown) <= MAX_QUOTED else shown[:MAX_QUOTED] + "…"
 
 
 # --8<-- [end:headers]

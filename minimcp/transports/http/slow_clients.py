@@ -6,6 +6,7 @@ a few hundred of them starve every honest client, and the server's log fills wit
 files". uvicorn stops waiting for an idle connection between requests (``timeout_keep_alive``), but
 not for a request whose head never ends. :func:`with_header_timeout` gives uvicorn its own HTTP
 protocol with one rule added: the head of each request must arrive within ``header_timeout`` s.
+(The same protocol bounds the head's size too: :mod:`~minimcp.transports.http.head_size`.)
 """
 
 from __future__ import annotations
@@ -21,15 +22,17 @@ DEFAULT_HEADER_TIMEOUT = 10.0
 
 def with_header_timeout(seconds: float) -> type:
     """uvicorn's HTTP/1.1 protocol class (on httptools), dropping a connection whose request head is
-    later than ``seconds``: what to give uvicorn as ``Config(http=...)``.
+    later than ``seconds`` (and answering 431 to one larger than 64 KiB): what to give uvicorn as
+    ``Config(http=...)``.
 
-    The class (:class:`~minimcp.transports.http.head_deadline.HeaderDeadline`) is imported here,
-    not at import, so that importing this module does not import uvicorn: ``python -m minimcp
-    serve`` over stdio starts faster without it.
+    The class (:class:`~minimcp.transports.http.head_size.BoundedHead`) is imported here, not at
+    import, so that importing this module does not import uvicorn: ``python -m minimcp serve`` over
+    stdio starts faster without it.
     """
-    from minimcp.transports.http.head_deadline import DROPPED, REFUSED, HeaderDeadline, log
+    from minimcp.transports.http.head_deadline import DROPPED, REFUSED, log
+    from minimcp.transports.http.head_size import BoundedHead
 
-    class TimedHeaderDeadline(HeaderDeadline):
+    class TimedHeaderDeadline(BoundedHead):
         header_timeout = seconds
         refused = Tally(log, REFUSED)
         dropped = Tally(log, DROPPED, seconds, level=logging.INFO)
