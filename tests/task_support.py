@@ -22,11 +22,13 @@ from minimcp.rpc.jsonrpc import INTERNAL_ERROR
 from minimcp.rpc.task_names import EXTENSION
 from minimcp.server import Server, ToolError, report_progress
 from minimcp.server.eras import answer_both_eras
+from minimcp.server.task_redis import RedisTaskStore
 from minimcp.server.task_store import TaskStore
 from minimcp.server.tasks import REQUIRED, Tasks, as_task, serve_tasks
 from minimcp.session import RequestContext
 from minimcp.session.eras import Mode, TwoEras
 from minimcp.session.server import ForTheClient
+from minimcp.transports.cluster.redis_store import connect
 
 VERSION = "2026-07-28"
 CAPABILITIES = {"elicitation": {}, "extensions": {EXTENSION: {}}}
@@ -241,3 +243,17 @@ async def status_on_server(served: TaskServer, task_id: str, *statuses: str) -> 
             return task.status
         await asyncio.sleep(0.01)
     raise AssertionError(f"task {task_id} never reached {statuses}")
+
+
+@asynccontextmanager
+async def stores_on_redis(redis_url: str, **options: Any) -> AsyncIterator[list[RedisTaskStore]]:
+    """Two workers' task stores (``options``: their bounds) on one Redis, emptied first."""
+    redis = connect(redis_url)
+    await redis.flushdb()
+    await redis.aclose()
+    made = [RedisTaskStore(redis_url, **options) for _ in range(2)]
+    try:
+        yield made
+    finally:
+        for store in made:
+            await store.close()

@@ -19,12 +19,14 @@ import pytest
 from http_support import ACCEPT_BOTH, INITIALIZE, TIMEOUT, SSEReader, read_events
 from support import START_TIMEOUT, free_port
 from worker_support import (
+    Workers,
     exited,
     start_redis,
     start_serve,
     start_worker,
     until_listening,
     until_said,
+    workers_on_redis,
 )
 
 from minimcp.transports.cluster.redis_store import connect
@@ -38,24 +40,9 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 @pytest.fixture
-async def two_workers(redis_url: str) -> AsyncIterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    redis = connect(redis_url)
-    await redis.flushdb()
-    await redis.aclose()
-    ports = [free_port(), free_port()]
-    processes = [start_worker(redis_url, port) for port in ports]
-    try:
-        for process in processes:
-            await until_listening(process)
-        yield [
-            (process, f"http://127.0.0.1:{port}/mcp")
-            for process, port in zip(processes, ports, strict=True)
-        ]
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-            process.wait(10)
+async def two_workers(redis_url: str) -> AsyncIterator[Workers]:
+    async with workers_on_redis(redis_url, lambda port: start_worker(redis_url, port)) as workers:
+        yield workers
 
 
 async def test_a_killed_workers_session_goes_on_elsewhere_and_its_running_call_ends_with_an_error(

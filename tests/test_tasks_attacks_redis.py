@@ -12,25 +12,22 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import subprocess
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
 import pytest
 from http_support import TIMEOUT
-from support import START_TIMEOUT, free_port
+from support import START_TIMEOUT
 from test_tasks_cluster import answer_of, get, start_task, until_status
 from test_tasks_http import body, headers, post
-from worker_support import start_serve, stderr_of, until_listening
+from worker_support import Workers, start_serve, stderr_of, workers_on_redis
 
 from minimcp.server.task_model import TaskRecord
 from minimcp.server.task_redis import RedisTaskStore, key_of
 from minimcp.transports.cluster.redis_store import connect
 
 pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
-
-Workers = list[tuple[subprocess.Popen[bytes], str]]
 
 GOOD = TaskRecord(id="t").to_json()
 #: What may lie under a task's key instead of its record, named for what is wrong with it.
@@ -72,24 +69,9 @@ async def test_a_record_that_is_not_a_task_is_no_task(
 
 @pytest.fixture
 async def two_workers(redis_url: str) -> AsyncIterator[Workers]:
-    redis = connect(redis_url)
-    await redis.flushdb()
-    await redis.aclose()
-    ports = [free_port(), free_port()]
     options = ("--example", "conformance", "--redis", redis_url)
-    processes = [start_serve(port, *options) for port in ports]
-    try:
-        for process in processes:
-            await until_listening(process)
-        yield [
-            (process, f"http://127.0.0.1:{port}/mcp")
-            for process, port in zip(processes, ports, strict=True)
-        ]
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-            process.wait(10)
+    async with workers_on_redis(redis_url, lambda port: start_serve(port, *options)) as workers:
+        yield workers
 
 
 async def test_a_corrupted_task_is_unknown_and_the_worker_serves_on(

@@ -11,45 +11,26 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
 import pytest
 from http_support import TIMEOUT
-from support import START_TIMEOUT, free_port
+from support import START_TIMEOUT
 from test_tasks_http import body, post
-from worker_support import start_serve, until_listening
+from worker_support import Workers, start_serve, workers_on_redis
 
 from minimcp.server.task_methods import WORKER_GONE
-from minimcp.transports.cluster.redis_store import connect
 
 pytestmark = pytest.mark.timeout(4 * START_TIMEOUT)
-
-Workers = list[tuple[subprocess.Popen[bytes], str]]
 
 
 @pytest.fixture
 async def two_workers(redis_url: str) -> AsyncIterator[Workers]:
-    redis = connect(redis_url)
-    await redis.flushdb()
-    await redis.aclose()
-    ports = [free_port(), free_port()]
     options = ("--example", "conformance", "--redis", redis_url)
-    processes = [start_serve(port, *options) for port in ports]
-    try:
-        for process in processes:
-            await until_listening(process)
-        yield [
-            (process, f"http://127.0.0.1:{port}/mcp")
-            for process, port in zip(processes, ports, strict=True)
-        ]
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-            process.wait(10)
+    async with workers_on_redis(redis_url, lambda port: start_serve(port, *options)) as workers:
+        yield workers
 
 
 def answer_of(response: httpx2.Response) -> dict[str, Any]:

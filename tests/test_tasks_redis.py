@@ -13,24 +13,19 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
+from task_support import stores_on_redis
 
 from minimcp.rpc.task_names import COMPLETED, WORKING
 from minimcp.server.task_model import TaskRecord, move
 from minimcp.server.task_redis import RedisTaskStore
 from minimcp.server.task_store import Change, StoreFull, TaskTooLarge
-from minimcp.transports.cluster.redis_store import connect
 
 
 @pytest.fixture
 async def stores(redis_url: str) -> AsyncIterator[list[RedisTaskStore]]:
     """Two workers' stores on one empty Redis."""
-    redis = connect(redis_url)
-    await redis.flushdb()
-    await redis.aclose()
-    made = [RedisTaskStore(redis_url, max_tasks=3, max_task_bytes=4_000) for _ in range(2)]
-    yield made
-    for store in made:
-        await store.close()
+    async with stores_on_redis(redis_url, max_tasks=3, max_task_bytes=4_000) as made:
+        yield made
 
 
 async def test_a_task_created_by_one_worker_is_found_by_another(

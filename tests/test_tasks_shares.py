@@ -18,7 +18,7 @@ import httpx2
 import pytest
 from complete_support import running_complete
 from http_support import TIMEOUT
-from task_support import TaskServer
+from task_support import TaskServer, stores_on_redis
 from test_session_owners import ISSUER, KEY, headers_of
 from test_tasks_attacks import start, until_status
 from test_tasks_http import body, post
@@ -27,7 +27,6 @@ from minimcp.auth import protect
 from minimcp.server.task_model import TaskRecord
 from minimcp.server.task_redis import RedisTaskStore
 from minimcp.server.task_store import MemoryTaskStore, StoreFull, TaskStore
-from minimcp.transports.cluster.redis_store import connect
 
 SHARE_FULL = "2 tasks of yours are kept already, as many as one user may keep"
 
@@ -111,13 +110,8 @@ async def test_in_memory_an_expired_task_frees_its_place_in_the_share(
 @pytest.fixture
 async def redis_stores(redis_url: str) -> AsyncIterator[list[RedisTaskStore]]:
     """Two workers' stores on one empty Redis (max_tasks 3, max_tasks_per_principal 2)."""
-    redis = connect(redis_url)
-    await redis.flushdb()
-    await redis.aclose()
-    made = [RedisTaskStore(redis_url, max_tasks=3, max_tasks_per_principal=2) for _ in range(2)]
-    yield made
-    for store in made:
-        await store.close()
+    async with stores_on_redis(redis_url, max_tasks=3, max_tasks_per_principal=2) as made:
+        yield made
 
 
 async def test_on_redis_the_shares_hold_for_all_workers_together(

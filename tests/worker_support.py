@@ -19,10 +19,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from support import START_TIMEOUT
+from support import START_TIMEOUT, free_port
+
+from minimcp.transports.cluster.redis_store import connect
 
 #: Where each server's standard error goes when the test keeps no log of its own.
 LOG_DIRECTORY = tempfile.TemporaryDirectory(prefix="minimcp-servers-")
@@ -101,6 +105,35 @@ async def exited(process: subprocess.Popen[bytes], timeout: float) -> int:
             raise TimeoutError(f"the process {process.pid} did not exit within {timeout} s")
         await asyncio.sleep(0.05)  # a pace for looking again, not a wait for something
     return code
+
+
+#: Server processes, each beside the URL of the endpoint it serves.
+Workers = list[tuple[subprocess.Popen[bytes], str]]
+
+
+@asynccontextmanager
+async def workers_on_redis(
+    redis_url: str, start: Callable[[int], subprocess.Popen[bytes]], count: int = 2
+) -> AsyncIterator[Workers]:
+    """``count`` servers started by ``start(port)`` on free ports, sharing a Redis emptied first:
+    yielded once each listens, stopped after (those a test killed are only waited for)."""
+    redis = connect(redis_url)
+    await redis.flushdb()
+    await redis.aclose()
+    ports = [free_port() for _ in range(count)]
+    processes = [start(port) for port in ports]
+    try:
+        for process in processes:
+            await until_listening(process)
+        yield [
+            (process, f"http://127.0.0.1:{port}/mcp")
+            for process, port in zip(processes, ports, strict=True)
+        ]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+            process.wait(10)
 
 
 def start_redis(port: int) -> subprocess.Popen[bytes]:
