@@ -178,7 +178,9 @@ class TaskHandle:
         """Follow the task to its end and return its result (or raise its error).
 
         ``progress(n, None, message)`` hears each new ``statusMessage``. ``cancel_if_stopped``:
-        if this wait is itself cancelled, cancel the task too (``call_tool`` does)."""
+        if this wait is itself cancelled, or ends in an error of the client's own (a question its
+        answers could not answer, a lost connection), cancel the task too: ``call_tool`` does, as
+        its caller never saw the task's id, and nobody else would ever follow it."""
         bounds = polling or Polling()
         started, polls = bounds.clock(), 0
         heard = _Messages(progress)
@@ -200,7 +202,9 @@ class TaskHandle:
                 await bounds.sleep(pause if left is None else min(pause, left))
                 polls += 1
                 await heard.tell(await self.poll())
-        except asyncio.CancelledError:
+        except TaskStillRunning:
+            raise  # a bound ran out: the task goes on, for whoever follows it by its id
+        except (asyncio.CancelledError, Exception):  # stopped, or a question we could not answer
             if cancel_if_stopped and not self.done:
                 await self.cancel_quietly()
             raise
