@@ -36,7 +36,7 @@ from minimcp.rpc.task_names import (
     TERMINAL,
 )
 from minimcp.session.client import ClientSession
-from minimcp.session.eras import answer_all
+from minimcp.session.eras import MAX_ROUNDS, answer_all
 from minimcp.session.progress import ProgressCallback
 
 UNKNOWN = "unknown"  # a handle made from a task's id alone, before its first poll
@@ -116,6 +116,7 @@ class TaskHandle:
     task: dict[str, Any]  # the task as last seen (the handle, then each tasks/get)
     timeout: float | None = 30.0  # each request's own timeout (never the whole follow's)
     answered: set[str] = field(default_factory=set)  # question keys answered already
+    rounds: int = 0  # rounds of questions answered so far: at most lesson 12's MAX_ROUNDS
 
     @property
     def task_id(self) -> str:
@@ -160,6 +161,10 @@ class TaskHandle:
         fresh = {key: question for key, question in asked.items() if key not in self.answered}
         if not fresh:
             return
+        if self.rounds >= MAX_ROUNDS:  # a server that never stops asking: the user is spared
+            why = f"task {self.task_id} still asks after {MAX_ROUNDS} rounds of questions"
+            raise RpcError(INTERNAL_ERROR, why)
+        self.rounds += 1
         answers = await answer_all(self.session, fresh)
         params = {"taskId": self.task_id, "inputResponses": answers}
         await self.session.request("tasks/update", params, self.timeout)
