@@ -143,8 +143,6 @@ async def test_initialize_declares_every_capability_the_suite_uses() -> None:
             "tools": {"listChanged": True},
             "resources": {"subscribe": True, "listChanged": True},
             "prompts": {"listChanged": True},
-            # lesson 13: the tasks extension, which the suite's tasks scenarios use (2026-07-28)
-            "extensions": {"io.modelcontextprotocol/tasks": {}},
         }
         assert await client.request("ping", timeout=TIMEOUT) == {}
         assert await client.request("logging/setLevel", {"level": "info"}, TIMEOUT) == {}

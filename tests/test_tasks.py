@@ -19,6 +19,7 @@ from task_support import (
     CAPABILITIES,
     TaskServer,
     call,
+    connected,
     refused,
     start,
     until_status,
@@ -29,6 +30,7 @@ from test_modern import peer
 from minimcp.rpc.task_names import EXTENSION
 from minimcp.server.task_methods import WORKER_GONE
 from minimcp.server.task_store import MemoryTaskStore
+from minimcp.session.eras import Mode, TwoEras
 
 TASK_FIELDS = {"taskId", "status", "result", "error", "inputRequests"}
 
@@ -42,6 +44,14 @@ async def test_discover_declares_the_extension() -> None:
         found = await call(connection, "server/discover")
     assert found["capabilities"]["extensions"] == {EXTENSION: {}}
     assert "tasks" not in found["capabilities"]
+
+
+async def test_a_2025_handshake_shows_no_extensions() -> None:
+    """2025-11-25's capabilities have no ``extensions`` field: the extension is 2026-07-28's, and
+    only ``server/discover`` declares it."""
+    async with connected(TaskServer(), conversation=TwoEras(Mode.LEGACY)) as client:
+        assert client.session.protocol_version == "2025-11-25"
+        assert "extensions" not in client.session.server_capabilities
 
 
 # -- a task or not ---------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ server answer with a **task handle** instead, and keep the work going on its own
 
 How a server takes part, through seams the earlier lessons offer (:func:`serve_tasks`):
 
-* it **declares** the extension under ``capabilities.extensions`` (lesson 03's ``declare``);
+* it **declares** the extension under ``capabilities.extensions``, in ``server/discover`` alone
+  (lesson 12's settings for the era: a 2025-11-25 handshake has no extensions to show);
 * it installs ``tasks/get``, ``tasks/update`` and ``tasks/cancel`` (:mod:`task_methods
   <minimcp.server.task_methods>`), and its own ``tools/call`` in front of lesson 04's (the
   server's table of methods, lesson 03's ``method``);
@@ -82,10 +83,11 @@ def serve_tasks(
     Redis, and each says which ``worker`` it is)."""
     tasks = _served.get(server)
     if tasks is None:
-        answer_both_eras(server)  # an extension of 2026-07-28: the server speaks it (lesson 12)
+        era = answer_both_eras(server)  # an extension of 2026-07-28: the server speaks it
         tasks = _served[server] = Tasks(server, grace, poll_interval_ms)
         tasks.keep_in(store if store is not None else MemoryTaskStore(), worker)
-        server.declare("extensions", {EXTENSION: {}})
+        # declared in server/discover: a 2025-11-25 handshake has no extensions to show it in
+        era.capabilities.setdefault("extensions", {})[EXTENSION] = {}
         # Lesson 04's registry first (the first tool makes it, with its tools/call): ours goes
         # in front of it, and calls it.
         _ = server.tools

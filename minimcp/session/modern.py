@@ -20,7 +20,7 @@ from nothing but itself, in four steps, the rules of which are here:
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from minimcp.rpc.jsonrpc import (
@@ -91,6 +91,8 @@ class ModernEra:
     #: time, the safe default for lists that may change), and shareable with anyone or not.
     cache_ttl_ms: int = 0
     cache_scope: str = "public"
+    #: Capabilities of 2026-07-28 alone, shown by ``server/discover`` and never in a handshake:
+    capabilities: dict[str, Any] = field(default_factory=dict)  # extensions (lesson 13)
 
 
 # --8<-- [start:admit]
@@ -141,11 +143,11 @@ def modern_error(error: RpcError) -> RpcError:
 
 
 # --8<-- [start:discover]
-def discover(app: ModernApp) -> dict[str, Any]:
+def discover(app: ModernApp, era: ModernEra) -> dict[str, Any]:
     """``server/discover``: what ``initialize`` used to answer, for anyone, at any time."""
     result: dict[str, Any] = {
         "supportedVersions": [*app.modern_versions, *app.protocol_versions],
-        "capabilities": app.capabilities(),
+        "capabilities": {**app.capabilities(), **era.capabilities},
     }
     if instructions := app.instructions():
         result["instructions"] = instructions
@@ -278,7 +280,7 @@ async def answer_admitted(app: ModernApp, era: ModernEra, context: ModernContext
     front of a session and lesson 12's HTTP (:mod:`minimcp.session.alone`) both end here."""
     method = context.request.method
     if method == "server/discover":
-        return finish(discover(app), app, era, method)
+        return finish(discover(app, era), app, era, method)
     try:
         result = await app.handle(context)
     except InputRequired as needed:
