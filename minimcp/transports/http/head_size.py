@@ -8,8 +8,8 @@ answers ``400``.) :class:`BoundedHead` adds the bound to the protocol that alrea
 head's deadline: a head larger than :data:`MAX_HEAD_BYTES` gets ``431 Request Header Fields Too
 Large`` (RFC 6585, section 5) and the connection is closed.
 
-Two counts, both cheap. The exact one adds up the request line's target and each header's name and
-value as the parser hands them over (a sum over a handful of headers); once the head is complete,
+Two counts, both cheap. The exact one adds up, once the head is complete, the request line's
+target and each header's name and value as the parser kept them (a sum over a handful of headers);
 a head past the bound is answered by a small application in the endpoint's place (uvicorn answers
 ``503`` the same way). But the parser keeps a header until it ends, so a header that never ends
 would never be counted: the other count adds up the reads that begin and end inside a head, and
@@ -40,25 +40,14 @@ class BoundedHead(HeaderDeadline):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self.head_bytes = 0  # the head's target, names and values, as the parser hands them over
         self.head_read = 0  # the bytes of the reads that began and ended inside this head
         self.head_refused = False  # answered 431 before the head ended: the rest is dropped
 
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self.head_bytes = 0
-
-    def on_url(self, url: bytes) -> None:
-        super().on_url(url)
-        self.head_bytes += len(url)
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        super().on_header(name, value)
-        self.head_bytes += len(name) + len(value)
-
     def on_headers_complete(self) -> None:
         self.head_read = 0
-        if self.head_bytes <= MAX_HEAD_BYTES:
+        # the head's target, names and values, as the parser kept them: once per request
+        size = len(self.url) + sum(len(name) + len(value) for name, value in self.headers)
+        if size <= MAX_HEAD_BYTES:
             super().on_headers_complete()
             return
         served, self.app = self.app, head_too_large  # this request only: answered 431
