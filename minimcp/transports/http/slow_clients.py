@@ -18,6 +18,11 @@ from minimcp.transports.http.tally import Tally
 
 #: Seconds a client has to send a request's whole head (the request line and every header).
 DEFAULT_HEADER_TIMEOUT = 10.0
+#: Connections the kernel keeps waiting for the server to accept them, and so (asyncio uses the one
+#: number for both) the most it accepts at one wake. uvicorn's 2,048 let a burst of connections,
+#: queued while the server was busy, be accepted all at once, before any could be refused over the
+#: cap: past 1,024 files, accept() fails, and asyncio logs each failure. 100 is asyncio's own.
+ACCEPT_BACKLOG = 100
 
 
 def with_header_timeout(seconds: float) -> type:
@@ -41,7 +46,11 @@ def with_header_timeout(seconds: float) -> type:
 
 
 def slow_client_limits(header_timeout: float, max_connections: int) -> dict[str, Any]:
-    """Both limits, as uvicorn's configuration: what every HTTP server of the process passes to
+    """The limits, as uvicorn's configuration: what every HTTP server of the process passes to
     :func:`~minimcp.transports.http.server.launch`. A route left without them (lesson 10's
     authorization server, say) would let slow clients take the whole process's files."""
-    return {"http": with_header_timeout(header_timeout), "limit_concurrency": max_connections}
+    return {
+        "http": with_header_timeout(header_timeout),
+        "limit_concurrency": max_connections,
+        "backlog": ACCEPT_BACKLOG,
+    }
