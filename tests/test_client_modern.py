@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -298,3 +299,44 @@ async def test_a_2026_client_leaves_out_a_tool_whose_headers_it_cannot_send() ->
             assert "by_ratio" not in [tool["name"] for tool in await modern.list_tools()]
             # no headers in 2025
             assert "by_ratio" in [tool["name"] for tool in await legacy.list_tools()]
+
+
+@pytest.mark.parametrize("mode", [Mode.MODERN, Mode.LEGACY])
+async def test_a_cancelled_call_over_http_is_cancelled_as_its_era_says(
+    mode: Mode, caplog: pytest.LogCaptureFixture
+) -> None:
+    """2026-07-28 over HTTP: the client closes the request's stream, and sends no
+    ``notifications/cancelled`` ("required or expected" of no client, spec 2026-07-28,
+    basic/patterns/cancellation); 2025-11-25: the notice, as lesson 09 taught. Either way the
+    server stops the work, and nothing fails on either side."""
+    server = complete_server()
+    started, stopped = asyncio.Event(), asyncio.Event()
+
+    async def hang() -> str:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            stopped.set()
+        return "never"
+
+    server.add_tool(hang, "hang")
+    seen: list[dict[str, str]] = []
+    async with (
+        running_complete(server, around=header_tap(seen)) as http,
+        modern_http_client(http.url, mode) as client,
+    ):
+        call = asyncio.create_task(client.call_tool("hang", timeout=TIMEOUT))
+        await asyncio.wait_for(started.wait(), TIMEOUT)
+        posts_before = len([h for h in seen if h[":method"] == "POST"])
+        call.cancel()
+        await asyncio.wait_for(stopped.wait(), TIMEOUT)  # the server stopped the work
+        assert (await client.list_tools())[0]["name"]  # and serves on
+    posts = [h for h in seen if h[":method"] == "POST"][posts_before:]
+    notices = [h for h in posts if "mcp-method" not in h and "mcp-session-id" in h]
+    if mode == Mode.MODERN:
+        assert [h.get("mcp-method") for h in posts] == ["tools/list"]  # no notice
+    else:
+        assert len(notices) >= 1  # notifications/cancelled, in its session
+    failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not failures

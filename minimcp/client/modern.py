@@ -2,7 +2,8 @@
 
 Lesson 07's ``stdio_client`` and lesson 08's ``http_client`` speak the handshake era. Lesson 12
 plugs its pieces into them, and nothing in those modules changes (lesson 09's cancellation comes
-along, as an extension of the session, unless ``extensions=`` says otherwise):
+along, as an extension of the session, unless ``extensions=`` says otherwise; over HTTP, as
+:func:`cancellation_by_era`, since a 2026-07-28 request is cancelled by closing its stream):
 
 * the session's conversation: :class:`~minimcp.session.eras.TwoEras`, which probes with
   ``server/discover`` in ``Mode.AUTO`` and remembers the verdict by the command line or the URL;
@@ -25,9 +26,39 @@ from typing import Any
 from minimcp.client.client import Client
 from minimcp.client.connect import stdio_client
 from minimcp.client.http_connect import http_client
+from minimcp.rpc.jsonrpc import Request
+from minimcp.rpc.mcp import has_envelope
+from minimcp.session.client import ClientSession
 from minimcp.session.client_cancellation import cancellation
 from minimcp.session.eras import Mode, TwoEras
+from minimcp.transports.http.client import HttpClientTransport
 from minimcp.transports.http.modern_client import ModernHeaders
+
+
+# --8<-- [start:cancellation_by_era]
+def cancellation_by_era(session: ClientSession) -> None:
+    """Lesson 09's cancellation, as each era does it over HTTP (a ``SessionExtension``).
+
+    A request of the handshake era is cancelled with ``notifications/cancelled``, in its session.
+    A 2026-07-28 request has no session to post that notice in: "Closing the SSE response stream is
+    the cancellation signal. [...] No ``notifications/cancelled`` message is required or expected"
+    (spec 2026-07-28, basic/patterns/cancellation). Its envelope says which era it belongs to.
+    """
+    cancellation(session)
+    transport, tell = session.connection.transport, session.connection.on_abandon
+    if not isinstance(transport, HttpClientTransport) or tell is None:
+        return  # stdio: the notice, in both eras
+
+    async def abandon(request: Request, reason: str) -> None:
+        if has_envelope(request.params):
+            transport.stop_reading(request.id)  # (an answer in one JSON body has no stream)
+        else:
+            await tell(request, reason)
+
+    session.connection.on_abandon = abandon
+
+
+# --8<-- [end:cancellation_by_era]
 
 
 def modern_stdio_client(
@@ -44,7 +75,7 @@ def modern_http_client(
 ) -> AbstractAsyncContextManager[Client]:
     """``http_client`` in the era ``mode`` says, with the 2026-07-28 headers; the verdict is
     remembered by the URL."""
-    options.setdefault("extensions", [cancellation])
+    options.setdefault("extensions", [cancellation_by_era])
     return http_client(
         url, conversation=TwoEras(mode, server_key=url), request_headers=ModernHeaders(), **options
     )

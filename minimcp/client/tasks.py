@@ -30,6 +30,7 @@ from typing import Any
 from minimcp.client.client import Client
 from minimcp.client.connect import stdio_client
 from minimcp.client.http_connect import http_client
+from minimcp.client.modern import cancellation_by_era
 from minimcp.client.task_handle import (
     UNKNOWN,
     Polling,
@@ -215,6 +216,6 @@ def tasks_http_client(
 ) -> AbstractAsyncContextManager[Client]:
     """Lesson 12's ``modern_http_client``, taking task handles (and naming each task in the
     ``Mcp-Name`` header of the requests that follow it)."""
-    options.setdefault("extensions", [cancellation])
+    options.setdefault("extensions", [cancellation_by_era])
     conversation = TasksConversation(mode, server_key=url, polling=polling)
     return http_client(url, conversation=conversation, request_headers=ModernHeaders(), **options)

@@ -123,7 +123,7 @@ class HttpClientTransport:
             # The channel is open before the first request: no announcement is missed.
             await self._listen()
         if isinstance(message, Notification) and message.method == "notifications/cancelled":
-            self._stop_reading((message.params or {}).get("requestId"))
+            self.stop_reading((message.params or {}).get("requestId"))
         if response is None or not isinstance(message, Request):  # only a request's answer has one
             return
         request = message
@@ -228,9 +228,10 @@ class HttpClientTransport:
 
     # --8<-- [end:listen]
 
-    def _stop_reading(self, request_id: Any) -> None:
+    def stop_reading(self, request_id: Any) -> None:
         """We cancelled this request (lesson 09): its answer will never come, so stop reading its
-        stream and let its connection go, rather than hold it open until the session ends."""
+        stream and let its connection go, rather than hold it open until the session ends. (In
+        2026-07-28, lesson 12, closing the stream is the cancellation itself.)"""
         reading = (
             self._reading.pop(request_id, None) if isinstance(request_id, (str, int)) else None
         )
