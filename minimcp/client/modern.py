@@ -19,7 +19,7 @@ along, as an extension of the session, unless ``extensions=`` says otherwise; ov
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -61,21 +61,29 @@ def cancellation_by_era(session: ClientSession) -> None:
 # --8<-- [end:cancellation_by_era]
 
 
+#: How a helper below builds its conversation, ``(mode, server_key=...)``: lesson 12's ``TwoEras``,
+#: or a later lesson's kind of it (lesson 13's ``TasksConversation``, which takes task handles).
+Conversations = Callable[..., TwoEras]
+
+
 def modern_stdio_client(
-    command: Sequence[str], mode: Mode = Mode.AUTO, **options: Any
+    command: Sequence[str],
+    mode: Mode = Mode.AUTO,
+    *,
+    conversation: Conversations = TwoEras,
+    **options: Any,
 ) -> AbstractAsyncContextManager[Client]:
     """``stdio_client`` in the era ``mode`` says; the verdict is remembered by the command line."""
     options.setdefault("extensions", [cancellation])
-    conversation = TwoEras(mode, server_key=" ".join(command))
-    return stdio_client(command, conversation=conversation, **options)
+    talk = conversation(mode, server_key=" ".join(command))
+    return stdio_client(command, conversation=talk, **options)
 
 
 def modern_http_client(
-    url: str, mode: Mode = Mode.AUTO, **options: Any
+    url: str, mode: Mode = Mode.AUTO, *, conversation: Conversations = TwoEras, **options: Any
 ) -> AbstractAsyncContextManager[Client]:
     """``http_client`` in the era ``mode`` says, with the 2026-07-28 headers; the verdict is
     remembered by the URL."""
     options.setdefault("extensions", [cancellation_by_era])
-    return http_client(
-        url, conversation=TwoEras(mode, server_key=url), request_headers=ModernHeaders(), **options
-    )
+    talk = conversation(mode, server_key=url)
+    return http_client(url, conversation=talk, request_headers=ModernHeaders(), **options)

@@ -25,12 +25,11 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from minimcp.client.client import Client
-from minimcp.client.connect import stdio_client
-from minimcp.client.http_connect import http_client
-from minimcp.client.modern import cancellation_by_era
+from minimcp.client.modern import modern_http_client, modern_stdio_client
 from minimcp.client.task_handle import (
     UNKNOWN,
     Polling,
@@ -42,11 +41,9 @@ from minimcp.client.task_handle import (
 from minimcp.rpc.jsonrpc import INTERNAL_ERROR, RpcError
 from minimcp.rpc.task_names import COMPLETED, EXTENSION
 from minimcp.session.client import ClientSession, Params
-from minimcp.session.client_cancellation import cancellation
 from minimcp.session.envelope import Envelope
 from minimcp.session.eras import Mode, TwoEras
 from minimcp.session.progress import PROGRESS, ProgressCallback, ProgressToken, token_of
-from minimcp.transports.http.modern_client import ModernHeaders
 from minimcp.transports.http.modern_headers import name_header
 
 __all__ = [
@@ -206,9 +203,8 @@ def tasks_stdio_client(
     command: Sequence[str], mode: Mode = Mode.AUTO, polling: Polling | None = None, **options: Any
 ) -> AbstractAsyncContextManager[Client]:
     """Lesson 12's ``modern_stdio_client``, taking task handles."""
-    options.setdefault("extensions", [cancellation])
-    conversation = TasksConversation(mode, server_key=" ".join(command), polling=polling)
-    return stdio_client(command, conversation=conversation, **options)
+    conversation = partial(TasksConversation, polling=polling)
+    return modern_stdio_client(command, mode, conversation=conversation, **options)
 
 
 def tasks_http_client(
@@ -216,6 +212,5 @@ def tasks_http_client(
 ) -> AbstractAsyncContextManager[Client]:
     """Lesson 12's ``modern_http_client``, taking task handles (and naming each task in the
     ``Mcp-Name`` header of the requests that follow it)."""
-    options.setdefault("extensions", [cancellation_by_era])
-    conversation = TasksConversation(mode, server_key=url, polling=polling)
-    return http_client(url, conversation=conversation, request_headers=ModernHeaders(), **options)
+    conversation = partial(TasksConversation, polling=polling)
+    return modern_http_client(url, mode, conversation=conversation, **options)
